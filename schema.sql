@@ -1,0 +1,34 @@
+-- tradebench storage (SPEC section 4). Works on MariaDB 10.6+ and MySQL 8.x.
+-- Applied by `./tradebench db start` to the private database, and by the
+-- mysql image's entrypoint in docker-compose.yml.
+-- The launcher's test databases are this file with TRADER renamed.
+
+CREATE DATABASE IF NOT EXISTS TRADER;
+USE TRADER;
+
+-- The column names are the original 2014 experiment's, so its code can write here.
+CREATE TABLE IF NOT EXISTS SALES (
+  ID          BIGINT        NOT NULL AUTO_INCREMENT,
+  BUYER_NAME  VARCHAR(64)   NOT NULL,
+  SELLER_NAME VARCHAR(64)   NOT NULL,
+  PRODUCT_ID  VARCHAR(16)   NOT NULL,
+  PRICE       DECIMAL(12,2) NOT NULL,
+  QUANTITY    INT           NOT NULL,
+  PO_ID       BIGINT        NOT NULL,
+  SO_ID       BIGINT        NOT NULL,
+  CREATED     BIGINT        NOT NULL,  -- insert time, ms since the epoch
+  PRIMARY KEY (ID),
+  KEY SALES_PRODUCT_ID (PRODUCT_ID),
+  -- A purchase order meets a sales order at most once (one of the two is
+  -- filled by their sale), so (PO_ID, SO_ID) names a sale. Unique, it makes a
+  -- retried insert idempotent: a sale is never stored twice. It is also the
+  -- index on PO_ID (its leftmost column).
+  UNIQUE KEY SALES_PO_SO (PO_ID, SO_ID),
+  KEY SALES_SO_ID (SO_ID),
+  KEY SALES_CREATED (CREATED)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The services' user. Its password is for a private benchmark database on
+-- loopback or a compose network; change it anywhere else.
+CREATE USER IF NOT EXISTS 'trader'@'%' IDENTIFIED BY 'trader';
+GRANT SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX, ALTER ON TRADER.* TO 'trader'@'%';

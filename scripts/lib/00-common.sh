@@ -1,0 +1,44 @@
+# Shared helpers of the launcher: messages, state folders, package installs.
+
+TB_STATE="${TB_STATE:-$TB_ROOT/.tradebench}"   # git-ignored: database, logs, pids
+TB_TOOLS="$TB_ROOT/tools"                       # git-ignored: tools the launcher installs
+VARIANTS=(java-threads java-akka java-spray-async node-engine)
+
+say()  { printf 'tradebench: %s\n' "$*" >&2; }
+die()  { printf 'tradebench: error: %s\n' "$*" >&2; exit 1; }
+
+# apt_install PKG...: install Debian packages when we may (root + apt-get).
+# Returns non-zero (and says why) when that is impossible here.
+TB_APT_UPDATED=""
+apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then
+    say "no apt-get on this machine: install $* with your package manager"; return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"
+    else say "installing $* needs root: run 'sudo apt-get install $*'"; return 1; fi
+  fi
+  say "installing $* from the system's packages (apt-get)"
+  if [ -z "$TB_APT_UPDATED" ]; then
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || true
+    TB_APT_UPDATED=1
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
+}
+
+variant_known() {
+  local v
+  for v in "${VARIANTS[@]}"; do [ "$v" = "$1" ] && return 0; done
+  return 1
+}
+
+# wait_http URL SECONDS: wait until URL answers 200.
+wait_http() {
+  local url="$1" secs="${2:-60}" i
+  for ((i = 0; i < secs * 5; i++)); do
+    curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
