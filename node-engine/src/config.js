@@ -1,0 +1,53 @@
+'use strict';
+// Configuration from the environment, SPEC section 5 names. A bad value is a
+// ConfigError naming the variable; server.js prints it and exits non-zero.
+
+class ConfigError extends Error {}
+
+const DEFAULTS = {
+  PORT: '3000', ENGINES: '4', DELAY_MS: '3', TIMEOUT_MS: '60000', PRODUCTS: '100',
+  INBOX_LIMIT: '10000', PERSIST: 'per-sale', DB_HOST: '127.0.0.1', DB_PORT: '3306',
+  DB_NAME: 'TRADER', DB_USER: 'trader', DB_PASSWORD: 'trader', DB_POOL: '8',
+};
+
+function integer(env, name, min, max) {
+  const text = String(env[name] ?? DEFAULTS[name]).trim();
+  if (!/^[0-9]+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ConfigError(`${name} must be an integer in ${min}..${max} (got ${JSON.stringify(env[name])})`);
+  }
+  return Number(text);
+}
+
+function text(env, name, { allowEmpty = false } = {}) {
+  const value = env[name] ?? DEFAULTS[name];
+  if (!allowEmpty && value === '') throw new ConfigError(`${name} must not be empty`);
+  return value;
+}
+
+function loadConfig(env = process.env) {
+  const persist = text(env, 'PERSIST');
+  if (persist !== 'per-sale' && persist !== 'batch') {
+    throw new ConfigError(`PERSIST must be per-sale or batch (got ${JSON.stringify(persist)})`);
+  }
+  const dbName = text(env, 'DB_NAME');
+  if (!/^[A-Za-z0-9_]+$/.test(dbName)) throw new ConfigError(`DB_NAME must be letters, digits and _ (got ${JSON.stringify(dbName)})`);
+  return {
+    port: integer(env, 'PORT', 0, 65535),
+    engines: integer(env, 'ENGINES', 1, 256),
+    delayMs: integer(env, 'DELAY_MS', 0, 60000),
+    timeoutMs: integer(env, 'TIMEOUT_MS', 1, 86400000),
+    products: integer(env, 'PRODUCTS', 1, 1000000),
+    inboxLimit: integer(env, 'INBOX_LIMIT', 1, 100000000),
+    persist,
+    db: {
+      host: text(env, 'DB_HOST'),
+      port: integer(env, 'DB_PORT', 1, 65535),
+      database: dbName,
+      user: text(env, 'DB_USER'),
+      password: text(env, 'DB_PASSWORD', { allowEmpty: true }),
+      poolSize: integer(env, 'DB_POOL', 1, 1000),
+    },
+  };
+}
+
+module.exports = { loadConfig, ConfigError, DEFAULTS };

@@ -1,0 +1,78 @@
+'use strict';
+// One engine: a child process forked by the parent (engine-pool.js). It owns
+// the market of the products i with i mod ENGINES = its index, receives their
+// orders over IPC, runs a cycle every DELAY_MS and stores each cycle's sales
+// before it starts the next. What happened goes back to the parent only after
+// the sales are stored (SPEC 1, step 4).
+//
+// Messages from the parent: {t: 'orders', list: [order]}, {t: 'drain'}.
+// Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'drained'}.
+const { Market } = require('./market');
+const { createPool } = require('./db');
+const { storeSales } = require('./sales-store');
+
+// Heartbeat for /stats (open orders, cycles) when nothing else is reported.
+const IDLE_REPORT_MS = 250;
+
+function runEngine(settings) {
+  const { engine, delayMs, timeoutMs, persist, db } = settings;
+  const market = new Market({ timeoutMs });
+  // Cycles run one after the other, so one connection is all a cycle uses;
+  // the second one serves a retry while a broken one is being closed.
+  const pool = createPool(db, { connectionLimit: Math.min(db.poolSize, 2) });
+  let cycles = 0;
+  let failures = 0;
+  let draining = false;
+  let lastReport = 0;
+
+  process.on('message', (msg) => {
+    if (msg.t === 'orders') for (const o of msg.list) market.submit(o);
+    else if (msg.t === 'drain') draining = true;
+  });
+  // The parent decides when an engine stops (it drains us on SIGTERM/SIGINT);
+  // a Ctrl-C sent to the whole process group must not kill us mid-cycle.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
+  // The parent is gone (killed): store what we have and leave.
+  process.on('disconnect', () => { draining = true; });
+
+  const send = (msg) => { if (process.connected) process.send(msg); };
+
+  async function loop() {
+    const r = market.cycle(Date.now());
+    cycles++;
+    if (r.sales.length > 0) {
+      await storeSales(pool, persist, r.sales, {
+        onFailure: (err, count) => {
+          failures++;
+          // One line per failed attempt: retries back off, so this stays readable.
+          process.stderr.write(`engine ${engine}: storing ${count} sales failed (${err && err.code ? err.code : err && err.message}); retrying\n`);
+        },
+      });
+    }
+    const now = Date.now();
+    if (r.joined || r.sales.length || r.timedOut.length || now - lastReport >= IDLE_REPORT_MS) {
+      lastReport = now;
+      const sales = new Array(r.sales.length * 3);
+      r.sales.forEach((s, i) => { sales[3 * i] = s.poId; sales[3 * i + 1] = s.soId; sales[3 * i + 2] = s.quantity; });
+      send({ t: 'report', joined: r.joined, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
+    }
+    if (draining && market.pendingCount === 0) return finish();
+    setTimeout(loop, delayMs);
+  }
+
+  async function finish() {
+    await pool.end().catch(() => {});
+    if (process.connected) process.send({ t: 'drained', open: market.openCount }, () => process.exit(0));
+    else process.exit(0);
+  }
+
+  send({ t: 'ready' });
+  setTimeout(loop, 0);
+}
+
+if (require.main === module) {
+  runEngine(JSON.parse(process.argv[2]));
+}
+
+module.exports = { runEngine };

@@ -1,0 +1,174 @@
+'use strict';
+// The parent's side of the engines: forks one child per engine, routes each
+// order to the child that owns its product, counts each child's pending
+// orders (sent but not yet joined) against INBOX_LIMIT, notices a child that
+// dies and forks a replacement, and drains them all on shutdown.
+//
+// Events: 'sales' (flat [poId, soId, quantity, ...], engine), 'timedOut'
+// (ids, engine), 'lost' (engine): a child died with its market.
+const { fork } = require('node:child_process');
+const path = require('node:path');
+const EventEmitter = require('node:events');
+
+const CHILD = path.join(__dirname, 'engine-child.js');
+const RESPAWN_DELAY_MS = 100;
+
+class EnginePool extends EventEmitter {
+  constructor(config, { silent = false } = {}) {
+    super();
+    this.config = config;
+    this.silent = silent; // tests keep the children's stderr to themselves
+    this.draining = false;
+    this.engines = [];
+    for (let i = 0; i < config.engines; i++) {
+      this.engines.push({
+        index: i, child: null, ready: false, queue: [], sent: 0, joined: 0,
+        accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
+      });
+    }
+    this.flushScheduled = false;
+  }
+
+  // Resolves once every child said it is ready.
+  start() {
+    return Promise.all(this.engines.map((e) => this.spawn(e)));
+  }
+
+  engineOf(productId) {
+    return this.engines[productId % this.engines.length];
+  }
+
+  spawn(e) {
+    const settings = {
+      engine: e.index, delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs,
+      persist: this.config.persist, db: this.config.db,
+    };
+    const child = fork(CHILD, [JSON.stringify(settings)], {
+      stdio: this.silent ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    if (this.silent) child.stderr.on('data', () => {});
+    e.child = child;
+    e.ready = false;
+    e.queue = [];
+    e.sent = 0;
+    e.joined = 0;
+    e.open = 0;
+    return new Promise((resolve) => {
+      child.on('message', (msg) => this.onMessage(e, child, msg, resolve));
+      child.on('exit', (code, signal) => this.onExit(e, child, code, signal, resolve));
+      child.on('error', () => {}); // 'exit' follows and handles it
+    });
+  }
+
+  onMessage(e, child, msg, resolveReady) {
+    if (e.child !== child) return;
+    switch (msg.t) {
+      case 'ready':
+        e.ready = true;
+        resolveReady();
+        break;
+      case 'report':
+        e.joined += msg.joined;
+        e.open = msg.open;
+        e.cycles = e.cyclesBefore + msg.cycles;
+        e.failures = e.failuresBefore + msg.failures;
+        if (msg.sales.length) {
+          e.salesPersisted += msg.sales.length / 3;
+          this.emit('sales', msg.sales, e.index);
+        }
+        if (msg.timedOut.length) this.emit('timedOut', msg.timedOut, e.index);
+        break;
+      case 'drained':
+        e.open = msg.open;
+        break;
+      default:
+        break;
+    }
+  }
+
+  onExit(e, child, code, signal, resolveReady) {
+    if (e.child !== child) return;
+    e.child = null;
+    e.ready = false;
+    // Counters of a replaced child carry on from where the dead one stopped.
+    e.failuresBefore = e.failures;
+    e.cyclesBefore = e.cycles;
+    if (this.draining) {
+      this.emit('exited', e.index, code);
+      return;
+    }
+    // A child died: its market (orders not yet stored as sales) is gone. Its
+    // products answer 503 until the replacement says it is ready.
+    process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); starting a new one\n`);
+    e.restarts++;
+    e.queue = [];
+    e.sent = 0;
+    e.joined = 0;
+    e.open = 0;
+    this.emit('lost', e.index);
+    resolveReady(); // start() must not wait for a child that is gone
+    setTimeout(() => { if (!this.draining) this.spawn(e); }, RESPAWN_DELAY_MS);
+  }
+
+  // 'ok' | 'unavailable' | 'overloaded'. The order must carry its engine's index.
+  check(e) {
+    if (!e.ready) return 'unavailable';
+    if (this.pendingOf(e) >= this.config.inboxLimit) return 'overloaded';
+    return 'ok';
+  }
+
+  // Queues the order for its child; queues are flushed once per event-loop
+  // turn, so a burst of requests costs one IPC message per engine.
+  send(e, order) {
+    e.queue.push(order);
+    e.accepted++;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush() {
+    this.flushScheduled = false;
+    for (const e of this.engines) {
+      if (e.queue.length === 0 || !e.child) continue;
+      e.sent += e.queue.length;
+      e.child.send({ t: 'orders', list: e.queue });
+      e.queue = [];
+    }
+  }
+
+  pendingOf(e) {
+    return e.queue.length + e.sent - e.joined;
+  }
+
+  kill(index, signal = 'SIGKILL') {
+    const e = this.engines[index];
+    if (e.child) e.child.kill(signal);
+  }
+
+  // Stop: every child joins what it was sent, stores its sales, and exits.
+  drain() {
+    this.draining = true;
+    this.flush();
+    // Done with a child when it says 'drained' (sent after its last report,
+    // so every report is in) or, should it crash meanwhile, when it exits.
+    const waits = this.engines.map((e) => new Promise((resolve) => {
+      const child = e.child;
+      if (!child) return resolve();
+      child.on('message', (msg) => { if (msg.t === 'drained') resolve(); });
+      child.once('exit', () => setTimeout(resolve, 50));
+      child.send({ t: 'drain' });
+    }));
+    return Promise.all(waits);
+  }
+
+  stats() {
+    return this.engines.map((e) => ({
+      engine: e.index, accepted: e.accepted, openOrders: e.open, pendingOrders: this.pendingOf(e),
+      salesPersisted: e.salesPersisted, cycles: e.cycles, persistenceFailures: e.failures,
+    }));
+  }
+}
+
+module.exports = { EnginePool };

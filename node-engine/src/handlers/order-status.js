@@ -1,0 +1,30 @@
+'use strict';
+// GET /orders/{id}: the order as this process knows it, with its fills read
+// from SALES (the stored truth, not the engine's memory).
+const { parseOrderId } = require('../validation');
+const { fillsOf } = require('../db');
+
+function orderStatus({ registry, pool }) {
+  return async function showOrder(req, res) {
+    const id = parseOrderId(req.params.id);
+    if (id === null) return res.status(404).json({ error: `no such order: ${req.params.id}` });
+    const known = registry.get(id);
+    if (known) {
+      const fills = await fillsOf(pool, id, known.side);
+      // Remaining and status from the stored fills, so that the answer agrees
+      // with itself even while an engine's report is still on its way.
+      const stored = fills.reduce((sum, f) => sum + f.quantity, 0);
+      const remaining = Math.max(0, known.quantity - stored);
+      const status = known.status === 'open' && remaining === 0 ? 'filled' : known.status;
+      return res.json({
+        id, side: known.side, userId: known.userId, productId: known.productId,
+        quantity: known.quantity, remaining, status, fills,
+      });
+    }
+    const fills = await fillsOf(pool, id, null);
+    if (fills.length > 0 || registry.issued(id)) return res.json({ id, status: 'unknown', fills });
+    return res.status(404).json({ error: `no such order: ${id}` });
+  };
+}
+
+module.exports = { orderStatus };

@@ -1,0 +1,88 @@
+'use strict';
+// Storing a cycle's sales (SPEC 4). Every insert is idempotent
+// (ON DUPLICATE KEY UPDATE ID = ID on UNIQUE (PO_ID, SO_ID)), so a failed
+// attempt, even one that did commit before its answer was lost, is simply
+// retried with backoff until every sale is stored. storeSales resolves only
+// then: the engine does not start its next cycle before.
+
+const COLUMNS = '(BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED)';
+const UPSERT = 'ON DUPLICATE KEY UPDATE ID = ID';
+const INSERT_ONE = `INSERT INTO SALES ${COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?) ${UPSERT}`;
+const INSERT_MANY = `INSERT INTO SALES ${COLUMNS} VALUES ? ${UPSERT}`;
+const BATCH_ROWS = 2000;          // keeps one statement well under max_allowed_packet
+const INSERT_TIMEOUT_MS = 10000;  // a stalled insert becomes a failure, then a retry
+const BACKOFF_FIRST_MS = 20;
+const BACKOFF_MAX_MS = 2000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Exact decimal text of a price in cents: the DECIMAL(12,2) column gets no binary noise.
+function priceText(cents) {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+function rowOf(sale, created) {
+  return [sale.buyer, sale.seller, sale.productId, priceText(sale.priceCents), sale.quantity, sale.poId, sale.soId, created];
+}
+
+// per-sale: one connection, all inserts fired at once on it, released after
+// the last answer. Resolves to the sales that failed (to be retried).
+async function insertEach(pool, sales) {
+  const conn = await pool.getConnection();
+  let broken = false;
+  try {
+    const created = Date.now();
+    const results = await Promise.allSettled(sales.map((s) =>
+      conn.query({ sql: INSERT_ONE, values: rowOf(s, created), timeout: INSERT_TIMEOUT_MS })));
+    const failed = [];
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') {
+        failed.push(sales[i]);
+        if (r.reason && r.reason.fatal !== false) broken = true;
+      }
+    });
+    return { failed, error: failed.length ? results.find((r) => r.status === 'rejected').reason : null };
+  } finally {
+    // A connection that saw an error may be half-dead: never hand it back.
+    if (broken) conn.destroy(); else conn.release();
+  }
+}
+
+// batch: one multi-row INSERT (chunked for very large cycles).
+async function insertBatch(pool, sales) {
+  const failed = [];
+  let error = null;
+  const created = Date.now();
+  for (let i = 0; i < sales.length; i += BATCH_ROWS) {
+    const chunk = sales.slice(i, i + BATCH_ROWS);
+    try {
+      await pool.query({ sql: INSERT_MANY, values: [chunk.map((s) => rowOf(s, created))], timeout: INSERT_TIMEOUT_MS });
+    } catch (err) {
+      failed.push(...chunk);
+      error = error || err;
+    }
+  }
+  return { failed, error };
+}
+
+// Stores every sale, retrying the failed ones until none is left.
+// onFailure(err, count) is told about each failed attempt (for /stats and the log).
+async function storeSales(pool, mode, sales, { onFailure = () => {} } = {}) {
+  let todo = sales;
+  let backoff = BACKOFF_FIRST_MS;
+  while (todo.length > 0) {
+    let outcome;
+    try {
+      outcome = mode === 'batch' ? await insertBatch(pool, todo) : await insertEach(pool, todo);
+    } catch (err) { // no connection at all
+      outcome = { failed: todo, error: err };
+    }
+    if (outcome.failed.length === 0) return;
+    onFailure(outcome.error, outcome.failed.length);
+    todo = outcome.failed;
+    await sleep(backoff);
+    backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+  }
+}
+
+module.exports = { storeSales, priceText };

@@ -1,0 +1,128 @@
+'use strict';
+// node-engine entry: the Express parent. It wires settings, middleware and
+// routes (createApp), starts the engine children and the database pool
+// (createService), and listens only when run directly, so tests use the app
+// without a fixed port.
+const express = require('express');
+const { loadConfig, ConfigError } = require('./config');
+const { createPool, largestStoredOrderId } = require('./db');
+const { EnginePool } = require('./engine-pool');
+const { OrderRegistry } = require('./order-registry');
+const { IdSource } = require('./ids');
+const { Stats } = require('./stats');
+const { orderEntry } = require('./handlers/order-entry');
+const { orderStatus } = require('./handlers/order-status');
+const { statsReport } = require('./handlers/stats');
+const { health } = require('./handlers/health');
+const { methodNotAllowed, notFound, errorHandler } = require('./handlers/errors');
+
+const VARIANT = 'node-engine';
+const STATS_EVERY_MS = 5000;
+
+// deps: {config, engines, registry, ids, stats, pool, state: {shuttingDown}}
+function createApp(deps) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);          // counters and statuses change: no 304s
+  app.set('query parser', false);  // validation.js reads the raw query string
+
+  // A form POST may carry the parameters in its body; kept as text and parsed
+  // with the query string's parser (repeats and bad encoding are 400s).
+  app.use(express.text({ type: 'application/x-www-form-urlencoded', limit: '16kb' }));
+
+  app.route('/buy').get(orderEntry('buy', deps)).post(orderEntry('buy', deps)).all(methodNotAllowed('GET, POST'));
+  app.route('/sell').get(orderEntry('sell', deps)).post(orderEntry('sell', deps)).all(methodNotAllowed('GET, POST'));
+  app.route('/orders/:id').get(orderStatus(deps)).all(methodNotAllowed('GET'));
+  app.route('/stats').get(statsReport(deps)).all(methodNotAllowed('GET'));
+  app.route('/health').get(health(deps)).all(methodNotAllowed('GET'));
+
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}
+
+// Everything the app needs, started: the pool, the id floor, the engines.
+async function createService(config, { silent = false, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
+  const pool = createPool(config.db);
+  const ids = new IdSource();
+  try {
+    ids.raiseFloor((await largestStoredOrderId(pool)) + 1);
+  } catch (err) {
+    // The clock alone keeps ids above earlier runs' unless it went backwards.
+    log(`warning: could not read the largest stored order id (${err.code || err.message}); ids start from the clock`);
+  }
+  const registry = new OrderRegistry();
+  const stats = new Stats(VARIANT);
+  const engines = new EnginePool(config, { silent });
+  engines.on('sales', (flat) => { registry.applySales(flat); stats.addSales(flat.length / 3); });
+  engines.on('timedOut', (list) => registry.applyTimedOut(list));
+  engines.on('lost', (engine) => {
+    const n = registry.forgetEngine(engine);
+    log(`engine ${engine}: ${n} open orders lost with the child; they now answer status unknown`);
+  });
+  await engines.start();
+  const state = { shuttingDown: false };
+  const deps = { config, engines, registry, ids, stats, pool, state };
+  const app = createApp(deps);
+
+  // SIGTERM: stop accepting, let every engine join its inbox and store its
+  // sales, then close the pool. Resolves with the exit line.
+  async function drain() {
+    state.shuttingDown = true;
+    await engines.drain();
+    await pool.end().catch(() => {});
+    return `exit variant=${VARIANT} accepted=${stats.accepted} sales=${stats.salesPersisted}`;
+  }
+  return { app, drain, ...deps };
+}
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`node-engine: configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+  const service = await createService(config);
+  const server = service.app.listen(config.port);
+  server.on('error', async (err) => {
+    process.stderr.write(`node-engine: cannot listen on port ${config.port}: ${err.message}\n`);
+    await service.drain();
+    process.exit(1);
+  });
+  server.on('listening', () => {
+    process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines, ` +
+      `PERSIST=${config.persist}, DELAY_MS=${config.delayMs}, TIMEOUT_MS=${config.timeoutMs}, ` +
+      `PRODUCTS=${config.products}, INBOX_LIMIT=${config.inboxLimit}, database ${config.db.host}:${config.db.port}/${config.db.database}\n`);
+  });
+  const statsTimer = setInterval(() => {
+    process.stdout.write(`${service.stats.line(service.engines.stats())}\n`);
+  }, STATS_EVERY_MS);
+
+  let stopping = false;
+  const stop = async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`node-engine: ${signal}: draining the engines\n`);
+    server.close();
+    server.closeIdleConnections();
+    const exitLine = await service.drain();
+    clearInterval(statsTimer);
+    server.closeAllConnections();
+    process.stdout.write(`${service.stats.line(service.engines.stats())}\n${exitLine}\n`);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`node-engine: failed to start: ${err.stack || err}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { createApp, createService, VARIANT };
