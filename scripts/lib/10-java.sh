@@ -49,6 +49,8 @@ java_run_opts() {
 mvn_cmd() {
   find_java
   command -v mvn >/dev/null 2>&1 || apt_install maven || die "tradebench needs Maven: install it (apt-get install maven)"
+  # JDK 24+ warns about sun.misc.Unsafe from Maven's own Guava: harmless, silenced.
+  [ "${TB_JAVA_MAJOR:-0}" -ge 24 ] && export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
   mvn -B -q -Dstyle.color=never "$@"
 }
 

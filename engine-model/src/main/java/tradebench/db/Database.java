@@ -1,0 +1,123 @@
+package tradebench.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import tradebench.engine.Config;
+import tradebench.engine.Fill;
+import tradebench.model.Prices;
+
+/**
+ * The blocking side of MySQL for the Java variants: a HikariCP pool over
+ * Connector/J, the reads the service needs (fills, largest stored id, health),
+ * and {@link JdbcSalesWriter}s for the engines.
+ */
+public final class Database implements AutoCloseable {
+    private final HikariDataSource pool;
+    private volatile long healthCheckedAt;
+    private volatile boolean healthy = true;
+
+    public Database(Config config) {
+        this(config.jdbcUrl(), config.dbUser(), config.dbPassword(), config.dbPool());
+    }
+
+    public Database(String jdbcUrl, String user, String password, int poolSize) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(jdbcUrl);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setMaximumPoolSize(poolSize);
+        hc.setMinimumIdle(Math.min(poolSize, 4));
+        hc.setPoolName("tradebench");
+        hc.setConnectionTimeout(3_000);    // a waiting engine retries; a waiting request answers 503
+        hc.setValidationTimeout(1_000);
+        hc.setInitializationFailTimeout(-1); // start even while the database is away; health says so
+        hc.addDataSourceProperty("cachePrepStmts", "true");
+        hc.addDataSourceProperty("prepStmtCacheSize", "64");
+        hc.addDataSourceProperty("useSSL", "false");
+        hc.addDataSourceProperty("allowPublicKeyRetrieval", "true"); // caching_sha2_password without TLS (MySQL 8.4)
+        hc.addDataSourceProperty("connectTimeout", "3000");
+        hc.addDataSourceProperty("socketTimeout", "30000");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
+        pool = new HikariDataSource(hc);
+    }
+
+    public Connection connection() throws SQLException {
+        return pool.getConnection();
+    }
+
+    /** The largest PO/SO id stored: the floor of the ids this process issues. Waits for the database up to {@code waitMs}. */
+    public long largestStoredOrderId(long waitMs) {
+        long deadline = System.currentTimeMillis() + waitMs;
+        while (true) {
+            try (Connection c = connection();
+                 PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(PO_ID), 0), COALESCE(MAX(SO_ID), 0) FROM SALES");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return Math.max(rs.getLong(1), rs.getLong(2));
+            } catch (SQLException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("cannot read SALES from the database: " + e.getMessage(), e);
+                }
+                System.err.println("waiting for the database: " + e.getMessage());
+                sleep(1000);
+            }
+        }
+    }
+
+    private static final String FILLS = "SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
+            + " FROM SALES WHERE PO_ID = ? UNION ALL"
+            + " SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
+            + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
+
+    /** The SALES rows of an order, by ID. */
+    public List<Fill> fills(long orderId) throws SQLException {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(FILLS)) {
+            ps.setLong(1, orderId);
+            ps.setLong(2, orderId);
+            List<Fill> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Fill(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            Prices.toCents(rs.getBigDecimal(5)), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Can the database be reached? Asked at most twice a second, whatever the request rate. */
+    public boolean healthy() {
+        long now = System.currentTimeMillis();
+        if (now - healthCheckedAt < 500) return healthy;
+        healthCheckedAt = now;
+        try (Connection c = connection()) {
+            healthy = c.isValid(1);
+        } catch (SQLException e) {
+            healthy = false;
+        }
+        return healthy;
+    }
+
+    public JdbcSalesWriter writer(Config.PersistMode mode, tradebench.engine.EngineStats stats) {
+        return new JdbcSalesWriter(this, mode, stats);
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package tradebench.http;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import tradebench.db.Database;
+import tradebench.engine.BadRequest;
+import tradebench.engine.JsonText;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRequest;
+import tradebench.engine.OrderViews;
+import tradebench.model.Side;
+
+/**
+ * The HTTP API of SPEC section 3 for the servlet variants (java-threads,
+ * java-akka): everything here is shared, only the {@link OrderGateway}'s
+ * engine door differs. An order is validated, handed over and answered 202 at
+ * once; it never waits for its trade.
+ */
+public final class ApiServlet extends HttpServlet {
+    private final transient OrderGateway gateway;
+    private final transient Database db;
+
+    public ApiServlet(OrderGateway gateway, Database db) {
+        this.gateway = gateway;
+        this.db = db;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getRequestURI();
+        String method = req.getMethod();
+        switch (path) {
+            case "/buy" -> order(Side.BUY, method, req, resp);
+            case "/sell" -> order(Side.SELL, method, req, resp);
+            case "/stats" -> {
+                if (onlyGet(method, path, resp)) send(resp, 200, gateway.stats().json());
+            }
+            case "/health" -> {
+                if (onlyGet(method, path, resp)) health(resp);
+            }
+            default -> {
+                if (path.startsWith("/orders/")) {
+                    if (onlyGet(method, path, resp)) order(path.substring("/orders/".length()), resp);
+                } else {
+                    send(resp, 404, JsonText.error("not found: " + path));
+                }
+            }
+        }
+    }
+
+    private void order(Side side, String method, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (!method.equals("GET") && !method.equals("POST")) {
+            resp.setHeader("Allow", "GET, POST");
+            send(resp, 405, JsonText.error("method not allowed: " + method + " " + req.getRequestURI()));
+            return;
+        }
+        OrderRequest request;
+        try {
+            request = OrderRequest.parse(side, name -> values(req, name), gateway.config().products());
+        } catch (BadRequest e) {
+            gateway.rejected();
+            send(resp, e.status(), JsonText.error(e.getMessage()));
+            return;
+        }
+        switch (gateway.submit(request)) {
+            case OrderGateway.Accepted a -> send(resp, 202, a.json());
+            case OrderGateway.Refused r -> {
+                resp.setHeader("Retry-After", "1");
+                send(resp, 503, r.json());
+            }
+        }
+    }
+
+    private static List<String> values(HttpServletRequest req, String name) {
+        String[] v = req.getParameterValues(name);
+        return v == null ? null : Arrays.asList(v);
+    }
+
+    private void order(String idText, HttpServletResponse resp) throws IOException {
+        long id;
+        try {
+            id = OrderViews.parseId(idText);
+        } catch (BadRequest e) {
+            send(resp, 400, JsonText.error(e.getMessage()));
+            return;
+        }
+        try {
+            String body = OrderViews.json(id, gateway.registry().find(id), gateway.ids().issued(id), db.fills(id));
+            if (body == null) send(resp, 404, OrderViews.notFound(id));
+            else send(resp, 200, body);
+        } catch (SQLException e) {
+            resp.setHeader("Retry-After", "1");
+            send(resp, 503, JsonText.error("database unreachable"));
+        }
+    }
+
+    private void health(HttpServletResponse resp) throws IOException {
+        if (db.healthy()) send(resp, 200, "{\"status\":\"up\"}");
+        else send(resp, 503, "{\"status\":\"down\",\"error\":\"database unreachable\"}");
+    }
+
+    private static boolean onlyGet(String method, String path, HttpServletResponse resp) throws IOException {
+        if (method.equals("GET") || method.equals("HEAD")) return true;
+        resp.setHeader("Allow", "GET");
+        send(resp, 405, JsonText.error("method not allowed: " + method + " " + path));
+        return false;
+    }
+
+    static void send(HttpServletResponse resp, int status, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        resp.setStatus(status);
+        resp.setContentType("application/json");
+        resp.setContentLength(body.length);
+        resp.getOutputStream().write(body);
+    }
+}

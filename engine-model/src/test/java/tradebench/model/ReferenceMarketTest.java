@@ -1,0 +1,8 @@
+package tradebench.model;
+
+class ReferenceMarketTest extends MarketContract {
+    @Override
+    protected Market newMarket() {
+        return new ReferenceMarket();
+    }
+}
