@@ -1,0 +1,111 @@
+'use strict';
+// Shared by the tests (kept out of test/, where node --test would run it as a test): where things are, the test database, HTTP without a fixed port.
+const path = require('node:path');
+const fs = require('node:fs');
+const net = require('node:net');
+
+const engineRoot = path.join(__dirname, '..'); // node-engine/
+const repoRoot = path.join(engineRoot, '..');
+const conformanceDir = path.join(repoRoot, '..', 'shared', 'conformance');
+
+// The conformance vectors; a missing folder is a failure, never a silent pass.
+function conformanceVectors() {
+  if (!fs.existsSync(conformanceDir)) {
+    throw new Error(`conformance vectors not found: ${conformanceDir} (expected ../shared/conformance beside the repository)`);
+  }
+  const names = fs.readdirSync(conformanceDir).filter((f) => f.endsWith('.scenario.json')).sort();
+  if (names.length === 0) throw new Error(`no *.scenario.json in ${conformanceDir}`);
+  return names.map((f) => ({
+    name: f.replace(/\.scenario\.json$/, ''),
+    scenarioFile: path.join(conformanceDir, f),
+    resultFile: path.join(conformanceDir, f.replace(/\.scenario\.json$/, '.result.json')),
+  }));
+}
+
+const TEST_DB = 'TRADER_TEST_NODE_ENGINE';
+
+// The test database from the environment; null (skip) unless TB_REQUIRE_DB=1,
+// where a missing database is an error.
+function testDb() {
+  const env = process.env;
+  const missing = ['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_PASSWORD'].filter((k) => env[k] === undefined);
+  if (missing.length > 0) {
+    if (env.TB_REQUIRE_DB === '1') throw new Error(`TB_REQUIRE_DB=1 but ${missing.join(', ')} not set`);
+    return null;
+  }
+  return { host: env.DB_HOST, port: Number(env.DB_PORT), database: TEST_DB, user: env.DB_USER, password: env.DB_PASSWORD, poolSize: 4 };
+}
+
+// A configuration for services under test (no database needed unless sales happen).
+function testConfig(overrides = {}) {
+  const db = testDb() || { host: '127.0.0.1', port: 1, database: TEST_DB, user: 'nobody', password: '', poolSize: 2 };
+  return {
+    port: 0, engines: 2, delayMs: 3, timeoutMs: 60000, products: 10, inboxLimit: 10000, persist: 'per-sale',
+    ...overrides, db: { ...db, ...(overrides.db || {}) },
+  };
+}
+
+// Serves the app on an ephemeral loopback port; returns {url, close}.
+function serve(app) {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${server.address().port}`;
+      resolve({ url, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+    });
+  });
+}
+
+async function call(base, method, pathAndQuery, { body, headers } = {}) {
+  const res = await fetch(base + pathAndQuery, { method, body, headers });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch (err) { json = undefined; }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condition' } = {}) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await predicate()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+// A TCP proxy to the database that a test can break: `cutNext` forwards the
+// next client packet and then cuts both sides (the statement runs, its answer
+// is lost); `refuse` closes every new connection at once.
+function breakableProxy(target) {
+  const sockets = new Set();
+  const proxy = { cutNext: false, refuse: false, cuts: 0 };
+  const server = net.createServer((client) => {
+    if (proxy.refuse) { client.destroy(); return; }
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client); sockets.add(upstream);
+    const cut = () => { client.destroy(); upstream.destroy(); };
+    client.on('data', (chunk) => {
+      upstream.write(chunk);
+      if (proxy.cutNext) {
+        proxy.cutNext = false;
+        proxy.cuts++;
+        setTimeout(cut, 200); // time for the statement to commit; its answer is dropped
+        upstream.removeAllListeners('data');
+      }
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('error', cut); upstream.on('error', cut);
+    client.on('close', cut); upstream.on('close', cut);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    proxy.port = server.address().port;
+    proxy.close = () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); });
+    resolve(proxy);
+  }));
+}
+
+module.exports = {
+  engineRoot, repoRoot, conformanceDir, conformanceVectors, testDb, testConfig, serve, call, sleep, waitFor,
+  breakableProxy, TEST_DB,
+};
