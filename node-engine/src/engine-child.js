@@ -25,20 +25,27 @@ function runEngine(settings) {
   let draining = false;
   let lastReport = 0;
 
+  let timer = null; // the pause between two cycles (null while a cycle runs)
+  const drainNow = () => {
+    draining = true;
+    // Shutting down must not wait out a long DELAY_MS: next cycle now.
+    if (timer) { clearTimeout(timer); timer = null; loop(); }
+  };
   process.on('message', (msg) => {
     if (msg.t === 'orders') for (const o of msg.list) market.submit(o);
-    else if (msg.t === 'drain') draining = true;
+    else if (msg.t === 'drain') drainNow();
   });
   // The parent decides when an engine stops (it drains us on SIGTERM/SIGINT);
   // a Ctrl-C sent to the whole process group must not kill us mid-cycle.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
   // The parent is gone (killed): store what we have and leave.
-  process.on('disconnect', () => { draining = true; });
+  process.on('disconnect', drainNow);
 
   const send = (msg) => { if (process.connected) process.send(msg); };
 
   async function loop() {
+    timer = null;
     const r = market.cycle(Date.now());
     cycles++;
     if (r.sales.length > 0) {
@@ -58,7 +65,7 @@ function runEngine(settings) {
       send({ t: 'report', joined: r.joined, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
     }
     if (draining && market.pendingCount === 0) return finish();
-    setTimeout(loop, delayMs);
+    timer = setTimeout(loop, delayMs);
   }
 
   async function finish() {
@@ -68,7 +75,7 @@ function runEngine(settings) {
   }
 
   send({ t: 'ready' });
-  setTimeout(loop, 0);
+  timer = setTimeout(loop, 0);
 }
 
 if (require.main === module) {
