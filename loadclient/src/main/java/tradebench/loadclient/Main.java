@@ -1,0 +1,63 @@
+package tradebench.loadclient;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.File;
+import java.io.PrintStream;
+import java.util.Arrays;
+import tradebench.loadclient.load.LoadOptions;
+import tradebench.loadclient.load.LoadResult;
+import tradebench.loadclient.load.LoadRun;
+import tradebench.loadclient.verify.VerifyOptions;
+import tradebench.loadclient.verify.Verifier;
+
+/** {@code loadclient load ...} and {@code loadclient verify ...}. Exit codes: 0 ok, 1 failures, 2 usage. */
+public final class Main {
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+            out.print(usage());
+            return args.length == 0 ? 2 : 0;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (Arrays.asList(rest).contains("--help")) {
+            out.print(usage());
+            return 0;
+        }
+        try {
+            return switch (args[0]) {
+                case "load" -> load(LoadOptions.parse(rest), out);
+                case "verify" -> new Verifier(VerifyOptions.parse(rest), out).run().isEmpty() ? 0 : 1;
+                default -> throw new Flags.UsageException("unknown subcommand: " + args[0]);
+            };
+        } catch (Flags.UsageException e) {
+            err.println("loadclient: " + e.getMessage());
+            err.print(usage());
+            return 2;
+        } catch (Exception e) {
+            err.println("loadclient: " + e);
+            return 1;
+        }
+    }
+
+    private static int load(LoadOptions options, PrintStream out) throws Exception {
+        LoadResult result = new LoadRun(options, out).run();
+        out.print(result.summary());
+        if (options.jsonFile() != null) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new File(options.jsonFile()), result.toJson());
+            out.println("json written to " + options.jsonFile());
+        }
+        return 0;
+    }
+
+    static String usage() {
+        return Flags.usage("load", "SPEC section 6: closed loop by default, fixed rate with --rate", LoadOptions.FLAGS)
+                + Flags.usage("verify", "checks a running variant against SPEC section 3 and docs/contract.md", VerifyOptions.FLAGS);
+    }
+}

@@ -1,0 +1,144 @@
+package tradebench.loadclient.load;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Every figure of a run, in the order of the JSON document (keys documented in
+ * loadclient/README.md: the benchmark harness reads them, keep them stable).
+ */
+public final class LoadResult {
+
+    final LoadOptions options;
+    final Histogram latency;
+    final Histogram uncorrected;
+    final StatusCounts counts;
+    final long notSent;
+    final long windowStartMs;
+    final long windowEndMs;
+    final double measuredSeconds;
+    Map<String, Object> db;
+
+    LoadResult(LoadOptions options, Histogram latency, Histogram uncorrected, StatusCounts counts, long notSent,
+               long windowStartMs, long windowEndMs, double measuredSeconds) {
+        this.options = options;
+        this.latency = latency;
+        this.uncorrected = uncorrected;
+        this.counts = counts;
+        this.notSent = notSent;
+        this.windowStartMs = windowStartMs;
+        this.windowEndMs = windowEndMs;
+        this.measuredSeconds = measuredSeconds;
+    }
+
+    public long requests() {
+        return counts.total();
+    }
+
+    public long status(int code) {
+        return counts.get(code);
+    }
+
+    public long ioErrors() {
+        return counts.ioErrors();
+    }
+
+    public double requestsPerSecond() {
+        return requests() / measuredSeconds;
+    }
+
+    /** Latency (from the due time in fixed-rate mode) at a percentile, in ms. */
+    public double latencyMs(double percentile) {
+        return latency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    public double uncorrectedLatencyMs(double percentile) {
+        return uncorrected.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    public long notSent() {
+        return notSent;
+    }
+
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", options.fixedRate() ? "rate" : "closed");
+        m.put("url", options.url().toString());
+        m.put("concurrency", options.concurrency());
+        m.put("waitMs", options.fixedRate() ? null : options.waitMs());
+        m.put("rate", options.fixedRate() ? options.rate() : null);
+        m.put("durationS", options.durationS());
+        m.put("warmupS", options.warmupS());
+        m.put("products", options.products());
+        m.put("users", options.users());
+        m.put("seed", options.seed());
+        m.put("windowStartMs", windowStartMs);
+        m.put("windowEndMs", windowEndMs);
+        m.put("requests", requests());
+        m.put("requestsPerSecond", DbFigures.round1(requestsPerSecond()));
+        m.put("acceptedPerSecond", DbFigures.round1(status(202) / measuredSeconds));
+        Map<String, Object> answers = new LinkedHashMap<>();
+        answers.put("accepted202", status(202));
+        answers.put("overloaded503", status(503));
+        answers.put("other4xx", counts.range(400, 500, -1));
+        answers.put("other5xx", counts.range(500, 600, 503));
+        answers.put("otherStatus", counts.range(1, 400, 202));
+        answers.put("ioErrors", ioErrors());
+        m.put("answers", answers);
+        m.put("byStatus", counts.byStatus());
+        m.put("notSent", notSent);
+        m.put("latencyMs", percentiles(latency));
+        m.put("latencyUncorrectedMs", percentiles(options.fixedRate() ? uncorrected : latency));
+        m.put("db", db);
+        return m;
+    }
+
+    static Map<String, Object> percentiles(Histogram h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", h.getTotalCount());
+        m.put("mean", round3(h.getTotalCount() == 0 ? 0 : h.getMean() / 1000.0));
+        m.put("p50", h.getValueAtPercentile(50) / 1000.0);
+        m.put("p90", h.getValueAtPercentile(90) / 1000.0);
+        m.put("p99", h.getValueAtPercentile(99) / 1000.0);
+        m.put("p999", h.getValueAtPercentile(99.9) / 1000.0);
+        m.put("max", h.getMaxValue() / 1000.0);
+        return m;
+    }
+
+    static double round3(double d) {
+        return Math.round(d * 1000) / 1000.0;
+    }
+
+    /** The human summary printed at the end of a run. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("summary mode=%s url=%s concurrency=%d %s duration=%.1fs warmup=%.1fs%n",
+                options.fixedRate() ? "rate" : "closed", options.url(), options.concurrency(),
+                options.fixedRate() ? "rate=" + options.rate() + "/s" : "wait=" + options.waitMs() + "ms",
+                options.durationS(), options.warmupS()));
+        sb.append(String.format("orders/s %.1f (requests %d in %.1f s; accepted/s %.1f)%n",
+                requestsPerSecond(), requests(), measuredSeconds, status(202) / measuredSeconds));
+        sb.append(String.format("answers 202=%d 503=%d other4xx=%d other5xx=%d other=%d ioErrors=%d%n",
+                status(202), status(503), counts.range(400, 500, -1), counts.range(500, 600, 503),
+                counts.range(1, 400, 202), ioErrors()));
+        sb.append(latencyLine(options.fixedRate() ? "latency (from intended send time)" : "latency", latency));
+        if (options.fixedRate()) {
+            sb.append(latencyLine("latency uncorrected (from actual send)", uncorrected));
+            sb.append("not sent (run ended behind schedule): ").append(notSent).append('\n');
+        }
+        if (db != null) {
+            sb.append(String.format("db sales in window=%s salesPerMinute=%s byMinute=%s%n",
+                    db.get("sales"), db.get("salesPerMinute"), db.get("salesByMinute")));
+            sb.append("db counters (window deltas) ").append(db.get("counters")).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String latencyLine(String label, Histogram h) {
+        return String.format("%s ms: p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f max=%.2f (n=%d)%n", label,
+                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0,
+                h.getMaxValue() / 1000.0, h.getTotalCount());
+    }
+}

@@ -1,0 +1,143 @@
+package tradebench.loadclient.load;
+
+import java.io.IOException;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import tradebench.loadclient.OrderMix;
+import tradebench.loadclient.OrderMix.Order;
+import tradebench.loadclient.http.HttpConnection;
+import tradebench.loadclient.http.JdkSender;
+
+/**
+ * One worker: one connection, its own random stream and its own histograms
+ * (merged after the run, so recording never contends).
+ *
+ * <p>Closed loop: send, read the answer, pause {@code --wait} ms. Fixed rate:
+ * request k of this worker is due at {@code first + k * interval}; latency is
+ * measured from that due time, so a server stall shows in full even though
+ * this worker could not send while it waited (no coordinated omission).
+ */
+final class LoadWorker implements Runnable {
+
+    /** Latencies in microseconds; 10 s range to start with, growing if a stall is longer. */
+    static Histogram newHistogram() {
+        Histogram h = new Histogram(1, 10_000_000, 3);
+        h.setAutoResize(true);
+        return h;
+    }
+
+    private final LoadOptions options;
+    private final Timeline timeline;
+    private final Progress progress;
+    private final OrderMix mix;
+    private final SplittableRandom random;
+    private final HttpConnection connection;
+    private final JdkSender jdk;
+    private final long firstDueNs;
+    private final long intervalNs;
+
+    /** From the due time (fixed rate) or the send time (closed loop). */
+    final Histogram latency = newHistogram();
+    /** From the moment the request really went out (fixed rate only; the closed loop has one view). */
+    final Histogram uncorrected = newHistogram();
+    final StatusCounts counts = new StatusCounts();
+    /** Fixed rate: requests due in the measured window that were never sent because the run ended behind schedule. */
+    long notSent;
+
+    LoadWorker(int index, LoadOptions options, Timeline timeline, Progress progress) {
+        this.options = options;
+        this.timeline = timeline;
+        this.progress = progress;
+        this.mix = new OrderMix(options.products(), options.users());
+        this.random = new SplittableRandom(options.seed() + index);
+        this.connection = new HttpConnection(options.url(), options.timeoutMs());
+        this.jdk = options.jdkClient() ? new JdkSender(options.url(), options.timeoutMs()) : null;
+        if (options.fixedRate()) {
+            this.intervalNs = (long) (options.concurrency() * 1e9 / options.rate());
+            // Spread the workers over one interval so they do not all fire at once.
+            this.firstDueNs = timeline.startNs() + intervalNs * index / options.concurrency();
+        } else {
+            this.intervalNs = 0;
+            this.firstDueNs = 0;
+        }
+    }
+
+    @Override
+    public void run() {
+        try {
+            if (options.fixedRate()) runFixedRate();
+            else runClosedLoop();
+        } finally {
+            connection.close();
+            if (jdk != null) jdk.close();
+        }
+    }
+
+    private void runClosedLoop() {
+        while (true) {
+            long sentNs = System.nanoTime();
+            if (sentNs >= timeline.measureEndNs()) return;
+            int status = sendOne();
+            long doneNs = System.nanoTime();
+            record(sentNs, sentNs, doneNs, status);
+            pause(status);
+        }
+    }
+
+    private void runFixedRate() {
+        long due = firstDueNs;
+        while (due < timeline.measureEndNs()) {
+            long now = System.nanoTime();
+            if (now >= timeline.measureEndNs()) {
+                countNotSent(due);
+                return;
+            }
+            if (due > now) {
+                LockSupport.parkNanos(due - now);
+                continue;   // re-check the clock: park may return early
+            }
+            int status = sendOne();
+            long doneNs = System.nanoTime();
+            record(due, now, doneNs, status);
+            due += intervalNs;
+        }
+    }
+
+    private void countNotSent(long due) {
+        for (long d = due; d < timeline.measureEndNs(); d += intervalNs) {
+            if (timeline.measured(d)) notSent++;
+        }
+    }
+
+    private int sendOne() {
+        Order order = mix.next(random);
+        try {
+            return jdk != null ? jdk.sendForStatus("POST", order.target())
+                    : connection.sendForStatus("POST", order.target());
+        } catch (IOException e) {
+            return StatusCounts.IO_ERROR;
+        }
+    }
+
+    private void record(long dueNs, long sentNs, long doneNs, int status) {
+        progress.record(status, doneNs - dueNs);
+        if (!timeline.measured(dueNs)) return;   // warm-up (and nothing after the window) is discarded
+        counts.add(status);
+        if (status == StatusCounts.IO_ERROR) return;
+        latency.recordValue(Math.max(0, (doneNs - dueNs) / 1000));
+        if (options.fixedRate()) uncorrected.recordValue(Math.max(0, (doneNs - sentNs) / 1000));
+    }
+
+    private void pause(int status) {
+        long ms = options.waitMs();
+        // A refused connection fails in microseconds: without a floor, --wait 0 would spin on it.
+        if (status == StatusCounts.IO_ERROR) ms = Math.max(ms, 10);
+        if (ms <= 0) return;
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

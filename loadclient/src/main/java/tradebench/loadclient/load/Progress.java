@@ -1,0 +1,48 @@
+package tradebench.loadclient.load;
+
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * What the progress line shows: counters and an interval histogram shared by
+ * all workers (the final figures come from the workers' own histograms, not
+ * from here).
+ */
+final class Progress {
+
+    final LongAdder requests = new LongAdder();
+    final LongAdder accepted = new LongAdder();
+    final LongAdder overloaded = new LongAdder();
+    final LongAdder otherErrors = new LongAdder();
+    final LongAdder ioErrors = new LongAdder();
+    private final Recorder latencyUs = new Recorder(3);
+
+    private long lastRequests;
+    private long lastNs;
+
+    void record(int status, long latencyNs) {
+        requests.increment();
+        if (status == 202) accepted.increment();
+        else if (status == 503) overloaded.increment();
+        else if (status == StatusCounts.IO_ERROR) ioErrors.increment();
+        else otherErrors.increment();
+        if (status != StatusCounts.IO_ERROR) latencyUs.recordValue(Math.max(0, latencyNs / 1000));
+    }
+
+    /** One progress line; called by one thread every few seconds. */
+    String line(long nowNs, Timeline tl) {
+        Histogram h = latencyUs.getIntervalHistogram();
+        long total = requests.sum();
+        double secs = lastNs == 0 ? (nowNs - tl.startNs()) / 1e9 : (nowNs - lastNs) / 1e9;
+        double perSecond = secs > 0 ? (total - lastRequests) / secs : 0;
+        lastRequests = total;
+        lastNs = nowNs;
+        String phase = nowNs < tl.measureStartNs() ? "warmup" : nowNs < tl.measureEndNs() ? "measure" : "drain";
+        return String.format(
+                "progress t=%.0fs phase=%s orders/s=%.0f total=%d 202=%d 503=%d other=%d io=%d p50=%.1fms p99=%.1fms max=%.1fms",
+                (nowNs - tl.startNs()) / 1e9, phase, perSecond, total, accepted.sum(), overloaded.sum(),
+                otherErrors.sum(), ioErrors.sum(),
+                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0);
+    }
+}
