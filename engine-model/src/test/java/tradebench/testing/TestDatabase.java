@@ -1,0 +1,70 @@
+package tradebench.testing;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import tradebench.engine.Config;
+
+/**
+ * The test database of a module: TRADER_TEST_<MODULE> on the private database
+ * (`./tradebench test` creates it from schema.sql and exports DB_HOST, DB_PORT,
+ * DB_USER, DB_PASSWORD). With TB_REQUIRE_DB=1 a missing database fails the
+ * test; otherwise (a bare `mvn test`) the test is skipped.
+ */
+public final class TestDatabase {
+    public final String name;
+
+    private TestDatabase(String name) {
+        this.name = name;
+    }
+
+    /** E.g. forModule("java-threads") is TRADER_TEST_JAVA_THREADS. */
+    public static TestDatabase forModule(String module) {
+        TestDatabase db = new TestDatabase("TRADER_TEST_" + module.toUpperCase().replace('-', '_'));
+        String host = System.getenv("DB_HOST");
+        if (host == null) {
+            if ("1".equals(System.getenv("TB_REQUIRE_DB"))) {
+                throw new IllegalStateException("DB_HOST is not set: run the tests with ./tradebench test");
+            }
+            assumeTrue(false, "no database (DB_HOST unset): run ./tradebench test");
+        }
+        return db;
+    }
+
+    /** SPEC section 5 settings for this database, plus {@code extra} (e.g. PERSIST=batch). */
+    public Config config(String... extra) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("DB_NAME", name);
+        for (int i = 0; i + 1 < extra.length; i += 2) env.put(extra[i], extra[i + 1]);
+        return Config.from(env);
+    }
+
+    public String jdbcUrl() {
+        return config().jdbcUrl();
+    }
+
+    public Connection connect() throws SQLException {
+        Config c = config();
+        return DriverManager.getConnection(c.jdbcUrl() + "?allowPublicKeyRetrieval=true&useSSL=false", c.dbUser(), c.dbPassword());
+    }
+
+    public void deleteAllSales() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM SALES");
+        }
+    }
+
+    public long count(String where) throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM SALES" + (where.isEmpty() ? "" : " WHERE " + where))) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
