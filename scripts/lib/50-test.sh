@@ -70,7 +70,7 @@ tb_test() {
   find_java
   test_db_env
   say "Java modules: build and test (Maven)"
-  if (cd "$TB_ROOT" && mvn_cmd install); then step_ok "Maven tests"; else step_fail "Maven tests"; fi
+  if (cd "$TB_ROOT" && mvn_cmd --fail-at-end install); then step_ok "Maven tests"; else step_fail "Maven tests"; fi
   if [ -d "$TB_ROOT/node-engine" ]; then
     say "node-engine: node --test"
     if node_test; then step_ok "node-engine tests"; else step_fail "node-engine tests"; fi
