@@ -1,0 +1,46 @@
+package tradebench.threads;
+
+import java.util.concurrent.CountDownLatch;
+import tradebench.engine.Config;
+import tradebench.engine.Shutdown;
+
+/**
+ * java-threads: embedded Tomcat (NIO, 200 request threads, 10,000 connections),
+ * one thread per engine, blocking JDBC. Settings: SPEC section 5, plus
+ * THREADS (platform | virtual), HTTP_THREADS, MAX_CONNECTIONS (README).
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Config config;
+        try {
+            config = Config.fromEnv();
+        } catch (IllegalArgumentException e) {
+            System.err.println(ThreadsService.VARIANT + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        ThreadsService service;
+        try {
+            service = ThreadsService.start(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println(ThreadsService.VARIANT + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (Exception e) {
+            System.err.println(ThreadsService.VARIANT + ": cannot start: " + e);
+            System.exit(1);
+            return;
+        }
+        CountDownLatch drained = new CountDownLatch(1);
+        Shutdown.onSignal(() -> {
+            System.out.println(service.drain());
+            drained.countDown();
+        });
+        System.out.println(service.describe());
+        // Virtual engine threads do not keep the JVM alive: main waits for the drain (Shutdown exits).
+        drained.await();
+    }
+}

@@ -1,0 +1,63 @@
+package tradebench.threads.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import tradebench.db.Database;
+import tradebench.engine.Config;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRegistry;
+import tradebench.engine.ServiceStats;
+import tradebench.model.Market;
+import tradebench.model.Order;
+import tradebench.model.OrderBookMarket;
+
+/**
+ * The market partitioned over ENGINES engines, each on its own thread, and the
+ * door the {@link OrderGateway} hands orders through. Each engine has its own
+ * JDBC writer (PERSIST: per-sale inserts one after another, or one multi-row
+ * insert per cycle).
+ */
+public final class EngineThreads implements OrderGateway.EngineDoor {
+    private final List<EngineThread> engines = new ArrayList<>();
+
+    private EngineThreads() {
+    }
+
+    public static EngineThreads start(Config config, Database db, OrderRegistry registry, ServiceStats stats) {
+        return start(config, db, registry, stats, OrderBookMarket::new);
+    }
+
+    /** {@code markets} makes each engine's market (and a fresh one after a failed cycle). */
+    public static EngineThreads start(Config config, Database db, OrderRegistry registry, ServiceStats stats,
+                                      Supplier<Market> markets) {
+        ThreadKind kind = ThreadKind.of(config);
+        EngineThreads all = new EngineThreads();
+        for (int i = 0; i < config.engines(); i++) {
+            all.engines.add(new EngineThread(i, config.inboxLimit(), markets, config.timeoutMs(), config.delayMs(),
+                    stats.engine(i), registry, db.writer(config.persist(), stats.engine(i))));
+        }
+        for (EngineThread e : all.engines) e.start(kind);
+        return all;
+    }
+
+    @Override
+    public boolean offer(int engine, Order order) {
+        return engines.get(engine).offer(order);
+    }
+
+    public EngineThread engine(int i) {
+        return engines.get(i);
+    }
+
+    /**
+     * SIGTERM: close every door, then let each engine run cycles until its inbox
+     * is empty and every sale is stored (the engines drain side by side). Returns
+     * when every engine thread has ended.
+     */
+    public void drain() throws InterruptedException {
+        for (EngineThread e : engines) e.closeDoor();
+        for (EngineThread e : engines) e.stopWhenEmpty();
+        for (EngineThread e : engines) e.join();
+    }
+}
