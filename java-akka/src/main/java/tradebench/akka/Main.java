@@ -1,0 +1,36 @@
+package tradebench.akka;
+
+import tradebench.engine.Config;
+import tradebench.engine.Shutdown;
+
+/**
+ * java-akka: embedded Tomcat (NIO, 200 request threads, 10,000 connections)
+ * with the shared servlet in front, one Akka actor per engine behind it,
+ * blocking JDBC on a dispatcher of its own. Settings: SPEC section 5, plus
+ * DISPATCHER (thread-pool | fork-join), PERSIST_THREADS, HTTP_THREADS,
+ * MAX_CONNECTIONS, THREADS (README).
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        Config config;
+        AkkaService service;
+        try {
+            config = Config.fromEnv();
+            service = AkkaService.start(config);
+        } catch (IllegalArgumentException e) {
+            System.err.println(AkkaService.VARIANT + ": " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (Exception e) {
+            System.err.println(AkkaService.VARIANT + ": cannot start: " + e);
+            System.exit(1);
+            return;
+        }
+        // The actor system's threads keep the JVM alive until Shutdown exits it.
+        Shutdown.onSignal(() -> System.out.println(service.drain()));
+        System.out.println(service.describe());
+    }
+}

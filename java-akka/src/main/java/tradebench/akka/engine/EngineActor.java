@@ -1,0 +1,198 @@
+package tradebench.akka.engine;
+
+import akka.actor.AbstractActorWithTimers;
+import akka.actor.ActorRef;
+import akka.actor.Props;
+import akka.event.Logging;
+import akka.event.LoggingAdapter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import tradebench.engine.Cycle;
+import tradebench.engine.TradingEngine;
+import tradebench.model.Market;
+import tradebench.model.Order;
+
+/**
+ * One engine (SPEC section 1) as an actor: it alone owns the market of its
+ * partition, so nothing in it is shared or locked.
+ * <ul>
+ * <li>{@link NewOrder}: an order waits in the engine's inbox (the mailbox, then
+ *     {@link #arrived}) until the next cycle;</li>
+ * <li>{@link Run}: one cycle (join, time out, trade); its sales go to the
+ *     blocking JDBC writer on the persistence dispatcher, never on this one;</li>
+ * <li>{@link PersistenceComplete}: the sales are stored; the next {@code Run}
+ *     comes after DELAY_MS, so the orders that arrived meanwhile join first.</li>
+ * </ul>
+ * Between a cycle's {@code Run} and its {@code PersistenceComplete} no other
+ * {@code Run} exists: one cycle at a time, and the next starts only after the
+ * sales of this one are stored.
+ */
+public final class EngineActor extends AbstractActorWithTimers {
+
+    /** An accepted order for this engine (already admitted by its InboxLimit). */
+    public record NewOrder(Order order) {
+    }
+
+    /** Run one cycle. */
+    public static final class Run {
+        public static final Run INSTANCE = new Run();
+
+        private Run() {
+        }
+    }
+
+    /** The persistence dispatcher stored every sale of {@code cycle}. */
+    public record PersistenceComplete(Cycle cycle) {
+    }
+
+    /** The writer gave up in an unexpected way (it retries SQL failures itself): store the cycle again. */
+    public record PersistenceFailed(Cycle cycle, Throwable cause) {
+    }
+
+    /** Shutting down: answer {@link Drained} once every admitted order has joined and every sale is stored. */
+    public static final class Drain {
+        public static final Drain INSTANCE = new Drain();
+
+        private Drain() {
+        }
+    }
+
+    public record Drained(int engine) {
+    }
+
+    private static final Object RUN_TIMER = "run";
+    private static final Runnable NOTHING = () -> { };
+
+    private final LoggingAdapter log = Logging.getLogger(getContext().getSystem(), this);
+    private final Partition part;
+    private final long delayMs;
+    private final Market market;
+    private final TradingEngine engine;
+    private final Executor persistence;
+
+    /** Orders received since the last cycle, in arrival (mailbox) order. */
+    private List<Order> arrived = new ArrayList<>();
+    /** The orders of the cycle being traded: lost if the cycle throws. */
+    private List<Order> joining = List.of();
+    private boolean persisting;
+    private final List<ActorRef> drainWaiters = new ArrayList<>();
+
+    public static Props props(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets, String persistenceDispatcher) {
+        return Props.create(EngineActor.class, () -> new EngineActor(part, delayMs, timeoutMs, markets, persistenceDispatcher));
+    }
+
+    private EngineActor(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets, String persistenceDispatcher) {
+        this.part = part;
+        this.delayMs = delayMs;
+        this.market = markets.get();
+        this.engine = new TradingEngine(market, timeoutMs, part.stats(), part.registry());
+        this.persistence = getContext().getSystem().dispatchers().lookup(persistenceDispatcher);
+    }
+
+    @Override
+    public Receive createReceive() {
+        return receiveBuilder()
+                .match(NewOrder.class, this::onNewOrder)
+                .match(Run.class, r -> onRun())
+                .match(PersistenceComplete.class, this::onPersistenceComplete)
+                .match(PersistenceFailed.class, this::onPersistenceFailed)
+                .match(Drain.class, d -> onDrain())
+                .build();
+    }
+
+    /** The first cycle at once (also after a restart: postRestart calls preStart). */
+    @Override
+    public void preStart() {
+        getSelf().tell(Run.INSTANCE, ActorRef.noSender());
+    }
+
+    private void onNewOrder(NewOrder m) {
+        arrived.add(m.order());
+    }
+
+    private void onRun() {
+        List<Order> batch = arrived;
+        arrived = new ArrayList<>();
+        part.limit().release(batch.size()); // joined now: room for as many new orders
+        joining = batch;
+        Cycle cycle = engine.trade(System.currentTimeMillis(), batch);
+        joining = List.of();
+        if (cycle.sales().isEmpty()) {
+            engine.stored(cycle);
+            cycleDone();
+        } else {
+            persist(cycle);
+        }
+    }
+
+    /** The blocking write runs on the persistence dispatcher; its end comes back as a message. */
+    private void persist(Cycle cycle) {
+        persisting = true;
+        final ActorRef self = getSelf(); // the callback sees only this ref and the immutable cycle
+        CompletableFuture.runAsync(() -> part.writer().store(cycle.sales(), NOTHING), persistence)
+                .whenComplete((ok, failure) -> self.tell(failure == null
+                        ? new PersistenceComplete(cycle)
+                        : new PersistenceFailed(cycle, failure), ActorRef.noSender()));
+    }
+
+    private void onPersistenceComplete(PersistenceComplete m) {
+        persisting = false;
+        engine.stored(m.cycle());
+        cycleDone();
+    }
+
+    private void onPersistenceFailed(PersistenceFailed m) {
+        part.stats().persistenceFailure();
+        log.error(m.cause(), "engine {}: storing cycle {} failed unexpectedly, storing it again", part.engine(), m.cycle().number());
+        persist(m.cycle()); // the writer is idempotent: rows already stored are not stored twice
+    }
+
+    private void onDrain() {
+        drainWaiters.add(getSender());
+        if (!persisting) { // no need to sit out the pause: the last cycles run now
+            getTimers().cancel(RUN_TIMER);
+            getSelf().tell(Run.INSTANCE, ActorRef.noSender());
+        }
+    }
+
+    /** A cycle's sales are stored: answer a drain if nothing waits any more, then pause until the next cycle. */
+    private void cycleDone() {
+        if (!drainWaiters.isEmpty() && arrived.isEmpty() && part.limit().pending() == 0) {
+            for (ActorRef w : drainWaiters) w.tell(new Drained(part.engine()), getSelf());
+            drainWaiters.clear();
+        }
+        if (delayMs == 0) {
+            getSelf().tell(Run.INSTANCE, ActorRef.noSender()); // behind the orders already in the mailbox
+        } else {
+            getTimers().startSingleTimer(RUN_TIMER, Run.INSTANCE, Duration.ofMillis(delayMs));
+        }
+    }
+
+    /**
+     * A cycle threw: this instance and its market go, the partition stays. The
+     * orders that were open here are lost to the market (the registry forgets
+     * them, so /orders/{id} says "unknown" and shows their stored fills); the
+     * orders still in the mailbox survive the restart and join the new market.
+     * Sales already stored stay stored and counted. A Drain being waited for is
+     * passed on to the new instance.
+     */
+    @Override
+    public void preRestart(Throwable reason, Optional<Object> message) throws Exception {
+        try {
+            log.warning("engine {}: restarting after {}; {} open orders lost", part.engine(), reason, market.openOrders());
+            market.forEachOpen(part.registry()::unregister);
+        } catch (RuntimeException e) { // the market that threw may be beyond asking: the restart goes on
+            log.warning("engine {}: cannot list the lost orders: {}", part.engine(), e);
+        }
+        for (Order o : joining) part.registry().unregister(o);
+        part.limit().release(arrived.size()); // never joined, never will: give their places back
+        for (Order o : arrived) part.registry().unregister(o);
+        for (ActorRef w : drainWaiters) getSelf().tell(Drain.INSTANCE, w);
+        super.preRestart(reason, message);
+    }
+}
