@@ -60,6 +60,7 @@ jar_of() { echo "$TB_ROOT/$1/target/$1.jar"; }
 # ensure_jar MODULE: builds the module (and what it needs) when its jar is missing
 # or older than its sources or the engine-model sources.
 ensure_jar() {
+  find_java
   local m="$1" jar; jar=$(jar_of "$m")
   if [ -f "$jar" ] && [ -z "$(find "$TB_ROOT/$m/src/main" "$TB_ROOT/engine-model/src/main" "$TB_ROOT/pom.xml" "$TB_ROOT/$m/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
     return 0
