@@ -81,6 +81,9 @@ tb_test() {
       [ -f "$TB_ROOT/$v/e2e.env" ] && e2e_variant "$v"
     done
   fi
+  if [ -f "$(jar_of loadclient)" ]; then
+    if bench_selftest; then step_ok "bench/compare end to end"; else step_fail "bench/compare end to end"; fi
+  fi
   if declare -F compose_check >/dev/null; then
     if compose_check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
   fi

@@ -79,6 +79,7 @@ toxiproxy_start() {
   api=$(free_port); listen=$(free_port)
   "$bin" -host 127.0.0.1 -port "$api" >"$B_DIR/toxiproxy.log" 2>&1 &
   B_TOXI_PID=$!
+  echo "$B_TOXI_PID" >>"$B_DIR/pids"
   wait_http "http://127.0.0.1:$api/version" 20 || die "toxiproxy did not start (see $B_DIR/toxiproxy.log)"
   curl -fsS -X POST "http://127.0.0.1:$api/proxies" -d \
     "{\"name\":\"mysql\",\"listen\":\"127.0.0.1:$listen\",\"upstream\":\"$DB_HOST:$DB_PORT\",\"enabled\":true}" >/dev/null \
@@ -135,6 +136,7 @@ bench_one() {
   (export PORT="$port" ENGINES="$B_ENGINES" PERSIST="$B_PERSIST" DB_HOST="$B_VARIANT_DB_HOST" DB_PORT="$B_VARIANT_DB_PORT";
    exec $(variant_cmd "$v")) >"$B_DIR/variant.log" 2>&1 &
   B_VARIANT_PID=$!
+  echo "$B_VARIANT_PID" >>"$B_DIR/pids"
   if ! wait_http "http://127.0.0.1:$port/health" 90; then
     tail -n 20 "$B_DIR/variant.log" >&2
     die "$v was not healthy within 90 s (log: $B_DIR/variant.log)"
@@ -147,6 +149,7 @@ bench_one() {
   fi
   python3 "$TB_ROOT/scripts/bench/sample.py" "$B_VARIANT_PID" "$B_DIR/samples.jsonl" &
   B_SAMPLER_PID=$!
+  echo "$B_SAMPLER_PID" >>"$B_DIR/pids"
   say "load: warm-up ${B_WARMUP}s, measured ${B_DURATION}s"
   local load_args=(--url "$url" --concurrency "$B_CONC" --duration "$B_DURATION" --warmup "$B_WARMUP"
                    --db-url "$dburl" --json "$B_DIR/load.json")
@@ -272,4 +275,42 @@ compare_2014() {
   python3 "$TB_ROOT/scripts/bench/report.py" experiment "$TB_RESULTS/experiment-2014-$stamp.md" "${COMPARE_ROWS[@]}"
   python3 "$TB_ROOT/scripts/bench/report.py" table "$TB_RESULTS/experiment-2014-$stamp-all.md" "$TB_RESULTS/experiment-2014-$stamp.svg" "${COMPARE_ROWS[@]}" >/dev/null
   say "table: results/experiment-2014-$stamp.md  chart: results/experiment-2014-$stamp.svg"
+}
+
+# --- the end-to-end check of bench/compare that `./tradebench test` runs -----------
+
+# bench_selftest: a few-second compare of one variant; checks that the result row
+# and the table come from real SALES rows and that nothing is left running.
+bench_selftest() {
+  local v="" c
+  for c in java-threads node-engine java-akka java-spray-async; do
+    [ -f "$TB_ROOT/$c/e2e.env" ] && { v="$c"; break; }
+  done
+  [ -n "$v" ] || { say "bench self-test: no variant yet"; return 0; }
+  local before; before=$(ls "$TB_RESULTS"/compare-*.md 2>/dev/null | wc -l)
+  if ! (export DB_NAME=TRADER_E2E; tb_compare --variants "$v" --duration 4 --warmup 1 --concurrency 16) >"$TB_STATE/logs/bench-selftest.log" 2>&1; then
+    tail -n 30 "$TB_STATE/logs/bench-selftest.log" >&2; say "bench self-test: compare failed"; return 1
+  fi
+  local md row
+  md=$(ls -t "$TB_RESULTS"/compare-*.md | head -n 1)
+  [ "$(ls "$TB_RESULTS"/compare-*.md | wc -l)" -gt "$before" ] || { say "bench self-test: no table written"; return 1; }
+  [ -f "${md%.md}.svg" ] || { say "bench self-test: no chart written"; return 1; }
+  row=$(cat "$TB_RESULTS/.last-result")
+  grep -q "| $v |" "$md" || { say "bench self-test: the table has no row for $v"; return 1; }
+  # the row's figure is the SALES rows stored in the measured window: count them again here
+  local start end sales counted
+  read -r start end sales < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["load"]["windowStartMs"], r["load"]["windowEndMs"], r["salesInWindow"])' "$row")
+  counted=$(db_root_sql -N -e "SELECT COUNT(*) FROM TRADER_E2E.SALES WHERE CREATED >= $start AND CREATED < $end")
+  if [ "$sales" -le 0 ] || [ "$sales" != "$counted" ]; then
+    say "bench self-test: the row says $sales sales in the window, SALES has $counted"; return 1
+  fi
+  # every process the run started (variant, sampler, toxiproxy) and the variant's children are gone
+  local run pid
+  run=$(ls -td "$TB_RESULTS"/runs/*-"$v" | head -n 1)
+  for pid in $(cat "$run/pids"); do
+    if kill -0 "$pid" 2>/dev/null || pgrep -P "$pid" >/dev/null; then
+      say "bench self-test: process $pid started by the run is still there"; return 1
+    fi
+  done
+  say "bench self-test: $v stored $sales sales in the window; table $md"
 }
