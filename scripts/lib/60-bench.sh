@@ -283,17 +283,18 @@ compare_2014() {
 # and the table come from real SALES rows and that nothing is left running.
 bench_selftest() {
   local v="" c
-  for c in java-threads node-engine java-akka java-spray-async; do
+  for c in ${TB_SELFTEST_VARIANT:-java-threads node-engine java-akka java-spray-async}; do
     [ -f "$TB_ROOT/$c/e2e.env" ] && { v="$c"; break; }
   done
   [ -n "$v" ] || { say "bench self-test: no variant yet"; return 0; }
-  local before; before=$(ls "$TB_RESULTS"/compare-*.md 2>/dev/null | wc -l)
+  mkdir -p "$TB_RESULTS"
+  local before; before=$(find "$TB_RESULTS" -maxdepth 1 -name 'compare-*.md' | wc -l)
   if ! (export DB_NAME=TRADER_E2E; tb_compare --variants "$v" --duration 4 --warmup 1 --concurrency 16) >"$TB_STATE/logs/bench-selftest.log" 2>&1; then
     tail -n 30 "$TB_STATE/logs/bench-selftest.log" >&2; say "bench self-test: compare failed"; return 1
   fi
   local md row
   md=$(ls -t "$TB_RESULTS"/compare-*.md | head -n 1)
-  [ "$(ls "$TB_RESULTS"/compare-*.md | wc -l)" -gt "$before" ] || { say "bench self-test: no table written"; return 1; }
+  [ "$(find "$TB_RESULTS" -maxdepth 1 -name 'compare-*.md' | wc -l)" -gt "$before" ] || { say "bench self-test: no table written"; return 1; }
   [ -f "${md%.md}.svg" ] || { say "bench self-test: no chart written"; return 1; }
   row=$(cat "$TB_RESULTS/.last-result")
   grep -q "| $v |" "$md" || { say "bench self-test: the table has no row for $v"; return 1; }
