@@ -41,6 +41,8 @@ public final class HttpConnection implements Closeable {
     private int lim;
     /** Whether the current socket has carried a request already (a stale keep-alive connection may be retried). */
     private boolean reused;
+    /** Whether any byte came back for the current request (if not, a failure may mean a stale connection). */
+    private boolean receivedAny;
 
     // What parsing the last head found.
     private int status;
@@ -94,16 +96,19 @@ public final class HttpConnection implements Closeable {
     }
 
     private byte[] exchange(byte[] request, boolean keepBody, String method) throws IOException {
-        boolean wasReused = socket != null && reused;
         try {
             return exchangeOnce(request, keepBody, method);
         } catch (StaleConnectionException e) {
             // The server closed an idle keep-alive connection before reading our
-            // request (nothing of an answer came back): it never saw it, so one
-            // retry on a new connection is safe even for POST.
+            // request (not one byte of an answer came back): it never saw it, so
+            // one retry on a new connection is safe even for POST.
             close();
-            if (!wasReused) throw new EOFException("connection closed before any answer");
-            return exchangeOnce(request, keepBody, method);
+            try {
+                return exchangeOnce(request, keepBody, method);
+            } catch (IOException | RuntimeException again) {
+                close();
+                throw again;
+            }
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
@@ -112,15 +117,29 @@ public final class HttpConnection implements Closeable {
 
     private byte[] exchangeOnce(byte[] request, boolean keepBody, String method) throws IOException {
         if (socket == null) connect();
+        boolean wasReused = reused;
+        receivedAny = false;
         try {
             out.write(request);
             out.flush();
         } catch (IOException e) {
-            if (reused) throw new StaleConnectionException();
+            if (wasReused) throw new StaleConnectionException();
             throw e;
         }
         reused = true;
-        if (!readHead(keepBody)) throw new StaleConnectionException();
+        boolean gotHead;
+        try {
+            gotHead = readHead(keepBody);
+        } catch (java.net.SocketTimeoutException e) {
+            throw e;   // the server is slow, not gone: never send twice
+        } catch (IOException e) {
+            if (wasReused && !receivedAny) throw new StaleConnectionException();
+            throw e;
+        }
+        if (!gotHead) {
+            if (wasReused) throw new StaleConnectionException();
+            throw new EOFException("connection closed before any answer");
+        }
         byte[] body = readBody(keepBody, method);
         if (closeAfter) close();
         return body;
@@ -161,6 +180,7 @@ public final class HttpConnection implements Closeable {
         }
         int n = in.read(buf, lim, buf.length - lim);
         if (n < 0) return false;
+        if (n > 0) receivedAny = true;
         lim += n;
         return true;
     }

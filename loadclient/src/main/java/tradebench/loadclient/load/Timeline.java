@@ -20,6 +20,11 @@ record Timeline(long startNs, long measureStartNs, long measureEndNs, long start
         return startWallMs + (ns - startNs) / 1_000_000;
     }
 
+    /** How long past the window a fixed-rate worker may catch up: 1 s + 10 % of the window. */
+    long graceNs() {
+        return 1_000_000_000L + (measureEndNs - measureStartNs) / 10;
+    }
+
     double measuredSeconds() {
         return (measureEndNs - measureStartNs) / 1e9;
     }

@@ -1,0 +1,79 @@
+package tradebench.loadclient;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tradebench.loadclient.load.LoadOptions;
+import tradebench.loadclient.load.LoadResult;
+import tradebench.loadclient.load.LoadRun;
+
+/** {@code load --db-url}: SALES rows of the measured window and the server's insert counters. */
+class LoadDbTest {
+
+    @Test
+    void countsTheSalesStoredInTheMeasuredWindow() throws Exception {
+        String url = TestDb.jdbcUrl();
+        // A server that stores one SALES row per order it accepts (CREATED = now, as the variants do).
+        try (Connection db = DriverManager.getConnection(url);
+             LoadRunTest.CountingServer server = new LoadRunTest.CountingServer(ex -> {
+                 synchronized (db) {
+                     try (PreparedStatement ps = db.prepareStatement("INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID,"
+                             + " PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ('loaddb-b','loaddb-s','1',1.00,1,?,?,?)")) {
+                         long id = System.nanoTime();
+                         ps.setLong(1, id);
+                         ps.setLong(2, id);
+                         ps.setLong(3, System.currentTimeMillis());
+                         ps.executeUpdate();
+                     } catch (Exception e) {
+                         return 500;
+                     }
+                 }
+                 return 202;
+             })) {
+            LoadResult r = new LoadRun(LoadOptions.parse(new String[] {"--url", server.url(), "--concurrency", "2",
+                    "--wait", "5", "--duration", "2", "--warmup", "0.5", "--db-url", url}),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+            Map<String, Object> json = r.toJson();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> dbFigures = (Map<String, Object>) json.get("db");
+            long from = (Long) dbFigures.get("windowStartMs");
+            long to = (Long) dbFigures.get("windowEndMs");
+            assertEquals(2000, to - from, 5);
+            long expected;
+            try (PreparedStatement ps = db.prepareStatement(
+                    "SELECT COUNT(*) FROM SALES WHERE CREATED >= ? AND CREATED < ? AND BUYER_NAME = 'loaddb-b'")) {
+                ps.setLong(1, from);
+                ps.setLong(2, to);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    expected = rs.getLong(1);
+                }
+            }
+            long sales = (Long) dbFigures.get("sales");
+            assertTrue(expected > 50, "the server stored rows: " + expected);
+            assertEquals(expected, sales, "every row of the window, and no other test writes this database now");
+            assertEquals(sales * 30.0, (Double) dbFigures.get("salesPerMinute"), 0.5, "2 s window: per minute = 30 x");
+            assertEquals(List.of(sales), dbFigures.get("salesByMinute"));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> counters = (Map<String, Object>) dbFigures.get("counters");
+            // MySQL has Innodb_rows_inserted, MariaDB 10.6+ does not; Handler_write is in both.
+            Long innodb = (Long) counters.get("innodbRowsInserted");
+            long rowsWritten = innodb != null ? innodb : (Long) counters.get("handlerWrite");
+            long comInsert = (Long) counters.get("comInsert");
+            // Global counters: other databases on the server may add to them, never take away.
+            assertTrue(rowsWritten >= sales * 0.8, "the storage engine saw the inserts: " + rowsWritten + " vs " + sales);
+            assertTrue(comInsert >= sales * 0.8, "Com_insert saw them: " + comInsert + " vs " + sales);
+            assertTrue((Long) counters.get("salesIdDelta") >= sales * 0.8);
+        }
+    }
+}
