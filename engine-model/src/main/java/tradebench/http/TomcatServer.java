@@ -41,8 +41,7 @@ public final class TomcatServer {
         if ("virtual".equals(config.extra("THREADS", "platform"))) {
             connector.setProperty("useVirtualThreads", "true");
         }
-        tomcat.setConnector(connector);
-        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector); // also adds it to the service
 
         StandardHost host = (StandardHost) tomcat.getHost();
         host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
