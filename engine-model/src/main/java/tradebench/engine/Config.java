@@ -34,7 +34,7 @@ public record Config(int port, int engines, long delayMs, long timeoutMs, int pr
 
     public static Config from(Map<String, String> env) {
         Config c = new Config(
-                intIn(env, "PORT", 3000, 1, 65535),
+                intIn(env, "PORT", 3000, 0, 65535), // 0: any free port (tests)
                 intIn(env, "ENGINES", 4, 1, 1024),
                 intIn(env, "DELAY_MS", 3, 0, 60_000),
                 intIn(env, "TIMEOUT_MS", 60_000, 1, Integer.MAX_VALUE),
