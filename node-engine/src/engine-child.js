@@ -6,7 +6,8 @@
 // the sales are stored (SPEC 1, step 4).
 //
 // Messages from the parent: {t: 'orders', list: [order]}, {t: 'drain'}.
-// Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'drained'}.
+// Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},
+//                            {t: 'drained'}.
 const { Market } = require('./market');
 const { createPool } = require('./db');
 const { storeSales } = require('./sales-store');
@@ -48,21 +49,26 @@ function runEngine(settings) {
     timer = null;
     const r = market.cycle(Date.now());
     cycles++;
+    let joinedUntold = r.joined;
     if (r.sales.length > 0) {
       await storeSales(pool, persist, r.sales, {
         onFailure: (err, count) => {
           failures++;
+          // Told at once, with the orders this cycle joined: while the cycle
+          // waits out an outage, /stats and the inbox limit must see it.
+          send({ t: 'failure', failures, joined: joinedUntold, open: market.openCount });
+          joinedUntold = 0;
           // One line per failed attempt: retries back off, so this stays readable.
           process.stderr.write(`engine ${engine}: storing ${count} sales failed (${err && err.code ? err.code : err && err.message}); retrying\n`);
         },
       });
     }
     const now = Date.now();
-    if (r.joined || r.sales.length || r.timedOut.length || now - lastReport >= IDLE_REPORT_MS) {
+    if (joinedUntold || r.sales.length || r.timedOut.length || now - lastReport >= IDLE_REPORT_MS) {
       lastReport = now;
       const sales = new Array(r.sales.length * 3);
       r.sales.forEach((s, i) => { sales[3 * i] = s.poId; sales[3 * i + 1] = s.soId; sales[3 * i + 2] = s.quantity; });
-      send({ t: 'report', joined: r.joined, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
+      send({ t: 'report', joined: joinedUntold, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
     }
     if (draining && market.pendingCount === 0) return finish();
     timer = setTimeout(loop, delayMs);

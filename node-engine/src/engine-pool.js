@@ -78,6 +78,11 @@ class EnginePool extends EventEmitter {
         }
         if (msg.timedOut.length) this.emit('timedOut', msg.timedOut, e.index);
         break;
+      case 'failure':
+        e.failures = e.failuresBefore + msg.failures;
+        e.joined += msg.joined;
+        e.open = msg.open;
+        break;
       case 'drained':
         e.open = msg.open;
         break;

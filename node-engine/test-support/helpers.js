@@ -76,7 +76,7 @@ async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condi
 
 // A TCP proxy to the database that a test can break: `cutNext` forwards the
 // next client packet and then cuts both sides (the statement runs, its answer
-// is lost); `refuse` closes every new connection at once.
+// is lost); `refuse` closes every new connection at once; down() also cuts the open ones.
 function breakableProxy(target) {
   const sockets = new Set();
   const proxy = { cutNext: false, refuse: false, cuts: 0 };
@@ -85,21 +85,29 @@ function breakableProxy(target) {
     const upstream = net.connect(target.port, target.host);
     sockets.add(client); sockets.add(upstream);
     const cut = () => { client.destroy(); upstream.destroy(); };
+    let dropAnswer = false;
     client.on('data', (chunk) => {
       upstream.write(chunk);
       if (proxy.cutNext) {
         proxy.cutNext = false;
-        proxy.cuts++;
-        setTimeout(cut, 200); // time for the statement to commit; its answer is dropped
-        upstream.removeAllListeners('data');
+        dropAnswer = true;
       }
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (!dropAnswer) return client.write(chunk);
+      // The server answered (the statement ran and committed): the client
+      // never hears it, its connection is cut instead.
+      proxy.cuts++;
+      return cut();
+    });
     client.on('error', cut); upstream.on('error', cut);
     client.on('close', cut); upstream.on('close', cut);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
     proxy.port = server.address().port;
+    // The database "goes away": open connections are cut, new ones refused.
+    proxy.down = () => { proxy.refuse = true; for (const sock of sockets) sock.destroy(); sockets.clear(); };
+    proxy.up = () => { proxy.refuse = false; };
     proxy.close = () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); });
     resolve(proxy);
   }));
