@@ -1,0 +1,129 @@
+package tradebench.spray;
+
+import akka.Done;
+import akka.actor.ActorSystem;
+import akka.actor.Cancellable;
+import akka.actor.CoordinatedShutdown;
+import akka.http.javadsl.Http;
+import akka.http.javadsl.ServerBinding;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import tradebench.engine.Config;
+import tradebench.engine.IdSource;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRegistry;
+import tradebench.engine.ServiceStats;
+import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.engine.Engines;
+import tradebench.spray.http.ApiRoutes;
+
+/**
+ * The whole service, wired in the order every variant follows: config →
+ * database → ids → registry/stats → engines → HTTP → stats line → shutdown.
+ * Everything runs on the actor system's default dispatcher. Tests start it in
+ * process; {@link Main} starts it and drains it on SIGTERM.
+ */
+public final class SprayService {
+    public static final String VARIANT = "java-spray-async";
+    private static final long DB_WAIT_MS = 60_000;
+
+    private final ActorSystem system;
+    private final ServiceStats stats;
+    private final OrderGateway gateway;
+    private final ServerBinding binding;
+
+    private SprayService(ActorSystem system, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
+        this.system = system;
+        this.stats = stats;
+        this.gateway = gateway;
+        this.binding = binding;
+    }
+
+    public static SprayService start(Config config) throws Exception {
+        ActorSystem system = ActorSystem.create("tradebench", akkaSettings(config));
+        try {
+            AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
+            IdSource ids = new IdSource(db.largestStoredOrderId(DB_WAIT_MS));
+            OrderRegistry registry = new OrderRegistry();
+            ServiceStats stats = new ServiceStats(VARIANT, config.engines());
+            Engines engines = Engines.start(system, config, db, registry, stats);
+            OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
+            ApiRoutes routes = new ApiRoutes(gateway, db, engines.saleIds());
+            ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
+                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
+                    () -> System.out.println(stats.line()), system.dispatcher());
+            SprayService service = new SprayService(system, stats, gateway, binding);
+            service.drainOnShutdown(engines, db, statsLine);
+            return service;
+        } catch (Exception | Error e) {
+            system.terminate();
+            throw e;
+        }
+    }
+
+    /**
+     * The drain as phases of Akka's coordinated shutdown: refuse new orders and
+     * let the requests under way finish; then every engine runs cycles until its
+     * inbox is empty and its sales are stored; then the pool closes.
+     */
+    private void drainOnShutdown(Engines engines, AsyncDatabase db, Cancellable statsLine) {
+        CoordinatedShutdown cs = CoordinatedShutdown.get(system);
+        Duration drainTimeout = Duration.ofMillis(cs.timeout(CoordinatedShutdown.PhaseServiceRequestsDone()).toMillis()).minusSeconds(1);
+        cs.addTask(CoordinatedShutdown.PhaseServiceUnbind(), "refuse-orders", () -> {
+            gateway.close(); // later orders get 503 "shutting down", also on kept-alive connections
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
+        cs.addTask(CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-engines", () ->
+                // after terminate() no request is half-way through the gateway: every admitted order was told
+                binding.terminate(Duration.ofSeconds(3))
+                        .thenCompose(t -> engines.drain(drainTimeout))
+                        .thenApply(v -> Done.getInstance()));
+        cs.addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-stats-line", () -> {
+            statsLine.cancel();
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
+        cs.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-database", () ->
+                CompletableFuture.supplyAsync(() -> {
+                    db.close();
+                    return Done.getInstance();
+                }, system.dispatcher()));
+    }
+
+    /** SIGTERM: stop accepting, finish the cycle, store every pending sale; returns when all is stored. */
+    public void drain() {
+        CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
+        system.getWhenTerminated().toCompletableFuture().join();
+    }
+
+    public java.util.concurrent.CompletableFuture<?> whenTerminated() {
+        return system.getWhenTerminated().toCompletableFuture();
+    }
+
+    public int dispatcherThreads() {
+        return system.settings().config().getInt("akka.actor.default-dispatcher.fork-join-executor.parallelism-max");
+    }
+
+    public int port() {
+        return binding.localAddress().getPort();
+    }
+
+    public ServiceStats stats() {
+        return stats;
+    }
+
+    public OrderGateway gateway() {
+        return gateway;
+    }
+
+    /** DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on. */
+    static com.typesafe.config.Config akkaSettings(Config config) {
+        int threads = config.extraInt("DISPATCHER_THREADS", Runtime.getRuntime().availableProcessors(), 1, 256);
+        return ConfigFactory.parseString(
+                "akka.actor.default-dispatcher.fork-join-executor { parallelism-min = " + threads
+                        + ", parallelism-max = " + threads + " }")
+                .withFallback(ConfigFactory.load());
+    }
+}

@@ -1,0 +1,187 @@
+package tradebench.spray.db;
+
+import akka.actor.Scheduler;
+import com.github.jasync.sql.db.ConnectionPoolConfiguration;
+import com.github.jasync.sql.db.QueryResult;
+import com.github.jasync.sql.db.RowData;
+import com.github.jasync.sql.db.mysql.MySQLConnection;
+import com.github.jasync.sql.db.mysql.MySQLConnectionBuilder;
+import com.github.jasync.sql.db.pool.ConnectionPool;
+import com.github.jasync.sql.db.util.DaemonThreadsFactory;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kotlinx.coroutines.ExecutorsKt;
+import scala.concurrent.ExecutionContextExecutor;
+import tradebench.engine.Config;
+import tradebench.engine.EngineStats;
+import tradebench.engine.Fill;
+import tradebench.model.Prices;
+
+/**
+ * The non-blocking side of MySQL (jasync-mysql, the maintained successor of
+ * the 2014 experiment's mysql-async): one connection pool whose callbacks run
+ * on Akka's dispatcher, so HTTP, actors and the database share one execution
+ * context. Nothing here ever blocks a caller except {@link #largestStoredOrderId},
+ * which runs once, at start, before any request.
+ *
+ * <p>Threads of its own: one Netty event loop for the sockets (DB_IO_THREADS),
+ * and jasync's single connection-test timer. Neither grows with ENGINES or DB_POOL.
+ */
+public final class AsyncDatabase implements AutoCloseable {
+    /** The original experiment needed a wait queue of 1,000 queries in front of its pool. */
+    static final int DEFAULT_QUEUE = 1000;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+
+    static final String FILLS = "SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
+            + " FROM SALES WHERE PO_ID = ? UNION ALL"
+            + " SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
+            + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
+
+    private final ConnectionPool<MySQLConnection> pool;
+    private final NioEventLoopGroup io;
+    private final Scheduler scheduler;
+    private final ExecutionContextExecutor dispatcher;
+    private volatile long healthCheckedAt;
+    private volatile boolean healthy = true;
+
+    /**
+     * @param dispatcher Akka's dispatcher: the driver completes every query on it
+     * @param scheduler  Akka's scheduler: timeouts and retry back-offs
+     */
+    public AsyncDatabase(Config config, ExecutionContextExecutor dispatcher, Scheduler scheduler) {
+        this.dispatcher = dispatcher;
+        this.scheduler = scheduler;
+        this.io = new NioEventLoopGroup(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
+        ConnectionPoolConfiguration pc = new ConnectionPoolConfiguration(
+                config.dbHost(), config.dbPort(), config.dbName(), config.dbUser(), config.dbPassword(),
+                config.dbPool(),                                   // maxActiveConnections
+                TimeUnit.MINUTES.toMillis(1),                      // maxIdleTime
+                config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000), // maxPendingQueries: the bounded wait queue
+                5_000,                                             // connectionValidationInterval
+                3_000,                                             // connectionCreateTimeout
+                1_000,                                             // connectionTestTimeout
+                30_000L,                                           // queryTimeout: a hung query fails and is retried
+                io,                                                // eventLoopGroup
+                dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
+                ExecutorsKt.from(dispatcher));                     // the pool's own coroutine actor, there too
+        this.pool = MySQLConnectionBuilder.createConnectionPool(pc);
+    }
+
+    /** One query on some connection of the pool; completes on Akka's dispatcher. */
+    CompletableFuture<QueryResult> prepared(String sql, List<Object> values) {
+        return pool.sendPreparedStatement(sql, values, false);
+    }
+
+    CompletableFuture<QueryResult> query(String sql) {
+        return pool.sendQuery(sql);
+    }
+
+    /** The largest PO/SO id stored: the floor of the ids this process issues. Blocks: run once, at start. */
+    public long largestStoredOrderId(long waitMs) {
+        long deadline = System.currentTimeMillis() + waitMs;
+        while (true) {
+            try {
+                QueryResult r = query("SELECT COALESCE(MAX(PO_ID), 0), COALESCE(MAX(SO_ID), 0) FROM SALES")
+                        .get(10, TimeUnit.SECONDS);
+                RowData row = r.getRows().get(0);
+                return Math.max(number(row.get(0)), number(row.get(1)));
+            } catch (ExecutionException | TimeoutException e) {
+                String why = e instanceof ExecutionException ? String.valueOf(e.getCause()) : "no answer in 10 s";
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("cannot read SALES from the database: " + why, e);
+                }
+                System.err.println("waiting for the database: " + why);
+                sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the database", e);
+            }
+        }
+    }
+
+    /** The SALES rows of an order, by ID; fails (after {@value #READ_TIMEOUT}) when the database is away. */
+    public CompletionStage<List<Fill>> fills(long orderId) {
+        return within(READ_TIMEOUT, prepared(FILLS, List.of(orderId, orderId)).thenApply(r -> {
+            List<Fill> out = new ArrayList<>(r.getRows().size());
+            for (RowData row : r.getRows()) {
+                out.add(new Fill(number(row.get(0)), (String) row.get(1), (String) row.get(2), (String) row.get(3),
+                        Prices.toCents((BigDecimal) row.get(4)), number(row.get(5)), number(row.get(6)),
+                        number(row.get(7)), number(row.get(8))));
+            }
+            return out;
+        }));
+    }
+
+    /** Can the database be reached? Asked at most twice a second, whatever the request rate. */
+    public CompletionStage<Boolean> healthy() {
+        long now = System.currentTimeMillis();
+        if (now - healthCheckedAt < 500) return CompletableFuture.completedFuture(healthy);
+        healthCheckedAt = now;
+        return within(Duration.ofSeconds(1), query("SELECT 1")).handle((r, e) -> {
+            healthy = e == null;
+            return healthy;
+        });
+    }
+
+    public AsyncSalesWriter writer(Config.PersistMode mode, EngineStats stats) {
+        return new AsyncSalesWriter(this, mode, stats);
+    }
+
+    /** After {@code ms}, on the dispatcher (retry back-off). */
+    void later(long ms, Runnable task) {
+        scheduler.scheduleOnce(Duration.ofMillis(ms), task, dispatcher);
+    }
+
+    /** {@code f}, or a TimeoutException after {@code d}: Akka's scheduler, not a thread of the JDK's. */
+    private <T> CompletableFuture<T> within(Duration d, CompletableFuture<T> f) {
+        if (f.isDone()) return f;
+        CompletableFuture<T> out = new CompletableFuture<>();
+        var timer = scheduler.scheduleOnce(d, () -> out.completeExceptionally(new TimeoutException("no answer from the database in " + d.toMillis() + " ms")), dispatcher);
+        f.whenComplete((v, e) -> {
+            timer.cancel();
+            if (e != null) out.completeExceptionally(e);
+            else out.complete(v);
+        });
+        return out;
+    }
+
+    /** MySQL BIGINT, INT and the like, whichever boxed type the driver chose. */
+    static long number(Object o) {
+        if (o instanceof Number n) return n.longValue();
+        if (o == null) return 0;
+        return Long.parseLong(o.toString());
+    }
+
+    /** Connections in use and queries waiting for one (tests, diagnostics). */
+    public int waitingQueries() {
+        return pool.getFuturesWaitingForConnectionCount();
+    }
+
+    @Override
+    public void close() {
+        try {
+            pool.disconnect().get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            System.err.println("closing the database pool: " + e);
+        }
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

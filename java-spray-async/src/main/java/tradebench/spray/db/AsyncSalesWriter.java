@@ -1,0 +1,199 @@
+package tradebench.spray.db;
+
+import com.github.jasync.sql.db.QueryResult;
+import com.github.jasync.sql.db.mysql.MySQLQueryResult;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import tradebench.engine.Config.PersistMode;
+import tradebench.engine.EngineStats;
+import tradebench.engine.SalesPersister;
+import tradebench.model.Prices;
+import tradebench.model.Sale;
+
+/**
+ * The non-blocking sales writer of one engine (SPEC section 4), with the same
+ * SQL as engine-model's JdbcSalesWriter:
+ * <ul>
+ * <li>{@code per-sale}: every INSERT of the cycle is fired at once (they queue
+ *     in the pool's bounded wait queue and run on all its connections); the
+ *     callback runs when the last one is acknowledged, with the generated
+ *     sale ids the driver read back (the 2014 driver could not);</li>
+ * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows),
+ *     sent as text: a prepared statement per row count would fill the server's
+ *     statement cache.</li>
+ * </ul>
+ * Every insert is {@code ... ON DUPLICATE KEY UPDATE ID = ID} over the unique
+ * (PO_ID, SO_ID), so a retry whose first try did commit stores nothing twice.
+ * A failed insert (the database away, the wait queue full) is retried after a
+ * back-off (5 ms doubling up to 1 s) on Akka's scheduler until it is stored:
+ * no thread waits, the engine simply does not start its next cycle.
+ */
+public final class AsyncSalesWriter implements SalesPersister {
+    static final int CHUNK = 1000;
+    static final String COLUMNS = "INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ";
+    static final String IDEMPOTENT = " ON DUPLICATE KEY UPDATE ID = ID";
+    static final String ONE = COLUMNS + "(?,?,?,?,?,?,?,?)" + IDEMPOTENT;
+    /** The sale id of a retried insert whose first try had stored the row: the driver reads back 0. */
+    public static final long ID_UNKNOWN = 0;
+
+    private final AsyncDatabase db;
+    private final PersistMode mode;
+    private final EngineStats stats;
+    private volatile long lastComplaintMs;
+
+    AsyncSalesWriter(AsyncDatabase db, PersistMode mode, EngineStats stats) {
+        this.db = db;
+        this.mode = mode;
+        this.stats = stats;
+    }
+
+    @Override
+    public void store(List<Sale> sales, Runnable stored) {
+        store(sales, ids -> stored.run());
+    }
+
+    /**
+     * Stores {@code sales}; {@code stored} runs (on Akka's dispatcher) once every one is in SALES, with the
+     * generated ids in per-sale mode ({@link #ID_UNKNOWN} where not known; all unknown in batch mode).
+     */
+    public void store(List<Sale> sales, Consumer<long[]> stored) {
+        long[] ids = new long[sales.size()];
+        if (sales.isEmpty()) {
+            stored.accept(ids);
+            return;
+        }
+        if (mode == PersistMode.PER_SALE) {
+            List<Integer> all = new ArrayList<>(sales.size());
+            for (int i = 0; i < sales.size(); i++) all.add(i);
+            new PerSale(sales, ids, stored).round(all, 5);
+        } else {
+            new Batch(sales, ids, stored).round(0, 5);
+        }
+    }
+
+    /** One INSERT per sale, all in flight together; the failed ones go again in the next round. */
+    private final class PerSale {
+        final List<Sale> sales;
+        final long[] ids;
+        final Consumer<long[]> stored;
+
+        PerSale(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
+            this.sales = sales;
+            this.ids = ids;
+            this.stored = stored;
+        }
+
+        void round(List<Integer> todo, long backoffMs) {
+            AtomicInteger outstanding = new AtomicInteger(todo.size());
+            List<Integer> failed = new ArrayList<>();
+            Throwable[] firstError = {null};
+            long now = System.currentTimeMillis();
+            for (int i : todo) {
+                insert(sales.get(i), now).whenComplete((r, e) -> {
+                    if (e == null) {
+                        ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
+                    } else {
+                        synchronized (failed) {
+                            failed.add(i);
+                            if (firstError[0] == null) firstError[0] = e;
+                        }
+                    }
+                    if (outstanding.decrementAndGet() == 0) roundDone(failed, firstError[0], backoffMs);
+                });
+            }
+        }
+
+        private void roundDone(List<Integer> failed, Throwable error, long backoffMs) {
+            if (failed.isEmpty()) {
+                stored.accept(ids);
+                return;
+            }
+            failure(error);
+            List<Integer> again;
+            synchronized (failed) {
+                again = new ArrayList<>(failed);
+            }
+            again.sort(null); // keep the cycle's order on the retry
+            db.later(backoffMs, () -> round(again, Math.min(backoffMs * 2, 1000)));
+        }
+    }
+
+    /** Multi-row INSERTs of up to {@value #CHUNK} rows, one after the other; a failed chunk goes again. */
+    private final class Batch {
+        final List<Sale> sales;
+        final long[] ids;
+        final Consumer<long[]> stored;
+
+        Batch(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
+            this.sales = sales;
+            this.ids = ids;
+            this.stored = stored;
+        }
+
+        /** Sales [0, from) are stored; the next chunk goes now. */
+        void round(int from, long backoffMs) {
+            int n = Math.min(CHUNK, sales.size() - from);
+            db.query(multiRow(sales.subList(from, from + n), System.currentTimeMillis())).whenComplete((r, e) -> {
+                if (e != null) {
+                    failure(e);
+                    db.later(backoffMs, () -> round(from, Math.min(backoffMs * 2, 1000)));
+                } else if (from + n < sales.size()) {
+                    round(from + n, 5);
+                } else {
+                    Arrays.fill(ids, ID_UNKNOWN);
+                    stored.accept(ids);
+                }
+            });
+        }
+    }
+
+    private CompletableFuture<QueryResult> insert(Sale s, long created) {
+        return db.prepared(ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
+                Prices.toDecimal(s.priceCents()), s.quantity(), s.poId(), s.soId(), created));
+    }
+
+    /** The multi-row INSERT as text. User ids are validated ([A-Za-z0-9_.-]) but quoted with care all the same. */
+    static String multiRow(List<Sale> rows, long created) {
+        StringBuilder sb = new StringBuilder(COLUMNS.length() + rows.size() * 80 + IDEMPOTENT.length()).append(COLUMNS);
+        for (int i = 0; i < rows.size(); i++) {
+            Sale s = rows.get(i);
+            if (i > 0) sb.append(',');
+            sb.append('(');
+            quote(sb, s.buyer()).append(',');
+            quote(sb, s.seller()).append(",'").append(s.productId()).append("',")
+                    .append(Prices.toDecimal(s.priceCents()).toPlainString()).append(',')
+                    .append(s.quantity()).append(',').append(s.poId()).append(',').append(s.soId()).append(',')
+                    .append(created).append(')');
+        }
+        return sb.append(IDEMPOTENT).toString();
+    }
+
+    private static StringBuilder quote(StringBuilder sb, String s) {
+        sb.append('\'');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\'' -> sb.append("''");
+                case '\\' -> sb.append("\\\\");
+                case '\0' -> sb.append("\\0");
+                default -> sb.append(c);
+            }
+        }
+        return sb.append('\'');
+    }
+
+    /** Counted every time; said once per failure burst, not once per retry. */
+    private void failure(Throwable e) {
+        stats.persistenceFailure();
+        long now = System.currentTimeMillis();
+        if (now - lastComplaintMs > 5000) {
+            lastComplaintMs = now;
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            System.err.println("engine " + stats.engine + ": storing sales failed, retrying: " + cause);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package tradebench.spray.http;
+
+import akka.http.javadsl.model.ContentTypes;
+import akka.http.javadsl.model.HttpEntities;
+import akka.http.javadsl.model.HttpEntity;
+import akka.http.javadsl.model.HttpMethod;
+import akka.http.javadsl.model.HttpMethods;
+import akka.http.javadsl.model.HttpRequest;
+import akka.http.javadsl.model.HttpResponse;
+import akka.http.javadsl.model.MediaTypes;
+import akka.http.javadsl.model.Query;
+import akka.http.javadsl.model.StatusCodes;
+import akka.http.javadsl.model.headers.Allow;
+import akka.http.javadsl.model.headers.RetryAfter;
+import akka.http.javadsl.server.AllDirectives;
+import akka.http.javadsl.server.ExceptionHandler;
+import akka.http.javadsl.server.RejectionHandler;
+import akka.http.javadsl.server.Route;
+import akka.http.scaladsl.model.IllegalUriException;
+import akka.stream.Materializer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import tradebench.engine.BadRequest;
+import tradebench.engine.Fill;
+import tradebench.engine.JsonText;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRequest;
+import tradebench.engine.OrderViews;
+import tradebench.model.Side;
+import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.engine.SaleIds;
+
+import static akka.http.javadsl.server.PathMatchers.remaining;
+
+/**
+ * The HTTP API of SPEC section 3 as Akka HTTP routes: the same paths, statuses
+ * and bodies as engine-model's ApiServlet (docs/contract.md). An order is
+ * validated, handed to its engine with a fire-and-forget tell and answered 202
+ * at once; {@code /orders/{id}} and {@code /health} ask the database without
+ * blocking (the answer completes on the driver's callback). Every answer,
+ * Akka HTTP's own rejections included, is JSON.
+ */
+public final class ApiRoutes extends AllDirectives {
+    private static final long FORM_WAIT_MS = 5_000;
+
+    private final OrderGateway gateway;
+    private final AsyncDatabase db;
+    private final SaleIds saleIds;
+
+    public ApiRoutes(OrderGateway gateway, AsyncDatabase db, SaleIds saleIds) {
+        this.gateway = gateway;
+        this.db = db;
+        this.saleIds = saleIds;
+    }
+
+    /** The whole API, sealed: unknown paths, malformed input and exceptions get their JSON answer here. */
+    public Route route() {
+        return concat(
+                path("buy", () -> order(Side.BUY)),
+                path("sell", () -> order(Side.SELL)),
+                path("stats", () -> onlyGet(() -> complete(json(200, gateway.stats().json())))),
+                path("health", () -> onlyGet(this::health)),
+                pathPrefix("orders", () -> path(remaining(), idText -> onlyGet(() -> orderView(idText)))))
+                .seal(rejections(), exceptions());
+    }
+
+    // ---- orders ----
+
+    private Route order(Side side) {
+        return extractRequest(req -> {
+            HttpMethod m = req.method();
+            if (m != HttpMethods.GET && m != HttpMethods.POST) {
+                return complete(json(405, JsonText.error("method not allowed: " + m.name() + " " + req.getUri().path()))
+                        .addHeader(Allow.create(HttpMethods.GET, HttpMethods.POST)));
+            }
+            if (m == HttpMethods.POST && isForm(req.entity())) {
+                // a form body may still be on its way: wait for it without blocking a thread
+                return extractMaterializer(mat -> completeWithFuture(formBody(req, mat)
+                        .thenApply(form -> submit(side, parameters(req, form)))));
+            }
+            return complete(submit(side, parameters(req, null)));
+        });
+    }
+
+    private HttpResponse submit(Side side, Map<String, List<String>> params) {
+        OrderRequest request;
+        try {
+            request = OrderRequest.parse(side, params::get, gateway.config().products());
+        } catch (BadRequest e) {
+            gateway.rejected();
+            return json(e.status(), JsonText.error(e.getMessage()));
+        }
+        return switch (gateway.submit(request)) {
+            case OrderGateway.Accepted a -> json(202, a.json());
+            case OrderGateway.Refused r -> json(503, r.json()).addHeader(RetryAfter.create(1L));
+        };
+    }
+
+    private static boolean isForm(HttpEntity entity) {
+        return entity.getContentType().mediaType().equals(MediaTypes.APPLICATION_X_WWW_FORM_URLENCODED)
+                && !entity.isKnownEmpty();
+    }
+
+    private static CompletionStage<String> formBody(HttpRequest req, Materializer mat) {
+        return req.entity().toStrict(FORM_WAIT_MS, mat).thenApply(s -> s.getData().decodeString(StandardCharsets.UTF_8));
+    }
+
+    /** Query string and form body together, as a servlet's getParameterValues sees them. */
+    private static Map<String, List<String>> parameters(HttpRequest req, String formBody) {
+        Map<String, List<String>> params = new HashMap<>(req.getUri().query().toMultiMap());
+        if (formBody != null && !formBody.isEmpty()) {
+            Query.create(formBody).toMultiMap().forEach((k, v) -> params.merge(k, v, (a, b) -> {
+                List<String> both = new ArrayList<>(a);
+                both.addAll(b);
+                return both;
+            }));
+        }
+        return params;
+    }
+
+    // ---- reads ----
+
+    private Route orderView(String idText) {
+        long id;
+        try {
+            id = OrderViews.parseId(idText);
+        } catch (BadRequest e) {
+            return complete(json(400, JsonText.error(e.getMessage())));
+        }
+        var known = gateway.registry().find(id);
+        boolean issued = gateway.ids().issued(id);
+        return completeWithFuture(db.fills(id).handle((fills, e) -> {
+            if (e != null) return json(503, JsonText.error("database unreachable")).addHeader(RetryAfter.create(1L));
+            checkSaleIds(fills);
+            String body = OrderViews.json(id, known, issued, fills);
+            return body == null ? json(404, OrderViews.notFound(id)) : json(200, body);
+        }));
+    }
+
+    /** A fill's SALES id must be the id the driver read back when it stored that sale. */
+    private void checkSaleIds(List<Fill> fills) {
+        for (Fill f : fills) {
+            long readBack = saleIds.of(f.poId(), f.soId());
+            if (readBack != 0 && readBack != f.saleId()) {
+                System.err.println("sale (" + f.poId() + ", " + f.soId() + ") is row " + f.saleId()
+                        + " in SALES but was stored as row " + readBack);
+            }
+        }
+    }
+
+    private Route health() {
+        return completeWithFuture(db.healthy().thenApply(up -> up
+                ? json(200, "{\"status\":\"up\"}")
+                : json(503, "{\"status\":\"down\",\"error\":\"database unreachable\"}")));
+    }
+
+    private Route onlyGet(java.util.function.Supplier<Route> inner) {
+        return extractRequest(req -> {
+            HttpMethod m = req.method();
+            if (m == HttpMethods.GET || m == HttpMethods.HEAD) return inner.get();
+            return complete(json(405, JsonText.error("method not allowed: " + m.name() + " " + req.getUri().path()))
+                    .addHeader(Allow.create(HttpMethods.GET)));
+        });
+    }
+
+    // ---- JSON answers for everything else ----
+
+    static HttpResponse json(int status, String body) {
+        return HttpResponse.create().withStatus(status).withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body));
+    }
+
+    /** 404 names the path; any other rejection keeps Akka's status, headers and message, as JSON. */
+    private RejectionHandler rejections() {
+        return RejectionHandler.newBuilder()
+                .handleNotFound(extractUri(uri -> complete(json(404, JsonText.error("not found: " + uri.path())))))
+                .build()
+                .withFallback(RejectionHandler.defaultHandler())
+                .mapRejectionResponse(ApiRoutes::asJson);
+    }
+
+    private ExceptionHandler exceptions() {
+        return ExceptionHandler.newBuilder()
+                .match(IllegalUriException.class, e -> complete(json(400, JsonText.error("bad request: " + e.info().summary()))))
+                .matchAny(e -> {
+                    System.err.println("request failed: " + e);
+                    return complete(json(500, JsonText.error("internal error")));
+                })
+                .build();
+    }
+
+    /** A plain-text answer of Akka HTTP's becomes {"error": text}; JSON ones pass. */
+    static HttpResponse asJson(HttpResponse r) {
+        HttpEntity e = r.entity();
+        if (e.getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) return r;
+        String text = e instanceof HttpEntity.Strict s ? s.getData().decodeString(StandardCharsets.UTF_8).trim() : "";
+        if (text.isEmpty()) text = r.status().reason();
+        return r.withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, JsonText.error(text)));
+    }
+}

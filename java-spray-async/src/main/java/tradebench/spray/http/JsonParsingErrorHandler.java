@@ -1,0 +1,22 @@
+package tradebench.spray.http;
+
+import akka.event.LoggingAdapter;
+import akka.http.ParsingErrorHandler;
+import akka.http.javadsl.model.HttpResponse;
+import akka.http.scaladsl.model.ErrorInfo;
+import akka.http.scaladsl.model.StatusCode;
+import akka.http.scaladsl.settings.ServerSettings;
+import tradebench.engine.JsonText;
+
+/**
+ * Requests too malformed to reach the routes (a bad request line, an illegal
+ * URI, an oversized header) are answered by Akka HTTP itself; this makes that
+ * answer JSON like every other one (application.conf names it).
+ */
+public final class JsonParsingErrorHandler extends ParsingErrorHandler {
+    @Override
+    public HttpResponse handle(StatusCode status, ErrorInfo info, LoggingAdapter log, ServerSettings settings) {
+        String summary = info.summary().isEmpty() ? status.reason() : info.summary();
+        return ApiRoutes.json(status.intValue(), JsonText.error(summary));
+    }
+}
