@@ -1,5 +1,6 @@
 package tradebench.akka;
 
+import java.util.concurrent.CountDownLatch;
 import tradebench.engine.Config;
 import tradebench.engine.Shutdown;
 
@@ -29,8 +30,16 @@ public final class Main {
             System.exit(1);
             return;
         }
-        // The actor system's threads keep the JVM alive until Shutdown exits it.
         Shutdown.onSignal(() -> System.out.println(service.drain()));
         System.out.println(service.describe());
+        // Only Shutdown ends the process (System.exit after the drain). Its drain
+        // thread is a daemon, and the drain ends the actor system's and Tomcat's
+        // threads: were main to return, the JVM would exit 0 as soon as those
+        // are gone, before the pool is closed and the exit line printed.
+        try {
+            new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -81,6 +81,8 @@ public final class EngineActor extends AbstractActorWithTimers {
     private List<Order> joining = List.of();
     private boolean persisting;
     private final List<ActorRef> drainWaiters = new ArrayList<>();
+    /** Drained: no more cycles. A later cycle could still trade (a buyer meets one seller per cycle) and make sales nobody stores. */
+    private boolean stopped;
 
     public static Props props(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets, String persistenceDispatcher) {
         return Props.create(EngineActor.class, () -> new EngineActor(part, delayMs, timeoutMs, markets, persistenceDispatcher));
@@ -116,6 +118,7 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     private void onRun() {
+        if (stopped) return;
         List<Order> batch = arrived;
         arrived = new ArrayList<>();
         part.limit().release(batch.size()); // joined now: room for as many new orders
@@ -153,6 +156,10 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     private void onDrain() {
+        if (stopped) {
+            getSender().tell(new Drained(part.engine()), getSelf());
+            return;
+        }
         drainWaiters.add(getSender());
         if (!persisting) { // no need to sit out the pause: the last cycles run now
             getTimers().cancel(RUN_TIMER);
@@ -160,11 +167,18 @@ public final class EngineActor extends AbstractActorWithTimers {
         }
     }
 
-    /** A cycle's sales are stored: answer a drain if nothing waits any more, then pause until the next cycle. */
+    /**
+     * A cycle's sales are stored: when draining and nothing waits any more,
+     * answer and stop cycling; otherwise pause until the next cycle. (The
+     * gateway is closed and Tomcat stopped before the drain begins, so no order
+     * can come after the answer.)
+     */
     private void cycleDone() {
         if (!drainWaiters.isEmpty() && arrived.isEmpty() && part.limit().pending() == 0) {
             for (ActorRef w : drainWaiters) w.tell(new Drained(part.engine()), getSelf());
             drainWaiters.clear();
+            stopped = true;
+            return;
         }
         if (delayMs == 0) {
             getSelf().tell(Run.INSTANCE, ActorRef.noSender()); // behind the orders already in the mailbox

@@ -141,5 +141,28 @@ class EngineActorTest {
         assertEquals(OrderStatus.FILLED, lateBuy.status());
         assertEquals(0, limit.pending());
         assertFalse(persister.maxInFlight.get() > 1);
+
+        long cycles = stats.engine(0).cycles();
+        kit.expectNoMessage(Duration.ofMillis(200));
+        assertEquals(cycles, stats.engine(0).cycles(), "a drained engine runs no more cycles: what they traded could not be stored");
+        engine.tell(EngineActor.Drain.INSTANCE, kit.getRef());
+        kit.expectMsg(WAIT, new EngineActor.Drained(0)); // asked again: answered at once
+    }
+
+    @Test
+    void aDrainedEngineHasMadeNoSaleItDidNotStore() throws Exception {
+        ActorRef engine = engine("thread-pool");
+        TestKit kit = new TestKit(system);
+        // a buyer meets one seller per cycle: buying 3 from three sellers takes three cycles
+        persister.shut();
+        for (int i = 0; i < 3; i++) send(engine, sell(5, 1, 100 + i));
+        send(engine, buy(5, 3));
+        assertTrue(persister.awaitHeld(10_000));
+        engine.tell(EngineActor.Drain.INSTANCE, kit.getRef());
+        persister.open();
+        kit.expectMsg(WAIT, new EngineActor.Drained(0));
+        kit.expectNoMessage(Duration.ofMillis(200));
+        assertEquals(1, stats.salesPersisted(), "the drain finished the cycle under way and traded no further");
+        assertEquals(1, tdb.count(""));
     }
 }
