@@ -86,6 +86,7 @@ tb_test() {
   fi
   if declare -F compose_check >/dev/null; then
     if compose_check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
+    if bash "$TB_ROOT/scripts/test/compose-check-test.sh"; then step_ok "docker-compose check catches broken copies"; else step_fail "docker-compose check test (scripts/test/compose-check-test.sh)"; fi
   fi
   echo
   local f; for f in "${TB_FAILURES[@]}"; do echo "failed: $f"; done
