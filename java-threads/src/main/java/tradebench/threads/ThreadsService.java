@@ -8,7 +8,7 @@ import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
 import tradebench.http.ApiServlet;
-import tradebench.threads.http.TomcatFront;
+import tradebench.http.TomcatServer;
 import tradebench.model.Market;
 import tradebench.model.OrderBookMarket;
 import tradebench.threads.engine.EngineThreads;
@@ -29,11 +29,11 @@ public final class ThreadsService {
     private final ServiceStats stats;
     private final EngineThreads engines;
     private final OrderGateway gateway;
-    private final TomcatFront http;
+    private final TomcatServer http;
     private final StatsLine statsLine;
 
     private ThreadsService(Config config, Database db, ServiceStats stats, EngineThreads engines,
-                           OrderGateway gateway, TomcatFront http, StatsLine statsLine) {
+                           OrderGateway gateway, TomcatServer http, StatsLine statsLine) {
         this.config = config;
         this.db = db;
         this.stats = stats;
@@ -56,7 +56,7 @@ public final class ThreadsService {
             ServiceStats stats = new ServiceStats(VARIANT, config.engines());
             EngineThreads engines = EngineThreads.start(config, db, registry, stats, markets);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            TomcatFront http = TomcatFront.start(config, new ApiServlet(gateway, db));
+            TomcatServer http = TomcatServer.start(config, new ApiServlet(gateway, db));
             StatsLine statsLine = StatsLine.every(5, stats, System.out);
             return new ThreadsService(config, db, stats, engines, gateway, http, statsLine);
         } catch (Exception | Error e) {

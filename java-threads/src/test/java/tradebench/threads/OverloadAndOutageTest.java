@@ -27,7 +27,7 @@ class OverloadAndOutageTest {
         TestDatabase tdb = TestDatabase.forModule("java-threads");
         tdb.deleteAllSales();
         // one engine that sleeps a minute after its first cycle: what arrives stays in the inbox
-        Config config = tdb.config("PORT", "" + ShutdownDrainTest.freePort(), "ENGINES", "1", "DELAY_MS", "60000",
+        Config config = tdb.config("PORT", "0", "ENGINES", "1", "DELAY_MS", "60000",
                 "INBOX_LIMIT", "2");
         ThreadsService service = ThreadsService.start(config);
         waitFor(() -> service.stats().engine(0).cycles() >= 1, "the first cycle ran");
@@ -51,7 +51,7 @@ class OverloadAndOutageTest {
         tdb.deleteAllSales();
         Config direct = tdb.config();
         try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {
-            Config config = tdb.config("PORT", "" + ShutdownDrainTest.freePort(), "DB_PORT", "" + proxy.port(),
+            Config config = tdb.config("PORT", "0", "DB_PORT", "" + proxy.port(),
                     "ENGINES", "1", "DELAY_MS", "1", "INBOX_LIMIT", "3", "PERSIST", "per-sale");
             ThreadsService service = ThreadsService.start(config);
             String base = "http://127.0.0.1:" + service.port();
