@@ -30,8 +30,11 @@ function createApp(deps) {
   // with the query string's parser (repeats and bad encoding are 400s).
   app.use(express.text({ type: 'application/x-www-form-urlencoded', limit: '16kb' }));
 
-  app.route('/buy').get(orderEntry('buy', deps)).post(orderEntry('buy', deps)).all(methodNotAllowed('GET, POST'));
-  app.route('/sell').get(orderEntry('sell', deps)).post(orderEntry('sell', deps)).all(methodNotAllowed('GET, POST'));
+  // HEAD is refused explicitly: Express would otherwise run the GET handler,
+  // and a HEAD must not place an order.
+  const orderMethods = methodNotAllowed('GET, POST');
+  app.route('/buy').head(orderMethods).get(orderEntry('buy', deps)).post(orderEntry('buy', deps)).all(orderMethods);
+  app.route('/sell').head(orderMethods).get(orderEntry('sell', deps)).post(orderEntry('sell', deps)).all(orderMethods);
   app.route('/orders/:id').get(orderStatus(deps)).all(methodNotAllowed('GET'));
   app.route('/stats').get(statsReport(deps)).all(methodNotAllowed('GET'));
   app.route('/health').get(health(deps)).all(methodNotAllowed('GET'));

@@ -113,6 +113,11 @@ test('unknown paths, wrong methods and bad ids answer JSON', () => withService({
     assert.deepEqual(r.json, { error: `method not allowed: ${method} ${p}` });
   }
 
+  const head = await call(url, 'HEAD', '/buy?userId=b&productId=1&quantity=1');
+  assert.equal(head.status, 405);
+  assert.equal(head.headers.get('allow'), 'GET, POST');
+  assert.equal((await call(url, 'GET', '/stats')).json.accepted, 0, 'a HEAD placed no order');
+
   for (const p of ['/orders/abc', '/orders/0', '/orders/-5', '/orders/1.5']) {
     const r = await call(url, 'GET', p);
     assert.equal(r.status, 400, p);
