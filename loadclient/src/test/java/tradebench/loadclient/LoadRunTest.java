@@ -27,6 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tradebench.loadclient.load.LoadOptions;
 import tradebench.loadclient.load.LoadResult;
 import tradebench.loadclient.load.LoadRun;
@@ -86,8 +88,9 @@ class LoadRunTest {
         return new LoadRun(LoadOptions.parse(args), new PrintStream(output, true, StandardCharsets.UTF_8)).run();
     }
 
-    @Test
-    void closedLoopCountsEveryAnswerByStatus() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void closedLoopCountsEveryAnswerByStatus(String client) throws Exception {
         // The answer depends on the order: quantity 10 -> 503, 9 -> 400, 8 -> 500, else 202.
         try (CountingServer server = new CountingServer(ex -> switch (quantity(ex)) {
             case 10 -> 503;
@@ -96,7 +99,7 @@ class LoadRunTest {
             default -> 202;
         })) {
             LoadResult r = load("--url", server.url(), "--concurrency", "4", "--wait", "1", "--duration", "1",
-                    "--warmup", "0", "--products", "5", "--users", "3");
+                    "--warmup", "0", "--products", "5", "--users", "3", "--client", client);
             long sent = server.requests.size();
             assertTrue(sent > 50, "requests went out: " + sent);
             assertEquals(sent, r.requests(), "with no warm-up, every request is in the window");
@@ -178,13 +181,15 @@ class LoadRunTest {
         };
     }
 
-    @Test
-    void fixedRateShowsAStallThatTheClosedLoopHides() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void fixedRateShowsAStallThatTheClosedLoopHides(String client) throws Exception {
         // At 200 orders/s about 200 orders were due during the one-second stall:
         // their latency from the due time is up to a second.
         AtomicBoolean stalled = new AtomicBoolean();
         try (CountingServer server = new CountingServer(stallOnce(stalled))) {
-            LoadResult r = load("--url", server.url(), "--concurrency", "1", "--rate", "200", "--duration", "3", "--warmup", "0");
+            LoadResult r = load("--url", server.url(), "--concurrency", "1", "--rate", "200", "--duration", "3", "--warmup", "0",
+                    "--client", client);
             assertTrue(stalled.get());
             assertTrue(r.latencyMs(99) >= 500, "corrected p99 shows the stall: " + r.latencyMs(99));
             assertTrue(r.latencyMs(90) >= 100, "corrected p90 too (~1/6 of the orders were due in it): " + r.latencyMs(90));
@@ -197,33 +202,70 @@ class LoadRunTest {
         // The same stall under the closed loop: one slow answer among hundreds.
         AtomicBoolean stalled2 = new AtomicBoolean();
         try (CountingServer server = new CountingServer(stallOnce(stalled2))) {
-            LoadResult r = load("--url", server.url(), "--concurrency", "1", "--wait", "5", "--duration", "3", "--warmup", "0");
+            LoadResult r = load("--url", server.url(), "--concurrency", "1", "--wait", "5", "--duration", "3", "--warmup", "0",
+                    "--client", client);
             assertTrue(stalled2.get());
             assertTrue(r.latencyMs(99) < 100, "the closed loop's p99 does not see it: " + r.latencyMs(99));
         }
     }
 
-    @Test
-    void theFixedRateIsHeld() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void theFixedRateIsHeld(String client) throws Exception {
         try (CountingServer server = new CountingServer(ex -> 202)) {
-            LoadResult r = load("--url", server.url(), "--concurrency", "4", "--rate", "300", "--duration", "2", "--warmup", "0.5");
+            LoadResult r = load("--url", server.url(), "--concurrency", "4", "--rate", "300", "--duration", "2", "--warmup", "0.5",
+                    "--client", client);
             assertEquals(600, r.requests(), 30, "2 s at 300/s");
             assertEquals(0, r.notSent());
         }
     }
 
-    @Test
-    void aServerThatIsNotThereGivesIoErrorsNotACrash() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void copesWithWhatRealServersSend(String client) throws Exception {
+        // Tomcat-like "Connection: close" every 3rd answer, chunked bodies, and a server that
+        // silently closes idle connections: every request must still be answered, none counted twice.
+        String chunked = "HTTP/1.1 202 X\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
+        String closing = "HTTP/1.1 202 X\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}";
+        String plain = "HTTP/1.1 503 X\r\nContent-Length: 2\r\n\r\n{}";
+        try (HttpConnectionTest.ScriptedServer a = new HttpConnectionTest.ScriptedServer(3, i -> i == 2 ? closing : chunked);
+             HttpConnectionTest.ScriptedServer b = new HttpConnectionTest.ScriptedServer(1, i -> plain)) {
+            LoadResult r = load("--url", a.url().toString(), "--concurrency", "3", "--wait", "2", "--duration", "0.5",
+                    "--warmup", "0", "--client", client);
+            assertEquals(0, r.ioErrors());
+            assertEquals(a.requestLines.size(), r.status(202));
+            assertTrue(a.connections.get() >= r.requests() / 3, "a new connection after each Connection: close");
+            LoadResult q = load("--url", b.url().toString(), "--concurrency", "2", "--wait", "5", "--duration", "0.5",
+                    "--warmup", "0", "--client", client);
+            assertEquals(0, q.ioErrors(), "the stale connection is retried, not counted as an error");
+            assertEquals(b.requestLines.size(), q.status(503), "each request reached the server once");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void aServerThatIsNotThereGivesIoErrorsNotACrash(String client) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
         LoadResult r = load("--url", "http://127.0.0.1:" + port, "--concurrency", "2", "--wait", "0", "--duration", "0.5",
-                "--warmup", "0");
+                "--warmup", "0", "--client", client);
         assertTrue(r.ioErrors() > 0);
         assertEquals(r.ioErrors(), r.requests());
         // the 10 ms back-off: ~2 x 50, not a busy loop of thousands
         assertTrue(r.ioErrors() < 200, "io errors " + r.ioErrors());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "blocking"})
+    void aServerThatNeverAnswersTimesOut(String client) throws Exception {
+        try (ServerSocket silent = new ServerSocket(0)) {
+            LoadResult r = load("--url", "http://127.0.0.1:" + silent.getLocalPort(), "--concurrency", "2", "--wait", "0",
+                    "--duration", "1", "--warmup", "0", "--timeout", "200", "--client", client);
+            assertTrue(r.ioErrors() >= 2, "each stuck request becomes an I/O error after --timeout: " + r.ioErrors());
+            assertEquals(r.ioErrors(), r.requests());
+        }
     }
 
     @Test

@@ -53,30 +53,23 @@ final class DbFigures implements AutoCloseable {
     /** SALES rows with CREATED in [fromMs, toMs): uses the index on CREATED. */
     Map<String, Object> salesInWindow(long fromMs, long toMs) throws SQLException {
         Map<String, Object> out = new LinkedHashMap<>();
-        long sales;
-        long quantity;
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT COUNT(*), COALESCE(SUM(QUANTITY), 0) FROM SALES WHERE CREATED >= ? AND CREATED < ?")) {
-            ps.setLong(1, fromMs);
-            ps.setLong(2, toMs);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                sales = rs.getLong(1);
-                quantity = rs.getLong(2);
-            }
-        }
+        // One query for the total and the per-minute split, so they agree even while rows still arrive.
+        int minutes = Math.max(1, (int) Math.ceil((toMs - fromMs) / 60_000.0));
         List<Long> byMinute = new ArrayList<>();
-        int minutes = (int) Math.ceil((toMs - fromMs) / 60_000.0);
         for (int i = 0; i < minutes; i++) byMinute.add(0L);
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT FLOOR((CREATED - ?) / 60000) AS M, COUNT(*) FROM SALES WHERE CREATED >= ? AND CREATED < ? GROUP BY M")) {
+        long sales = 0;
+        long quantity = 0;
+        try (PreparedStatement ps = connection.prepareStatement("SELECT FLOOR((CREATED - ?) / 60000) AS M, COUNT(*),"
+                + " COALESCE(SUM(QUANTITY), 0) FROM SALES WHERE CREATED >= ? AND CREATED < ? GROUP BY M")) {
             ps.setLong(1, fromMs);
             ps.setLong(2, fromMs);
             ps.setLong(3, toMs);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     int m = rs.getInt(1);
-                    if (m >= 0 && m < byMinute.size()) byMinute.set(m, rs.getLong(2));
+                    if (m >= 0 && m < byMinute.size()) byMinute.set(m, byMinute.get(m) + rs.getLong(2));
+                    sales += rs.getLong(2);
+                    quantity += rs.getLong(3);
                 }
             }
         }

@@ -21,7 +21,7 @@ public record LoadOptions(
         double progressS,
         int timeoutMs,
         boolean virtualThreads,
-        boolean jdkClient) {
+        String client) {
 
     public static final List<Spec> FLAGS = List.of(
             new Spec("url", "http://127.0.0.1:3000", "base URL of the variant"),
@@ -38,7 +38,7 @@ public record LoadOptions(
             new Spec("progress", "5", "seconds between progress lines"),
             new Spec("timeout", "30000", "ms to wait for one answer before counting an I/O error"),
             new Spec("threads", "virtual", "worker threads: virtual or platform"),
-            new Spec("client", "raw", "HTTP client: raw (hand-written keep-alive) or jdk (java.net.http, for comparison)"));
+            new Spec("client", "nio", "HTTP client: nio (event loops, one per core), blocking (a thread per connection) or jdk (java.net.http, for comparison)"));
 
     public static LoadOptions parse(String[] args) {
         Flags f = Flags.parse("load", FLAGS, args);
@@ -49,8 +49,8 @@ public record LoadOptions(
             throw new Flags.UsageException("--threads must be platform or virtual: " + threads);
         }
         String client = f.string("client");
-        if (!client.equals("raw") && !client.equals("jdk")) {
-            throw new Flags.UsageException("--client must be raw or jdk: " + client);
+        if (!client.equals("nio") && !client.equals("blocking") && !client.equals("jdk")) {
+            throw new Flags.UsageException("--client must be nio, blocking or jdk: " + client);
         }
         double rate = f.has("rate") ? f.positiveNumber("rate") : 0;
         double duration = f.seconds("duration");
@@ -71,7 +71,15 @@ public record LoadOptions(
                 progress,
                 f.integer("timeout", 1, 3_600_000),
                 threads.equals("virtual"),
-                client.equals("jdk"));
+                client);
+    }
+
+    public boolean jdkClient() {
+        return client.equals("jdk");
+    }
+
+    public boolean nioClient() {
+        return client.equals("nio");
     }
 
     public boolean fixedRate() {

@@ -16,6 +16,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class LoadRun {
 
+    /** Wait after the window before counting SALES rows: the last sales of the window are still being stored. */
+    static final long SETTLE_MS = 1000;
+
     private final LoadOptions options;
     private final PrintStream out;
 
@@ -37,14 +40,23 @@ public final class LoadRun {
     private LoadResult runWith(DbFigures db) throws SQLException, InterruptedException {
         Progress progress = new Progress();
         Timeline tl = Timeline.starting(System.nanoTime(), System.currentTimeMillis(), options.warmupS(), options.durationS());
-        List<LoadWorker> workers = new ArrayList<>(options.concurrency());
-        List<Thread> threads = new ArrayList<>(options.concurrency());
-        Thread.Builder builder = options.virtualThreads() ? Thread.ofVirtual().name("worker-", 0)
-                : Thread.ofPlatform().daemon(true).stackSize(256 * 1024).name("worker-", 0);
-        for (int i = 0; i < options.concurrency(); i++) {
-            LoadWorker w = new LoadWorker(i, options, tl, progress);
-            workers.add(w);
-            threads.add(builder.start(w));
+        List<WorkerFigures> workers = new ArrayList<>(options.concurrency());
+        List<Thread> threads = new ArrayList<>();
+        if (options.nioClient()) {
+            // One event loop per core (never more loops than connections); connection i goes to loop i mod loops.
+            int loops = Math.min(options.concurrency(), Runtime.getRuntime().availableProcessors());
+            List<NioLoop> nio = new ArrayList<>();
+            for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl));
+            for (int i = 0; i < options.concurrency(); i++) workers.add(nio.get(i % loops).add(i, progress));
+            for (int l = 0; l < loops; l++) threads.add(Thread.ofPlatform().name("loop-" + l).start(nio.get(l)));
+        } else {
+            Thread.Builder builder = options.virtualThreads() ? Thread.ofVirtual().name("worker-", 0)
+                    : Thread.ofPlatform().daemon(true).stackSize(256 * 1024).name("worker-", 0);
+            for (int i = 0; i < options.concurrency(); i++) {
+                LoadWorker w = new LoadWorker(i, options, tl, progress);
+                workers.add(w);
+                threads.add(builder.start(w));
+            }
         }
         Thread reporter = Thread.ofPlatform().daemon(true).name("progress").start(() -> reportProgress(progress, tl));
 
@@ -54,17 +66,16 @@ public final class LoadRun {
             before = db.snapshot();
         }
         sleepUntil(tl.measureEndNs());
-        DbFigures.Snapshot after = db == null ? null : db.snapshot();
         // A worker still waiting for an answer finishes it (or times out) before the merge.
         for (Thread t : threads) t.join();
         reporter.interrupt();
         reporter.join(1000);
 
-        Histogram latency = LoadWorker.newHistogram();
-        Histogram uncorrected = LoadWorker.newHistogram();
+        Histogram latency = WorkerFigures.newHistogram();
+        Histogram uncorrected = WorkerFigures.newHistogram();
         StatusCounts counts = new StatusCounts();
         long notSent = 0;
-        for (LoadWorker w : workers) {
+        for (WorkerFigures w : workers) {
             latency.add(w.latency);
             uncorrected.add(w.uncorrected);
             counts.addAll(w.counts);
@@ -74,9 +85,16 @@ public final class LoadRun {
                 tl.wallMs(tl.measureStartNs()), tl.wallMs(tl.measureEndNs()), tl.measuredSeconds());
         if (db != null) {
             // A sale made just before the window's end may still be in flight to the table.
-            Thread.sleep(1000);
+            Thread.sleep(SETTLE_MS);
+            // The end snapshot is taken with the count, after the settle: the counters then
+            // cover every insert the count can see (and a little more).
+            DbFigures.Snapshot after = db.snapshot();
+            long afterMs = System.currentTimeMillis();
             Map<String, Object> figures = new LinkedHashMap<>(db.salesInWindow(result.windowStartMs, result.windowEndMs));
-            figures.put("counters", DbFigures.deltas(before, after));
+            Map<String, Object> counters = new LinkedHashMap<>(DbFigures.deltas(before, after));
+            counters.put("fromMs", result.windowStartMs);
+            counters.put("toMs", afterMs);
+            figures.put("counters", counters);
             result.db = figures;
         }
         return result;

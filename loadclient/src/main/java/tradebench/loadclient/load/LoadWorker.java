@@ -3,7 +3,6 @@ package tradebench.loadclient.load;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
-import org.HdrHistogram.Histogram;
 import tradebench.loadclient.OrderMix;
 import tradebench.loadclient.OrderMix.Order;
 import tradebench.loadclient.http.HttpConnection;
@@ -18,18 +17,8 @@ import tradebench.loadclient.http.JdkSender;
  * measured from that due time, so a server stall shows in full even though
  * this worker could not send while it waited (no coordinated omission).
  */
-final class LoadWorker implements Runnable {
+final class LoadWorker extends WorkerFigures implements Runnable {
 
-    /** Latencies in microseconds; 10 s range to start with, growing if a stall is longer. */
-    static Histogram newHistogram() {
-        Histogram h = new Histogram(1, 10_000_000, 3);
-        h.setAutoResize(true);
-        return h;
-    }
-
-    private final LoadOptions options;
-    private final Timeline timeline;
-    private final Progress progress;
     private final OrderMix mix;
     private final SplittableRandom random;
     private final HttpConnection connection;
@@ -37,18 +26,8 @@ final class LoadWorker implements Runnable {
     private final long firstDueNs;
     private final long intervalNs;
 
-    /** From the due time (fixed rate) or the send time (closed loop). */
-    final Histogram latency = newHistogram();
-    /** From the moment the request really went out (fixed rate only; the closed loop has one view). */
-    final Histogram uncorrected = newHistogram();
-    final StatusCounts counts = new StatusCounts();
-    /** Fixed rate: requests due in the measured window that were never sent because the run ended behind schedule. */
-    long notSent;
-
     LoadWorker(int index, LoadOptions options, Timeline timeline, Progress progress) {
-        this.options = options;
-        this.timeline = timeline;
-        this.progress = progress;
+        super(options, timeline, progress);
         this.mix = new OrderMix(options.products(), options.users());
         this.random = new SplittableRandom(options.seed() + index);
         this.connection = new HttpConnection(options.url(), options.timeoutMs());
@@ -93,7 +72,7 @@ final class LoadWorker implements Runnable {
         while (due < timeline.measureEndNs()) {
             long now = System.nanoTime();
             if (now >= giveUp) {
-                countNotSent(due);
+                countNotSent(due, intervalNs);
                 return;
             }
             if (due > now) {
@@ -107,12 +86,6 @@ final class LoadWorker implements Runnable {
         }
     }
 
-    private void countNotSent(long due) {
-        for (long d = due; d < timeline.measureEndNs(); d += intervalNs) {
-            if (timeline.measured(d)) notSent++;
-        }
-    }
-
     private int sendOne() {
         Order order = mix.next(random);
         try {
@@ -121,15 +94,6 @@ final class LoadWorker implements Runnable {
         } catch (IOException e) {
             return StatusCounts.IO_ERROR;
         }
-    }
-
-    private void record(long dueNs, long sentNs, long doneNs, int status) {
-        progress.record(status, doneNs - dueNs);
-        if (!timeline.measured(dueNs)) return;   // warm-up (and nothing after the window) is discarded
-        counts.add(status);
-        if (status == StatusCounts.IO_ERROR) return;
-        latency.recordValue(Math.max(0, (doneNs - dueNs) / 1000));
-        if (options.fixedRate()) uncorrected.recordValue(Math.max(0, (doneNs - sentNs) / 1000));
     }
 
     private void pause(int status) {

@@ -216,7 +216,9 @@ final class FakeMarket implements AutoCloseable {
 
     private long nextId() {
         if (broken.contains(Breakage.IDS_NOT_INCREASING)) {
-            return lastId.updateAndGet(last -> (last == 0 ? 5_000_000_000_000_000L : last) - 1);
+            // Counting down from a little above the clock: every id still looks plausible, only their order is wrong.
+            long top = System.currentTimeMillis() * 1000 + 1_000_000_000L;
+            return lastId.updateAndGet(last -> (last == 0 ? top : last) - 1);
         }
         long now = System.currentTimeMillis() * 1000;
         return lastId.updateAndGet(last -> Math.max(last + 1, now));
