@@ -46,6 +46,8 @@ public final class AsyncDatabase implements AutoCloseable {
             + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
 
     private final ConnectionPool<MySQLConnection> pool;
+    /** Each engine's share of the wait queue; a share is left for the reads of /orders and /health. */
+    private final int writeWindow;
     private final NioEventLoopGroup io;
     private final Scheduler scheduler;
     private final ExecutionContextExecutor dispatcher;
@@ -60,14 +62,16 @@ public final class AsyncDatabase implements AutoCloseable {
         this.dispatcher = dispatcher;
         this.scheduler = scheduler;
         this.io = new NioEventLoopGroup(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
+        int queue = config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000);
+        this.writeWindow = Math.max(1, queue / (config.engines() + 1));
         ConnectionPoolConfiguration pc = new ConnectionPoolConfiguration(
                 config.dbHost(), config.dbPort(), config.dbName(), config.dbUser(), config.dbPassword(),
                 config.dbPool(),                                   // maxActiveConnections
                 TimeUnit.MINUTES.toMillis(1),                      // maxIdleTime
-                config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000), // maxPendingQueries: the bounded wait queue
+                queue,                                             // maxPendingQueries: the bounded wait queue
                 5_000,                                             // connectionValidationInterval
-                3_000,                                             // connectionCreateTimeout
-                1_000,                                             // connectionTestTimeout
+                10_000,                                            // connectionCreateTimeout: generous on a busy machine
+                5_000,                                             // connectionTestTimeout
                 30_000L,                                           // queryTimeout: a hung query fails and is retried
                 io,                                                // eventLoopGroup
                 dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
@@ -132,7 +136,7 @@ public final class AsyncDatabase implements AutoCloseable {
     }
 
     public AsyncSalesWriter writer(Config.PersistMode mode, EngineStats stats) {
-        return new AsyncSalesWriter(this, mode, stats);
+        return new AsyncSalesWriter(this, mode, stats, writeWindow);
     }
 
     /** After {@code ms}, on the dispatcher (retry back-off). */

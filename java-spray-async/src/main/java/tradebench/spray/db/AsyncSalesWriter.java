@@ -2,11 +2,11 @@ package tradebench.spray.db;
 
 import com.github.jasync.sql.db.QueryResult;
 import com.github.jasync.sql.db.mysql.MySQLQueryResult;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
@@ -19,9 +19,10 @@ import tradebench.model.Sale;
  * SQL as engine-model's JdbcSalesWriter:
  * <ul>
  * <li>{@code per-sale}: every INSERT of the cycle is fired at once (they queue
- *     in the pool's bounded wait queue and run on all its connections); the
- *     callback runs when the last one is acknowledged, with the generated
- *     sale ids the driver read back (the 2014 driver could not);</li>
+ *     in the pool's bounded wait queue and run on all its connections, up to
+ *     the engine's share of that queue: see {@link PerSale}); the callback
+ *     runs when the last one is acknowledged, with the generated sale ids the
+ *     driver read back (the 2014 driver could not);</li>
  * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows),
  *     sent as text: a prepared statement per row count would fill the server's
  *     statement cache.</li>
@@ -43,12 +44,15 @@ public final class AsyncSalesWriter implements SalesPersister {
     private final AsyncDatabase db;
     private final PersistMode mode;
     private final EngineStats stats;
+    /** Per-sale: how many of this engine's inserts may be queued or running at once. */
+    private final int window;
     private volatile long lastComplaintMs;
 
-    AsyncSalesWriter(AsyncDatabase db, PersistMode mode, EngineStats stats) {
+    AsyncSalesWriter(AsyncDatabase db, PersistMode mode, EngineStats stats, int window) {
         this.db = db;
         this.mode = mode;
         this.stats = stats;
+        this.window = window;
     }
 
     @Override
@@ -75,11 +79,21 @@ public final class AsyncSalesWriter implements SalesPersister {
         }
     }
 
-    /** One INSERT per sale, all in flight together; the failed ones go again in the next round. */
+    /**
+     * One INSERT per sale, fired together. At most {@link #window} of them are queued or running at
+     * a time (the engine's share of the pool's bounded wait queue): a cycle within it goes all at
+     * once, a larger one keeps that many in flight and fires the next as each is acknowledged, so
+     * the queue never overflows. The failed ones go again, together, after a back-off.
+     */
     private final class PerSale {
         final List<Sale> sales;
         final long[] ids;
         final Consumer<long[]> stored;
+        final ArrayDeque<Integer> todo = new ArrayDeque<>();
+        final List<Integer> failed = new ArrayList<>();
+        Throwable firstError;
+        int inFlight;
+        long backoffMs;
 
         PerSale(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
             this.sales = sales;
@@ -87,38 +101,60 @@ public final class AsyncSalesWriter implements SalesPersister {
             this.stored = stored;
         }
 
-        void round(List<Integer> todo, long backoffMs) {
-            AtomicInteger outstanding = new AtomicInteger(todo.size());
-            List<Integer> failed = new ArrayList<>();
-            Throwable[] firstError = {null};
-            long now = System.currentTimeMillis();
-            for (int i : todo) {
-                insert(sales.get(i), now).whenComplete((r, e) -> {
-                    if (e == null) {
-                        ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
-                    } else {
-                        synchronized (failed) {
-                            failed.add(i);
-                            if (firstError[0] == null) firstError[0] = e;
-                        }
-                    }
-                    if (outstanding.decrementAndGet() == 0) roundDone(failed, firstError[0], backoffMs);
-                });
+        void round(List<Integer> indexes, long backoff) {
+            synchronized (this) {
+                todo.addAll(indexes);
+                backoffMs = backoff;
+            }
+            fire();
+        }
+
+        private void fire() {
+            while (true) {
+                int i;
+                synchronized (this) {
+                    if (todo.isEmpty() || inFlight >= window) return;
+                    i = todo.poll();
+                    inFlight++;
+                }
+                insert(sales.get(i), System.currentTimeMillis()).whenComplete((r, e) -> acknowledged(i, r, e));
             }
         }
 
-        private void roundDone(List<Integer> failed, Throwable error, long backoffMs) {
-            if (failed.isEmpty()) {
+        private void acknowledged(int i, QueryResult r, Throwable e) {
+            boolean roundOver;
+            synchronized (this) {
+                if (e == null) {
+                    ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
+                } else {
+                    failed.add(i);
+                    if (firstError == null) firstError = e;
+                }
+                inFlight--;
+                roundOver = inFlight == 0 && todo.isEmpty();
+            }
+            if (roundOver) roundDone();
+            else fire();
+        }
+
+        private void roundDone() {
+            List<Integer> again;
+            Throwable error;
+            long backoff;
+            synchronized (this) {
+                again = new ArrayList<>(failed);
+                error = firstError;
+                backoff = backoffMs;
+                failed.clear();
+                firstError = null;
+            }
+            if (again.isEmpty()) {
                 stored.accept(ids);
                 return;
             }
             failure(error);
-            List<Integer> again;
-            synchronized (failed) {
-                again = new ArrayList<>(failed);
-            }
             again.sort(null); // keep the cycle's order on the retry
-            db.later(backoffMs, () -> round(again, Math.min(backoffMs * 2, 1000)));
+            db.later(backoff, () -> round(again, Math.min(backoff * 2, 1000)));
         }
     }
 

@@ -1,0 +1,79 @@
+package tradebench.spray;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import tradebench.testing.TestDatabase;
+
+/** The whole service in process, over a real socket: SIGTERM's drain stores every sale of every accepted order. */
+class DrainTest {
+
+    @Test
+    void drainJoinsEveryAcceptedOrderAndStoresEverySaleBeforeReturning() throws Exception {
+        for (String mode : new String[] {"per-sale", "batch"}) {
+            TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+            tdb.deleteAllSales();
+            // a long DELAY_MS: most orders are still waiting in the engines when the drain begins
+            SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "3",
+                    "PERSIST", mode, "DELAY_MS", "300"));
+            String base = "http://127.0.0.1:" + service.port();
+            HttpClient http = HttpClient.newHttpClient();
+            List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int p = 0; p < 100; p++) {
+                for (int k = 0; k < 2; k++) {
+                    answers.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/sell?userId=s" + k + "&productId=" + p
+                            + "&quantity=1&price=" + (1 + k))).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+                    answers.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/buy?userId=b" + k + "&productId=" + p
+                            + "&quantity=1")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+                }
+            }
+            for (var a : answers) assertEquals(202, a.get().statusCode(), a.get().body());
+            assertTrue(service.stats().salesPersisted() < 200, "orders still wait for their cycle (" + mode + ")");
+
+            service.drain();
+
+            assertEquals(400, service.stats().accepted());
+            assertEquals(200, service.stats().salesPersisted(), "every buy met a sell (" + mode + ")");
+            assertEquals(200, tdb.count(""), "and every sale is in SALES before drain returns (" + mode + ")");
+            assertEquals("exit variant=java-spray-async accepted=400 sales=200", service.stats().exitLine());
+            assertThrows(IOException.class, () -> http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString()), "no longer listening");
+        }
+    }
+
+    /** A request line too malformed for the routes is answered by Akka HTTP itself: still JSON. */
+    @Test
+    void malformedRequestsGetJsonToo() throws Exception {
+        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "1"));
+        try (Socket s = new Socket("127.0.0.1", service.port())) {
+            OutputStream out = s.getOutputStream();
+            out.write("GET /buy?userId=b%zz&productId=1&quantity=1 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = readAll(s.getInputStream());
+            assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+            assertTrue(answer.contains("Content-Type: application/json"), answer);
+            assertTrue(answer.contains("{\"error\":\"Illegal request-target"), answer);
+        } finally {
+            service.drain();
+        }
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8); // the server closes after a parse error
+    }
+}

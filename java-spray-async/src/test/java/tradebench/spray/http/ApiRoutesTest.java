@@ -1,0 +1,244 @@
+package tradebench.spray.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.ActorSystem;
+import akka.http.javadsl.model.ContentTypes;
+import akka.http.javadsl.model.FormData;
+import akka.http.javadsl.model.HttpMethods;
+import akka.http.javadsl.model.HttpRequest;
+import akka.http.javadsl.model.HttpResponse;
+import akka.http.javadsl.model.HttpHeader;
+import akka.japi.Pair;
+import akka.japi.function.Function;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tradebench.engine.Config;
+import tradebench.engine.IdSource;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRegistry;
+import tradebench.engine.ServiceStats;
+import tradebench.model.Order;
+import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.engine.SaleIds;
+import tradebench.testing.TcpProxy;
+import tradebench.testing.TestDatabase;
+
+/**
+ * The API's routes without a socket: requests go straight into the sealed
+ * route's handler. The engines are a door that records what reaches it (or
+ * refuses, to play a full inbox); the database is the real test database.
+ */
+class ApiRoutesTest {
+    private static TestDatabase tdb;
+    private static ActorSystem system;
+    private static AsyncDatabase db;
+
+    private final List<Order> reached = new ArrayList<>();
+    private volatile boolean refuse;
+    private OrderGateway gateway;
+    private Function<HttpRequest, CompletionStage<HttpResponse>> api;
+
+    @BeforeAll
+    static void start() {
+        tdb = TestDatabase.forModule("java-spray-async");
+        system = ActorSystem.create("routes-test");
+        db = new AsyncDatabase(tdb.config(), system.dispatcher(), system.scheduler());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (db != null) db.close();
+        if (system != null) system.terminate();
+    }
+
+    @BeforeEach
+    void fresh() throws Exception {
+        tdb.deleteAllSales();
+        Config c = tdb.config("PRODUCTS", "100", "ENGINES", "4");
+        gateway = new OrderGateway(c, new IdSource(0), new OrderRegistry(), new ServiceStats("java-spray-async", 4),
+                (engine, order) -> {
+                    if (refuse) return false;
+                    synchronized (reached) {
+                        reached.add(order);
+                    }
+                    return true;
+                });
+        api = new ApiRoutes(gateway, db, new SaleIds()).route().handler(system);
+    }
+
+    private HttpResponse send(HttpRequest r) throws Exception {
+        return api.apply(r).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static String body(HttpResponse r) throws Exception {
+        return r.entity().toStrict(5000, akka.stream.Materializer.matFromSystem(system))
+                .toCompletableFuture().get(5, TimeUnit.SECONDS).getData().utf8String();
+    }
+
+    private static String header(HttpResponse r, String name) {
+        return r.getHeader(name).map(HttpHeader::value).orElse(null);
+    }
+
+    private void expect(HttpResponse r, int status, String body) throws Exception {
+        assertEquals(status, r.status().intValue(), () -> "body " + safeBody(r));
+        assertEquals(ContentTypes.APPLICATION_JSON, r.entity().getContentType());
+        assertEquals(body, body(r));
+    }
+
+    private static String safeBody(HttpResponse r) {
+        try {
+            return body(r);
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    @Test
+    void anOrderIsAnswered202AtOnceAndHandedToItsEngine() throws Exception {
+        HttpResponse r = send(HttpRequest.POST("/sell?userId=s1&productId=7&quantity=5&price=10.5"));
+        assertEquals(202, r.status().intValue());
+        String b = body(r);
+        assertTrue(b.matches("\\{\"id\":\\d+,\"side\":\"sell\",\"status\":\"accepted\"}"), b);
+        HttpResponse g = send(HttpRequest.GET("/buy?userId=b1&productId=7&quantity=3"));
+        assertEquals(202, g.status().intValue(), "GET is accepted too, as in 2014");
+        assertEquals(2, reached.size());
+        Order sell = reached.get(0);
+        assertEquals("s1", sell.userId);
+        assertEquals(7, sell.productId);
+        assertEquals(5, sell.quantity);
+        assertEquals(1050, sell.priceCents);
+        assertTrue(reached.get(1).id > sell.id, "ids increase in the order of acceptance");
+        assertEquals(2, gateway.stats().accepted());
+    }
+
+    @Test
+    void aFormBodyIsReadBesideTheQueryString() throws Exception {
+        HttpResponse r = send(HttpRequest.POST("/sell?userId=s1")
+                .withEntity(FormData.create(List.of(Pair.create("productId", "3"), Pair.create("quantity", "2"),
+                        Pair.create("price", "1.25"))).toEntity()));
+        assertEquals(202, r.status().intValue(), () -> safeBody(r));
+        assertEquals(125, reached.get(0).priceCents);
+        HttpResponse twice = send(HttpRequest.POST("/sell?userId=s1&quantity=2")
+                .withEntity(FormData.create(List.of(Pair.create("productId", "3"), Pair.create("quantity", "2"),
+                        Pair.create("price", "1"))).toEntity()));
+        expect(twice, 400, "{\"error\":\"parameter quantity given more than once\"}");
+    }
+
+    @Test
+    void badInputIsA400NamingTheProblemAndNeverReachesAnEngine() throws Exception {
+        expect(send(HttpRequest.GET("/buy?userId=b1&productId=7&quantity=0")), 400,
+                "{\"error\":\"quantity must be an integer in 1..1000000\"}");
+        expect(send(HttpRequest.GET("/sell?userId=s1&productId=7&quantity=1")), 400, "{\"error\":\"price is missing\"}");
+        expect(send(HttpRequest.GET("/sell?userId=s%201&productId=7&quantity=1&price=1")), 400,
+                "{\"error\":\"userId must be 1..64 characters of A-Z a-z 0-9 _ . -\"}");
+        expect(send(HttpRequest.GET("/buy?userId=b1&productId=100&quantity=1")), 400,
+                "{\"error\":\"productId must be an integer in 0..99 (unknown product)\"}");
+        expect(send(HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1&quantity=2")), 400,
+                "{\"error\":\"parameter quantity given more than once\"}");
+        expect(send(HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1&price=1.234")), 400,
+                "{\"error\":\"price must be a number in (0, 1000000000] with at most 2 decimals\"}");
+        assertTrue(reached.isEmpty());
+        assertEquals(6, gateway.stats().rejectedCount());
+        assertEquals(0, gateway.stats().accepted());
+    }
+
+    @Test
+    void unknownPathsAndWrongMethodsAreJsonErrors() throws Exception {
+        expect(send(HttpRequest.GET("/nope")), 404, "{\"error\":\"not found: /nope\"}");
+        expect(send(HttpRequest.GET("/buy/")), 404, "{\"error\":\"not found: /buy/\"}");
+        expect(send(HttpRequest.GET("/orders")), 404, "{\"error\":\"not found: /orders\"}");
+        HttpResponse put = send(HttpRequest.PUT("/buy?userId=b1&productId=1&quantity=1"));
+        expect(put, 405, "{\"error\":\"method not allowed: PUT /buy\"}");
+        assertEquals("GET, POST", header(put, "Allow"));
+        HttpResponse del = send(HttpRequest.create("/stats").withMethod(HttpMethods.DELETE));
+        expect(del, 405, "{\"error\":\"method not allowed: DELETE /stats\"}");
+        assertEquals("GET", header(del, "Allow"));
+        assertTrue(reached.isEmpty());
+    }
+
+    @Test
+    void aFullInboxIs503WithRetryAfterAndNothingIsRemembered() throws Exception {
+        refuse = true;
+        HttpResponse r = send(HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1"));
+        expect(r, 503, "{\"error\":\"overloaded\"}");
+        assertEquals("1", header(r, "Retry-After"));
+        assertEquals(1, gateway.stats().overloadedCount());
+        assertEquals(0, gateway.stats().accepted());
+        assertEquals(0, gateway.registry().size(), "a refused order is forgotten");
+    }
+
+    @Test
+    void afterTheGatewayClosesOrdersAreRefusedAsShuttingDown() throws Exception {
+        gateway.close();
+        HttpResponse r = send(HttpRequest.POST("/sell?userId=s1&productId=7&quantity=5&price=1"));
+        expect(r, 503, "{\"error\":\"shutting down\"}");
+        assertEquals("1", header(r, "Retry-After"));
+        assertTrue(reached.isEmpty());
+    }
+
+    @Test
+    void ordersViewReadsItsFillsFromSales() throws Exception {
+        expect(send(HttpRequest.GET("/orders/abc")), 400, "{\"error\":\"order id must be a positive integer\"}");
+        expect(send(HttpRequest.GET("/orders/0")), 400, "{\"error\":\"order id must be a positive integer\"}");
+        expect(send(HttpRequest.GET("/orders/12")), 404, "{\"error\":\"no such order: 12\"}");
+
+        send(HttpRequest.GET("/sell?userId=s1&productId=7&quantity=5&price=10.5"));
+        Order sell = reached.get(0);
+        HttpResponse open = send(HttpRequest.GET("/orders/" + sell.id));
+        expect(open, 200, "{\"id\":" + sell.id + ",\"side\":\"sell\",\"userId\":\"s1\",\"productId\":\"7\",\"quantity\":5,"
+                + "\"price\":10.5,\"remaining\":5,\"status\":\"open\",\"fills\":[]}");
+
+        try (Connection c = tdb.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED)"
+                    + " VALUES ('b9', 's1', '7', 10.50, 3, 77, " + sell.id + ", 1234)");
+        }
+        String b = body(send(HttpRequest.GET("/orders/" + sell.id)));
+        assertTrue(b.contains("\"remaining\":2"), b);
+        assertTrue(b.matches(".*\"fills\":\\[\\{\"saleId\":\\d+,\"buyer\":\"b9\",\"seller\":\"s1\",\"productId\":\"7\",\"price\":10.5,"
+                + "\"quantity\":3,\"poId\":77,\"soId\":" + sell.id + ",\"created\":1234}]}"), b);
+        // an order this process never saw, known from SALES only
+        String unknown = body(send(HttpRequest.GET("/orders/77")));
+        assertEquals("{\"id\":77,\"status\":\"unknown\"," + b.substring(b.indexOf("\"fills\":")), unknown);
+    }
+
+    @Test
+    void statsAndHealth() throws Exception {
+        HttpResponse s = send(HttpRequest.GET("/stats"));
+        assertEquals(200, s.status().intValue());
+        assertTrue(body(s).startsWith("{\"variant\":\"java-spray-async\",\"uptimeMs\":"));
+        expect(send(HttpRequest.GET("/health")), 200, "{\"status\":\"up\"}");
+    }
+
+    @Test
+    void healthSays503WhileTheDatabaseIsAway() throws Exception {
+        Config direct = tdb.config();
+        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {
+            AsyncDatabase viaProxy = new AsyncDatabase(tdb.config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port())),
+                    system.dispatcher(), system.scheduler());
+            try {
+                var routes = new ApiRoutes(gateway, viaProxy, new SaleIds()).route().handler(system);
+                HttpResponse up = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                assertEquals(200, up.status().intValue());
+                proxy.cut();
+                Thread.sleep(600); // the answer is cached for 500 ms
+                HttpResponse down = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                expect(down, 503, "{\"status\":\"down\",\"error\":\"database unreachable\"}");
+                HttpResponse view = routes.apply(HttpRequest.GET("/orders/12")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+                expect(view, 503, "{\"error\":\"database unreachable\"}");
+                assertEquals("1", header(view, "Retry-After"));
+            } finally {
+                viaProxy.close();
+            }
+        }
+    }
+}
