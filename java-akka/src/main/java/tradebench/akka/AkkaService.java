@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import tradebench.akka.engine.Engines;
+import tradebench.akka.http.StatusBeforeFills;
 import tradebench.akka.http.TomcatFront;
 import tradebench.db.Database;
 import tradebench.engine.Config;
@@ -75,7 +76,7 @@ public final class AkkaService {
             system = ActorSystem.create("tradebench", akka.akkaConfig());
             Engines engines = Engines.start(system, config, db, registry, stats, markets, akka.dispatcher.dispatcherId());
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            TomcatFront http = TomcatFront.start(config, new ApiServlet(gateway, db));
+            TomcatFront http = TomcatFront.start(config, new StatusBeforeFills(new ApiServlet(gateway, db), gateway, db));
             // Stats line on Akka's scheduler: no timer thread of our own. It stops with the actor system.
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());

@@ -1,5 +1,6 @@
 package tradebench.akka.http;
 
+import jakarta.servlet.http.HttpServlet;
 import java.io.File;
 import java.nio.file.Files;
 import org.apache.catalina.Context;
@@ -8,11 +9,10 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
 import tradebench.engine.Config;
-import tradebench.http.ApiServlet;
 import tradebench.http.JsonErrorReportValve;
 
 /**
- * Embedded Tomcat in front of engine-model's {@link ApiServlet}, with the
+ * Embedded Tomcat in front of engine-model's ApiServlet (through {@link StatusBeforeFills}), with the
  * settings of {@code tradebench.http.TomcatServer} (HTTP_THREADS 200,
  * MAX_CONNECTIONS 10,000, THREADS=virtual for virtual request threads).
  *
@@ -29,7 +29,7 @@ public final class TomcatFront {
         this.tomcat = tomcat;
     }
 
-    public static TomcatFront start(Config config, ApiServlet servlet) throws Exception {
+    public static TomcatFront start(Config config, HttpServlet servlet) throws Exception {
         Tomcat tomcat = new Tomcat();
         File base = Files.createTempDirectory("tradebench-tomcat").toFile();
         base.deleteOnExit();
