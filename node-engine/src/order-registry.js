@@ -19,7 +19,7 @@ class OrderRegistry {
   add(order, engine) {
     this.orders.set(order.id, {
       id: order.id, side: order.side, userId: order.userId, productId: order.productId,
-      quantity: order.quantity, remaining: order.quantity, status: 'open', engine,
+      quantity: order.quantity, priceCents: order.priceCents, remaining: order.quantity, status: 'open', engine,
     });
     if (this.firstId === null) this.firstId = order.id;
     this.lastId = order.id;

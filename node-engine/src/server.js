@@ -25,6 +25,9 @@ function createApp(deps) {
   app.disable('x-powered-by');
   app.set('etag', false);          // counters and statuses change: no 304s
   app.set('query parser', false);  // validation.js reads the raw query string
+  // Paths match exactly, as in the Java variants: /BUY and /buy/ are 404s.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   // A form POST may carry the parameters in its body; kept as text and parsed
   // with the query string's parser (repeats and bad encoding are 400s).

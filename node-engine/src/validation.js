@@ -1,6 +1,7 @@
 'use strict';
 // Request parameters and their validation (SPEC 3, docs/contract.md), in the
-// contract's order; the first failure is the answer.
+// contract's order; the first failure is the answer. The messages are the
+// Java variants' (engine-model OrderRequest), so all four answer alike.
 const { MAX_PRICE_CENTS, parsePriceText } = require('./prices');
 
 class BadRequest extends Error {
@@ -54,7 +55,7 @@ function single(params, name) {
 
 function required(params, name) {
   const value = single(params, name);
-  if (value === undefined) throw new BadRequest(`missing parameter ${name}`);
+  if (value === undefined) throw new BadRequest(`${name} is missing`);
   return value;
 }
 
@@ -63,14 +64,14 @@ const NATURAL = /^(0|[1-9][0-9]{0,15})$/; // no sign, no leading zeros
 
 function parseUserId(params) {
   const userId = required(params, 'userId');
-  if (!USER_ID.test(userId)) throw new BadRequest('userId must be 1..64 characters of [A-Za-z0-9_.-]');
+  if (!USER_ID.test(userId)) throw new BadRequest('userId must be 1..64 characters of A-Z a-z 0-9 _ . -');
   return userId;
 }
 
 function parseProductId(params, products) {
   const text = required(params, 'productId');
   if (!NATURAL.test(text) || Number(text) >= products) {
-    throw new BadRequest(`productId must be an integer in 0..${products - 1}`);
+    throw new BadRequest(`productId must be an integer in 0..${products - 1} (unknown product)`);
   }
   return Number(text);
 }
@@ -103,9 +104,10 @@ function parseOrder(params, side, products) {
   return { side, userId, productId, quantity, priceCents };
 }
 
-// GET /orders/{id}: a positive integer. Larger than any id we issue -> null (404).
+// GET /orders/{id}: up to 18 digits, not 0 (the Java variants' reading).
+// Above 2^53 no id of ours can exist -> null (404).
 function parseOrderId(text) {
-  if (!/^[1-9][0-9]*$/.test(text)) throw new BadRequest(`order id must be a positive integer (got ${JSON.stringify(text)})`);
+  if (!/^[0-9]{1,18}$/.test(text) || Number(text) === 0) throw new BadRequest('order id must be a positive integer');
   const id = Number(text);
   return Number.isSafeInteger(id) ? id : null;
 }

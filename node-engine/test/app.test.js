@@ -49,28 +49,28 @@ test('valid orders are accepted with increasing ids', () => withService({}, asyn
 }));
 
 const BAD = [
-  ['/buy?productId=1&quantity=1', 'missing parameter userId'],
-  ['/buy?userId=&productId=1&quantity=1', 'userId must be 1..64 characters of [A-Za-z0-9_.-]'],
-  [`/buy?userId=${'a'.repeat(65)}&productId=1&quantity=1`, 'userId must be 1..64 characters of [A-Za-z0-9_.-]'],
-  ['/buy?userId=a%20b&productId=1&quantity=1', 'userId must be 1..64 characters of [A-Za-z0-9_.-]'],
+  ['/buy?productId=1&quantity=1', 'userId is missing'],
+  ['/buy?userId=&productId=1&quantity=1', 'userId must be 1..64 characters of A-Z a-z 0-9 _ . -'],
+  [`/buy?userId=${'a'.repeat(65)}&productId=1&quantity=1`, 'userId must be 1..64 characters of A-Z a-z 0-9 _ . -'],
+  ['/buy?userId=a%20b&productId=1&quantity=1', 'userId must be 1..64 characters of A-Z a-z 0-9 _ . -'],
   ['/buy?userId=b&userId=c&productId=1&quantity=1', 'parameter userId given more than once'],
-  ['/buy?userId=b&quantity=1', 'missing parameter productId'],
-  ['/buy?userId=b&productId=10&quantity=1', 'productId must be an integer in 0..9'],
-  ['/buy?userId=b&productId=01&quantity=1', 'productId must be an integer in 0..9'],
-  ['/buy?userId=b&productId=-1&quantity=1', 'productId must be an integer in 0..9'],
-  ['/buy?userId=b&productId=1', 'missing parameter quantity'],
+  ['/buy?userId=b&quantity=1', 'productId is missing'],
+  ['/buy?userId=b&productId=10&quantity=1', 'productId must be an integer in 0..9 (unknown product)'],
+  ['/buy?userId=b&productId=01&quantity=1', 'productId must be an integer in 0..9 (unknown product)'],
+  ['/buy?userId=b&productId=-1&quantity=1', 'productId must be an integer in 0..9 (unknown product)'],
+  ['/buy?userId=b&productId=1', 'quantity is missing'],
   ['/buy?userId=b&productId=1&quantity=0', 'quantity must be an integer in 1..1000000'],
   ['/buy?userId=b&productId=1&quantity=1000001', 'quantity must be an integer in 1..1000000'],
   ['/buy?userId=b&productId=1&quantity=1.0', 'quantity must be an integer in 1..1000000'],
   ['/buy?userId=b&productId=1&quantity=+1', 'quantity must be an integer in 1..1000000'],
   ['/buy?userId=b&productId=1&quantity=1&price=', 'price must be a number in (0, 1000000000] with at most 2 decimals'],
-  ['/sell?userId=s&productId=1&quantity=1', 'missing parameter price'],
+  ['/sell?userId=s&productId=1&quantity=1', 'price is missing'],
   ...['0', '0.00', '-1', '.5', '12.', '1e3', 'NaN', '1.234', '1000000000.01', 'abc'].map((p) =>
     [`/sell?userId=s&productId=1&quantity=1&price=${p}`, 'price must be a number in (0, 1000000000] with at most 2 decimals']),
   ['/sell?userId=s&productId=1&quantity=1&price=1&price=2', 'parameter price given more than once'],
   // the first failure in the contract's order is the one answered
-  ['/sell?userId=&productId=x&quantity=0', 'userId must be 1..64 characters of [A-Za-z0-9_.-]'],
-  ['/sell?userId=s&productId=x&quantity=0', 'productId must be an integer in 0..9'],
+  ['/sell?userId=&productId=x&quantity=0', 'userId must be 1..64 characters of A-Z a-z 0-9 _ . -'],
+  ['/sell?userId=s&productId=x&quantity=0', 'productId must be an integer in 0..9 (unknown product)'],
   ['/buy?userId=b%ZZ&productId=1&quantity=1', 'malformed URL encoding in the parameters'],
 ];
 
@@ -103,6 +103,9 @@ test('unknown paths, wrong methods and bad ids answer JSON', () => withService({
   const notFound = await call(url, 'GET', '/nothing/here?x=1');
   assert.equal(notFound.status, 404);
   assert.deepEqual(notFound.json, { error: 'not found: /nothing/here' });
+  for (const p of ['/BUY', '/buy/', '/orders/', '/stats/x']) {
+    assert.equal((await call(url, 'GET', p)).status, 404, p);
+  }
 
   const cases = [['PUT', '/buy', 'GET, POST'], ['DELETE', '/sell', 'GET, POST'], ['POST', '/stats', 'GET'],
     ['POST', '/health', 'GET'], ['DELETE', '/orders/12', 'GET']];
@@ -118,10 +121,10 @@ test('unknown paths, wrong methods and bad ids answer JSON', () => withService({
   assert.equal(head.headers.get('allow'), 'GET, POST');
   assert.equal((await call(url, 'GET', '/stats')).json.accepted, 0, 'a HEAD placed no order');
 
-  for (const p of ['/orders/abc', '/orders/0', '/orders/-5', '/orders/1.5']) {
+  for (const p of ['/orders/abc', '/orders/0', '/orders/000', '/orders/-5', '/orders/1.5', '/orders/1234567890123456789']) {
     const r = await call(url, 'GET', p);
     assert.equal(r.status, 400, p);
-    assert.match(r.json.error, /order id must be a positive integer/);
+    assert.deepEqual(r.json, { error: 'order id must be a positive integer' });
   }
   const badEncoding = await call(url, 'GET', '/orders/%ZZ');
   assert.equal(badEncoding.status, 400);
@@ -193,11 +196,19 @@ test('a killed child answers 503 engine unavailable until its replacement is rea
     await waitFor(() => service.engines.stats()[0].openOrders === 1, { what: 'the new child to trade' });
   }));
 
-test('/health answers 503 while the database cannot be reached', () =>
+test('/health and /orders answer 503 while the database cannot be reached', () =>
   withService({ db: { host: '127.0.0.1', port: 1 } }, async (url) => {
     const r = await call(url, 'GET', '/health');
     assert.equal(r.status, 503);
     assert.deepEqual(r.json, { status: 'down', error: 'database unreachable' });
+    // /orders/{id} reads its fills from SALES: 503, not a hang or an HTML page.
+    const placed = (await call(url, 'POST', '/buy?userId=b&productId=1&quantity=1')).json.id;
+    for (const id of [placed, 12345]) {
+      const o = await call(url, 'GET', `/orders/${id}`);
+      assert.equal(o.status, 503);
+      assert.equal(o.headers.get('retry-after'), '1');
+      assert.deepEqual(o.json, { error: 'database unreachable' });
+    }
   }));
 
 test('bad configuration stops the server with a clear message', () => {

@@ -130,6 +130,8 @@ for (const persist of ['per-sale', 'batch']) {
       assert.ok(sold.fills[0].saleId < sold.fills[1].saleId);
       const bought = (await call(url, 'GET', `/orders/${po2}`)).json;
       assert.deepEqual(Object.keys(bought), ['id', 'side', 'userId', 'productId', 'quantity', 'remaining', 'status', 'fills']);
+      assert.equal(sold.price, 10.5); // an SO's price, a PO's maxPrice; absent for a PO without one
+      assert.equal((await call(url, 'GET', `/orders/${po1}`)).json.price, 12);
       assert.equal(bought.remaining, 2);
       assert.equal(bought.status, 'open');
       assert.equal(bought.fills.length, 1);

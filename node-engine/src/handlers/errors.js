@@ -20,8 +20,14 @@ function errorHandler(err, req, res, next) {
   let error;
   if (status >= 500) {
     process.stderr.write(`error answering ${req.method} ${req.originalUrl}: ${err.stack || err}\n`);
-    error = err.code && /^(ECONN|PROTOCOL_|ETIMEDOUT|ER_)/.test(err.code) ? 'database unavailable' : 'internal error';
-    if (error === 'database unavailable') status = 503;
+    if (err.code && /^(ECONN|PROTOCOL_|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ER_)/.test(err.code)) {
+      // /orders/{id} reads SALES: while the database is away, say so, as the Java variants do.
+      status = 503;
+      error = 'database unreachable';
+      res.set('Retry-After', '1');
+    } else {
+      error = 'internal error';
+    }
   } else if (err instanceof URIError || /decode/i.test(err.message)) {
     error = 'malformed URL encoding';
   } else {

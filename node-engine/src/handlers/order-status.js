@@ -3,6 +3,7 @@
 // from SALES (the stored truth, not the engine's memory).
 const { parseOrderId } = require('../validation');
 const { fillsOf } = require('../db');
+const { priceOfCents } = require('../prices');
 
 function orderStatus({ registry, pool }) {
   return async function showOrder(req, res) {
@@ -16,10 +17,11 @@ function orderStatus({ registry, pool }) {
       const stored = fills.reduce((sum, f) => sum + f.quantity, 0);
       const remaining = Math.max(0, known.quantity - stored);
       const status = known.status === 'open' && remaining === 0 ? 'filled' : known.status;
-      return res.json({
-        id, side: known.side, userId: known.userId, productId: known.productId,
-        quantity: known.quantity, remaining, status, fills,
-      });
+      // Keys in the Java variants' order; `price` (the SO's price, the PO's
+      // maxPrice) only where the order has one, as they do.
+      const body = { id, side: known.side, userId: known.userId, productId: known.productId, quantity: known.quantity };
+      if (known.priceCents !== null) body.price = priceOfCents(known.priceCents);
+      return res.json({ ...body, remaining, status, fills });
     }
     const fills = await fillsOf(pool, id, null);
     if (fills.length > 0 || registry.issued(id)) return res.json({ id, status: 'unknown', fills });
