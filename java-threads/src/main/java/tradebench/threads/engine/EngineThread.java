@@ -1,6 +1,7 @@
 package tradebench.threads.engine;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import java.util.Collections;
 import tradebench.engine.EngineStats;
 import tradebench.engine.Inbox;
 import tradebench.engine.OrderRegistry;
