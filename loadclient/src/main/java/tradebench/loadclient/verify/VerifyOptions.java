@@ -22,7 +22,7 @@ public record VerifyOptions(
             new Spec("db-url", null, "JDBC URL of the variant's database (required)"),
             new Spec("products", "100", "the variant's PRODUCTS (the top 3 products are kept for the exact checks)"),
             new Spec("orders", "3000", "random orders of the audit phase"),
-            new Spec("connections", "16", "connections of the audit phase"),
+            new Spec("connections", "32", "connections of the audit phase"),
             new Spec("quiet-timeout", "20", "seconds to wait for the market to go quiet before the audit"),
             new Spec("poll-timeout", "10", "seconds to wait for a sale to show in /orders/{id}"),
             new Spec("sales-table", "SALES", "table to audit (tests use a copy without the unique key)"),
