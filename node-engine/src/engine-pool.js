@@ -12,6 +12,10 @@ const EventEmitter = require('node:events');
 
 const CHILD = path.join(__dirname, 'engine-child.js');
 const RESPAWN_DELAY_MS = 100;
+// A child that dies soon after its start (a broken setup, not a one-off
+// crash) is respawned with a growing pause, not in a tight loop.
+const RESPAWN_DELAY_MAX_MS = 5000;
+const SHORT_LIFE_MS = 2000;
 
 class EnginePool extends EventEmitter {
   constructor(config, { silent = false } = {}) {
@@ -24,6 +28,7 @@ class EnginePool extends EventEmitter {
       this.engines.push({
         index: i, child: null, ready: false, queue: [], sent: 0, joined: 0,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
+        spawnedAt: 0, respawnDelay: RESPAWN_DELAY_MS,
       });
     }
     this.flushScheduled = false;
@@ -48,6 +53,7 @@ class EnginePool extends EventEmitter {
     });
     if (this.silent) child.stderr.on('data', () => {});
     e.child = child;
+    e.spawnedAt = Date.now();
     e.ready = false;
     e.queue = [];
     e.sent = 0;
@@ -104,7 +110,9 @@ class EnginePool extends EventEmitter {
     }
     // A child died: its market (orders not yet stored as sales) is gone. Its
     // products answer 503 until the replacement says it is ready.
-    process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); starting a new one\n`);
+    e.respawnDelay = Date.now() - e.spawnedAt < SHORT_LIFE_MS
+      ? Math.min(e.respawnDelay * 2, RESPAWN_DELAY_MAX_MS) : RESPAWN_DELAY_MS;
+    process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); a new one starts in ${e.respawnDelay} ms\n`);
     e.restarts++;
     e.queue = [];
     e.sent = 0;
@@ -112,7 +120,7 @@ class EnginePool extends EventEmitter {
     e.open = 0;
     this.emit('lost', e.index);
     resolveReady(); // start() must not wait for a child that is gone
-    setTimeout(() => { if (!this.draining) this.spawn(e); }, RESPAWN_DELAY_MS);
+    setTimeout(() => { if (!this.draining) this.spawn(e); }, e.respawnDelay);
   }
 
   // 'ok' | 'unavailable' | 'overloaded'. The order must carry its engine's index.
