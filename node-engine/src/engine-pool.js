@@ -123,7 +123,7 @@ class EnginePool extends EventEmitter {
     setTimeout(() => { if (!this.draining) this.spawn(e); }, e.respawnDelay);
   }
 
-  // 'ok' | 'unavailable' | 'overloaded'. The order must carry its engine's index.
+  // May engine e take one more order? 'ok' | 'unavailable' (no ready child) | 'overloaded' (INBOX_LIMIT).
   check(e) {
     if (!e.ready) return 'unavailable';
     if (this.pendingOf(e) >= this.config.inboxLimit) return 'overloaded';
