@@ -28,7 +28,7 @@ class EnginePool extends EventEmitter {
       this.engines.push({
         index: i, child: null, ready: false, queue: [], sent: 0, joined: 0,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
-        spawnedAt: 0, respawnDelay: RESPAWN_DELAY_MS,
+        spawnedAt: 0, youngDeaths: 0, respawnDelay: RESPAWN_DELAY_MS,
       });
     }
     this.flushScheduled = false;
@@ -110,8 +110,8 @@ class EnginePool extends EventEmitter {
     }
     // A child died: its market (orders not yet stored as sales) is gone. Its
     // products answer 503 until the replacement says it is ready.
-    e.respawnDelay = Date.now() - e.spawnedAt < SHORT_LIFE_MS
-      ? Math.min(e.respawnDelay * 2, RESPAWN_DELAY_MAX_MS) : RESPAWN_DELAY_MS;
+    e.youngDeaths = Date.now() - e.spawnedAt < SHORT_LIFE_MS ? e.youngDeaths + 1 : 0;
+    e.respawnDelay = Math.min(RESPAWN_DELAY_MS * 2 ** Math.max(0, e.youngDeaths - 1), RESPAWN_DELAY_MAX_MS);
     process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); a new one starts in ${e.respawnDelay} ms\n`);
     e.restarts++;
     e.queue = [];
