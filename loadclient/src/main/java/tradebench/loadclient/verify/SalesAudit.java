@@ -28,10 +28,10 @@ final class SalesAudit {
         this.report = report;
     }
 
-    /** Runs every rule over the rows; returns the number of rows that concern the run. */
-    int audit(List<SalesTable.Row> rows) {
+    /** Runs every rule over the rows; returns the rows that concern the run. */
+    List<SalesTable.Row> audit(List<SalesTable.Row> rows) {
         Set<String> pairs = new HashSet<>();
-        int concerned = 0;
+        List<SalesTable.Row> concerned = new ArrayList<>();
         for (SalesTable.Row r : rows) {
             if (r.buyer() == null || r.buyer().isEmpty() || r.seller() == null || r.seller().isEmpty()) {
                 // An empty name can only come from an order with an empty userId, which must have been refused.
@@ -42,7 +42,7 @@ final class SalesAudit {
             boolean namesRun = r.buyer() != null && r.buyer().startsWith(prefix)
                     || r.seller() != null && r.seller().startsWith(prefix);
             if (po == null && so == null && !namesRun) continue;
-            concerned++;
+            concerned.add(r);
             if (!pairs.add(r.poId() + "/" + r.soId())) {
                 report.fail("sale-duplicate-pair", "(PO " + r.poId() + ", SO " + r.soId() + ") stored more than once: " + r);
             }

@@ -89,12 +89,12 @@ public final class Verifier {
         Map<Long, SentOrder> byId = new HashMap<>();
         for (SentOrder o : sent) byId.put(o.id(), o);
         SalesAudit audit = new SalesAudit(byId, prefix, report);
-        int concerned = audit.audit(rows);
-        reportAuditOk(concerned, rows.size());
+        List<SalesTable.Row> ours = audit.audit(rows);
+        reportAuditOk(ours.size(), rows.size());
         audit.checkNoCrossedProducts(random);
-        checkOrderViews(c, audit, rows, random);
+        checkOrderViews(c, audit, ours, random);
         checkIdOrder();
-        checkStatsAfter(c, statsAtStart, rows, runStartMs);
+        checkStatsAfter(c, statsAtStart, ours, runStartMs);
     }
 
     // ---- health and stats ----
@@ -138,6 +138,7 @@ public final class Verifier {
         return s;
     }
 
+    /** {@code rows}: the SALES rows of the run's orders; the service stored at least those. */
     private void checkStatsAfter(MarketClient c, JsonNode before, List<SalesTable.Row> rows, long runStartMs) throws IOException {
         JsonNode after = stats(c);
         if (before == null || after == null) {
@@ -150,12 +151,12 @@ public final class Verifier {
         long newRows = rows.stream().filter(r -> r.created() >= runStartMs).count();
         long persisted = after.path("salesPersisted").asLong() - before.path("salesPersisted").asLong();
         report.expect(persisted >= newRows, "stats-sales", "salesPersisted grew by " + persisted + " but "
-                + newRows + " rows were stored since the run started");
+                + newRows + " rows of the run's orders were stored since it started");
         report.expect(after.path("pendingOrders").asLong(-1) == 0, "stats-pending",
                 "pendingOrders is " + after.path("pendingOrders") + " once the market is quiet");
         if (report.failureCount("stats-accepted") + report.failureCount("stats-sales") + report.failureCount("stats-pending") == 0) {
             report.ok("stats-deltas", "accepted +" + accepted + " (= the run's 202s), salesPersisted +" + persisted
-                    + " (>= " + newRows + " rows stored), pendingOrders 0");
+                    + " (>= the run's " + newRows + " rows), pendingOrders 0");
         }
         if (after.path("persistenceFailures").asLong() > 0) {
             report.note("note: persistenceFailures = " + after.path("persistenceFailures") + " (retried failures, not a rule)");

@@ -179,7 +179,7 @@ final class FakeMarket implements AutoCloseable {
                     send(ex, 500, Map.of("error", "boom"));
                     return;
                 }
-                if ("0".equals(q) && broken.contains(Breakage.BAD_INPUT_STORED)) {
+                if ("0".equals(q) && buy && broken.contains(Breakage.BAD_INPUT_STORED)) {
                     storeAnyway = true;
                     quantity = 1;
                 }
