@@ -2,6 +2,7 @@ package tradebench.engine;
 
 import java.util.List;
 import tradebench.model.Order;
+import tradebench.model.OrderStatus;
 import tradebench.model.Prices;
 
 /** {@code GET /orders/{id}} (docs/contract.md): the same answer in every Java variant. */
@@ -22,14 +23,23 @@ public final class OrderViews {
         return v;
     }
 
+    /** Use {@link #json(long, Order, OrderStatus, boolean, List)}: this one reads the status after the fills. */
+    @Deprecated
+    public static String json(long id, Order known, boolean issuedHere, List<Fill> fills) {
+        return json(id, known, known == null ? null : known.status(), issuedHere, fills);
+    }
+
     /**
      * The 200 body, or null for a 404.
      *
      * @param known      the order as this process remembers it, or null
+     * @param status     its status, read BEFORE the fills were queried: an order
+     *                   becomes filled only after its rows are committed, so a
+     *                   "filled" read first guarantees the query sees every row
      * @param issuedHere the id lies in the range this process issued
      * @param fills      its SALES rows, by ID
      */
-    public static String json(long id, Order known, boolean issuedHere, List<Fill> fills) {
+    public static String json(long id, Order known, OrderStatus status, boolean issuedHere, List<Fill> fills) {
         if (known == null && !issuedHere && fills.isEmpty()) return null;
         StringBuilder sb = new StringBuilder(160 + fills.size() * 180);
         sb.append("{\"id\":").append(id);
@@ -41,7 +51,7 @@ public final class OrderViews {
             if (known.hasLimit()) sb.append(",\"price\":").append(Prices.format(known.priceCents));
             long filledQty = fills.stream().mapToLong(Fill::quantity).sum();
             sb.append(",\"remaining\":").append(known.quantity - filledQty)
-                    .append(",\"status\":\"").append(known.status().wire()).append('"');
+                    .append(",\"status\":\"").append(status.wire()).append('"');
         } else {
             sb.append(",\"status\":\"unknown\"");
         }

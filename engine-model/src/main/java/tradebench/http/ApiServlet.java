@@ -14,6 +14,8 @@ import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
 import tradebench.engine.OrderViews;
+import tradebench.model.Order;
+import tradebench.model.OrderStatus;
 import tradebench.model.Side;
 
 /**
@@ -91,7 +93,9 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         try {
-            String body = OrderViews.json(id, gateway.registry().find(id), gateway.ids().issued(id), db.fills(id));
+            Order known = gateway.registry().find(id);
+            OrderStatus status = known == null ? null : known.status(); // before the fills: see OrderViews.json
+            String body = OrderViews.json(id, known, status, gateway.ids().issued(id), db.fills(id));
             if (body == null) send(resp, 404, OrderViews.notFound(id));
             else send(resp, 200, body);
         } catch (SQLException e) {
