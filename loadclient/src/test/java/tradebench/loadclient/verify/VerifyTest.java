@@ -10,7 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,14 +32,17 @@ class VerifyTest {
 
     private static String jdbcUrl;
 
-    @BeforeAll
-    static void database() throws Exception {
-        jdbcUrl = TestDb.jdbcUrl();
-        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+    /** Per test, not @BeforeAll: without a database each test is then reported skipped, not silently absent. */
+    @BeforeEach
+    void database() throws Exception {
+        if (jdbcUrl != null) return;
+        String url = TestDb.jdbcUrl();
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
             st.execute("DROP TABLE IF EXISTS " + NO_UNIQUE);
             st.execute("CREATE TABLE " + NO_UNIQUE + " LIKE SALES");
             st.execute("ALTER TABLE " + NO_UNIQUE + " DROP INDEX SALES_PO_SO, ADD INDEX NU_PO (PO_ID)");
         }
+        jdbcUrl = url;
     }
 
     private record Outcome(List<Failure> failures, String output) {
