@@ -49,7 +49,8 @@ final class FakeMarket implements AutoCloseable {
         WRONG_NAMES,            // buyer and seller swapped in SALES
         UNKNOWN_ORDER_200,      // /orders/{never accepted} answers 200 "unknown"
         STATS_INCOMPLETE,       // /stats without pendingOrders
-        HEALTH_DOWN             // /health answers 503
+        HEALTH_DOWN,            // /health answers 503
+        OVERLOAD_BARE           // every 10th order refused 503 without Retry-After
     }
 
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -93,6 +94,7 @@ final class FakeMarket implements AutoCloseable {
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicLong salesPersisted = new AtomicLong();
     private final AtomicLong cycles = new AtomicLong();
+    private final AtomicLong rejectedOverload = new AtomicLong();
     private final long startMs = System.currentTimeMillis();
     private Connection db;
 
@@ -205,6 +207,10 @@ final class FakeMarket implements AutoCloseable {
             if (storeAnyway) inbox.add(new Order(nextId(), buy, user, product, quantity, price));
             if (broken.contains(Breakage.ERROR_NOT_JSON)) sendText(ex, 400, problem);
             else send(ex, 400, Map.of("error", problem));
+            return;
+        }
+        if (broken.contains(Breakage.OVERLOAD_BARE) && rejectedOverload.incrementAndGet() % 10 == 0) {
+            send(ex, 503, Map.of("error", "overloaded"));
             return;
         }
         Order o = new Order(nextId(), buy, user, product, quantity, price);

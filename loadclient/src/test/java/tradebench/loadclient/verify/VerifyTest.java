@@ -99,6 +99,7 @@ class VerifyTest {
             case UNKNOWN_ORDER_200 -> "orders-unknown";
             case STATS_INCOMPLETE -> "stats";
             case HEALTH_DOWN -> "health";
+            case OVERLOAD_BARE -> "overload-answer";
         };
         assertTrue(o.failed(expected), broken + " should fail " + expected + ":\n" + o.output());
     }
