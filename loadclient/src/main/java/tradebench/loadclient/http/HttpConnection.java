@@ -16,12 +16,14 @@ import java.util.Map;
  * A small HTTP/1.1 keep-alive client on one blocking socket: one request at a
  * time, the answer read completely before the next request.
  *
- * <p>Written by hand because it is the cheapest way to put a request on the
- * wire from Java: one write and usually one read per order, no per-request
- * futures, no header maps unless asked (see loadclient/README.md for the
- * measurement against the JDK's HttpClient and wrk). It understands what the
- * variants send back: Content-Length, chunked bodies, and {@code Connection: close}
- * (Tomcat closes a keep-alive connection after 100 requests by default).
+ * <p>The verifier's client (simple, and it returns headers and bodies), and the
+ * load client's {@code --client blocking}. Hand-written because it puts a
+ * request on the wire with one write and usually one read, no per-request
+ * futures, no header maps unless asked; the JDK's HttpClient was 20-40 times
+ * slower for this pattern (loadclient/README.md). It understands what the
+ * variants send back: Content-Length, chunked bodies, bodies to the end of the
+ * connection, and {@code Connection: close} (Tomcat closes a keep-alive
+ * connection after 100 requests by default).
  */
 public final class HttpConnection implements Closeable {
 
