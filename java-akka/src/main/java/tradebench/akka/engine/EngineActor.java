@@ -118,7 +118,9 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     private void onRun() {
-        if (stopped) return;
+        // A second Run can exist (the drain's nudge beside a queued one, DELAY_MS=0):
+        // while a cycle's sales are being stored it must not start another cycle.
+        if (stopped || persisting) return;
         List<Order> batch = arrived;
         arrived = new ArrayList<>();
         part.limit().release(batch.size()); // joined now: room for as many new orders

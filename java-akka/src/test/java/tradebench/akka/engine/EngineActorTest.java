@@ -105,6 +105,7 @@ class EngineActorTest {
 
         Order so2 = send(engine, sell(3, 1, 600));
         Order po2 = send(engine, buy(3, 1));
+        engine.tell(EngineActor.Run.INSTANCE, ActorRef.noSender()); // a stray Run starts no cycle either
         kit.expectNoMessage(Duration.ofMillis(300)); // plenty of DELAY_MS pauses, had the engine not waited
         assertEquals(cyclesWhileHeld, stats.engine(0).cycles(), "no cycle runs while the last one's sales are being stored");
         assertEquals(2, limit.pending(), "the new orders wait in the inbox");
