@@ -161,8 +161,8 @@ class LoadRunTest {
     void theClosedLoopPausesWaitBetweenOrders() throws Exception {
         try (CountingServer server = new CountingServer(ex -> 202)) {
             LoadResult r = load("--url", server.url(), "--concurrency", "2", "--wait", "100", "--duration", "1", "--warmup", "0");
-            // 2 workers x (1 s / ~100 ms) = about 20
-            assertTrue(r.requests() >= 14 && r.requests() <= 24, "requests " + r.requests());
+            // 2 workers x (1 s / ~100 ms) = at most about 20 (fewer when the machine is slow to answer)
+            assertTrue(r.requests() >= 10 && r.requests() <= 24, "requests " + r.requests());
         }
     }
 
@@ -191,10 +191,13 @@ class LoadRunTest {
             LoadResult r = load("--url", server.url(), "--concurrency", "1", "--rate", "200", "--duration", "3", "--warmup", "0",
                     "--client", client);
             assertTrue(stalled.get());
+            // Counts, not only percentiles: on a busy machine a few other answers are slow too.
+            assertTrue(r.latencyCountAtLeastMs(500) >= 50,
+                    "the ~100 orders due in the first half of the stall waited >= 500 ms: " + r.latencyCountAtLeastMs(500));
             assertTrue(r.latencyMs(99) >= 500, "corrected p99 shows the stall: " + r.latencyMs(99));
-            assertTrue(r.latencyMs(90) >= 100, "corrected p90 too (~1/6 of the orders were due in it): " + r.latencyMs(90));
             assertTrue(r.latencyMs(100) >= 900, "corrected max ~ the stall: " + r.latencyMs(100));
-            assertTrue(r.uncorrectedLatencyMs(99) < 100, "uncorrected p99 hides it: " + r.uncorrectedLatencyMs(99));
+            assertTrue(r.uncorrectedCountAtLeastMs(900) <= 2,
+                    "uncorrected, only the request that met the stall is slow: " + r.uncorrectedCountAtLeastMs(900));
             assertTrue(r.uncorrectedLatencyMs(100) >= 900, "only its max shows it: " + r.uncorrectedLatencyMs(100));
             assertTrue(r.requests() + r.notSent() >= 560 && r.requests() + r.notSent() <= 610,
                     "3 s at 200/s were due: " + r.requests() + " sent + " + r.notSent() + " not sent");
@@ -205,7 +208,8 @@ class LoadRunTest {
             LoadResult r = load("--url", server.url(), "--concurrency", "1", "--wait", "5", "--duration", "3", "--warmup", "0",
                     "--client", client);
             assertTrue(stalled2.get());
-            assertTrue(r.latencyMs(99) < 100, "the closed loop's p99 does not see it: " + r.latencyMs(99));
+            assertTrue(r.latencyCountAtLeastMs(900) <= 2,
+                    "the closed loop sees one slow answer, not the orders it never sent: " + r.latencyCountAtLeastMs(900));
         }
     }
 

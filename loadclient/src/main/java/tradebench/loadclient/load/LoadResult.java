@@ -57,6 +57,20 @@ public final class LoadResult {
         return uncorrected.getValueAtPercentile(percentile) / 1000.0;
     }
 
+    /** How many answers took at least {@code ms} (from the due time in fixed-rate mode). */
+    public long latencyCountAtLeastMs(double ms) {
+        return countAtLeast(latency, ms);
+    }
+
+    public long uncorrectedCountAtLeastMs(double ms) {
+        return countAtLeast(options.fixedRate() ? uncorrected : latency, ms);
+    }
+
+    private static long countAtLeast(Histogram h, double ms) {
+        long us = (long) (ms * 1000);
+        return us > h.getMaxValue() ? 0 : h.getCountBetweenValues(us, h.getMaxValue());
+    }
+
     public long notSent() {
         return notSent;
     }
