@@ -46,7 +46,7 @@ public final class AsyncDatabase implements AutoCloseable {
             + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
 
     private final ConnectionPool<MySQLConnection> pool;
-    /** Each engine's share of the wait queue; a share is left for the reads of /orders and /health. */
+    /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for the reads of /orders and /health). */
     private final int writeWindow;
     private final NioEventLoopGroup io;
     private final Scheduler scheduler;
@@ -63,7 +63,8 @@ public final class AsyncDatabase implements AutoCloseable {
         this.scheduler = scheduler;
         this.io = new NioEventLoopGroup(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
         int queue = config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000);
-        this.writeWindow = Math.max(1, queue / (config.engines() + 1));
+        // an engine's cycle uses at most every connection, and never more than its share of the queue
+        this.writeWindow = Math.max(1, Math.min(config.dbPool(), queue / (config.engines() + 1)));
         ConnectionPoolConfiguration pc = new ConnectionPoolConfiguration(
                 config.dbHost(), config.dbPort(), config.dbName(), config.dbUser(), config.dbPassword(),
                 config.dbPool(),                                   // maxActiveConnections
@@ -82,6 +83,19 @@ public final class AsyncDatabase implements AutoCloseable {
     /** One query on some connection of the pool; completes on Akka's dispatcher. */
     CompletableFuture<QueryResult> prepared(String sql, List<Object> values) {
         return pool.sendPreparedStatement(sql, values, false);
+    }
+
+    /** A connection of the pool for several queries in a row; give it back with {@link #giveBack}. */
+    CompletableFuture<MySQLConnection> take() {
+        return pool.take();
+    }
+
+    void giveBack(MySQLConnection c) {
+        pool.giveBack(c);
+    }
+
+    ExecutionContextExecutor dispatcher() {
+        return dispatcher;
     }
 
     CompletableFuture<QueryResult> query(String sql) {

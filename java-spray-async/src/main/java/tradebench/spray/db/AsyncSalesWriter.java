@@ -1,6 +1,7 @@
 package tradebench.spray.db;
 
 import com.github.jasync.sql.db.QueryResult;
+import com.github.jasync.sql.db.mysql.MySQLConnection;
 import com.github.jasync.sql.db.mysql.MySQLQueryResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,11 +19,10 @@ import tradebench.model.Sale;
  * The non-blocking sales writer of one engine (SPEC section 4), with the same
  * SQL as engine-model's JdbcSalesWriter:
  * <ul>
- * <li>{@code per-sale}: every INSERT of the cycle is fired at once (they queue
- *     in the pool's bounded wait queue and run on all its connections, up to
- *     the engine's share of that queue: see {@link PerSale}); the callback
- *     runs when the last one is acknowledged, with the generated sale ids the
- *     driver read back (the 2014 driver could not);</li>
+ * <li>{@code per-sale}: every INSERT of the cycle is fired at once onto the
+ *     pool's connections (see {@link PerSale}); the callback runs when the
+ *     last one is acknowledged, with the generated sale ids the driver read
+ *     back (the 2014 driver could not);</li>
  * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows),
  *     sent as text: a prepared statement per row count would fill the server's
  *     statement cache.</li>
@@ -44,7 +44,7 @@ public final class AsyncSalesWriter implements SalesPersister {
     private final AsyncDatabase db;
     private final PersistMode mode;
     private final EngineStats stats;
-    /** Per-sale: how many of this engine's inserts may be queued or running at once. */
+    /** Per-sale: how many connections (lanes) one cycle may take or wait for at once. */
     private final int window;
     private volatile long lastComplaintMs;
 
@@ -80,10 +80,13 @@ public final class AsyncSalesWriter implements SalesPersister {
     }
 
     /**
-     * One INSERT per sale, fired together. At most {@link #window} of them are queued or running at
-     * a time (the engine's share of the pool's bounded wait queue): a cycle within it goes all at
-     * once, a larger one keeps that many in flight and fires the next as each is acknowledged, so
-     * the queue never overflows. The failed ones go again, together, after a back-off.
+     * One INSERT per sale, all fired at once onto the pool: up to {@link #window} lanes (the
+     * engine's share of the pool's bounded wait queue) each take a connection and run the
+     * cycle's inserts on it back to back, until none is left. A connection is taken and given
+     * back once per lane, not once per insert: every round trip through the pool's own actor
+     * would be two more tasks queued behind the HTTP work on the shared dispatcher. Each
+     * acknowledgement continues on Akka's dispatcher. The failed inserts go again, together,
+     * after a back-off.
      */
     private final class PerSale {
         final List<Sale> sales;
@@ -92,7 +95,7 @@ public final class AsyncSalesWriter implements SalesPersister {
         final ArrayDeque<Integer> todo = new ArrayDeque<>();
         final List<Integer> failed = new ArrayList<>();
         Throwable firstError;
-        int inFlight;
+        int lanes;
         long backoffMs;
 
         PerSale(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
@@ -102,39 +105,56 @@ public final class AsyncSalesWriter implements SalesPersister {
         }
 
         void round(List<Integer> indexes, long backoff) {
+            int n;
             synchronized (this) {
                 todo.addAll(indexes);
                 backoffMs = backoff;
+                n = Math.min(indexes.size(), window);
+                lanes = n;
             }
-            fire();
+            for (int k = 0; k < n; k++) {
+                db.take().whenComplete((conn, e) -> {
+                    if (e != null) laneOver(null, e);
+                    else next(conn);
+                });
+            }
         }
 
-        private void fire() {
-            while (true) {
-                int i;
+        /** The lane's next insert on its connection, or the end of the lane when none is left. */
+        private void next(MySQLConnection conn) {
+            Integer i;
+            synchronized (this) {
+                i = todo.poll();
+            }
+            if (i == null) {
+                laneOver(conn, null);
+                return;
+            }
+            insert(conn, sales.get(i), System.currentTimeMillis()).whenCompleteAsync((r, e) -> {
                 synchronized (this) {
-                    if (todo.isEmpty() || inFlight >= window) return;
-                    i = todo.poll();
-                    inFlight++;
+                    if (e == null) {
+                        ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
+                    } else {
+                        failed.add(i);
+                    }
                 }
-                insert(sales.get(i), System.currentTimeMillis()).whenComplete((r, e) -> acknowledged(i, r, e));
-            }
+                if (e == null) next(conn);
+                else laneOver(conn, e); // the connection may be broken: the pool checks it when it is back
+            }, db.dispatcher());
         }
 
-        private void acknowledged(int i, QueryResult r, Throwable e) {
+        private void laneOver(MySQLConnection conn, Throwable error) {
+            if (conn != null) db.giveBack(conn);
             boolean roundOver;
             synchronized (this) {
-                if (e == null) {
-                    ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
-                } else {
-                    failed.add(i);
-                    if (firstError == null) firstError = e;
+                if (error != null && firstError == null) firstError = error;
+                roundOver = --lanes == 0;
+                if (roundOver) {
+                    failed.addAll(todo); // every lane failed before these were tried
+                    todo.clear();
                 }
-                inFlight--;
-                roundOver = inFlight == 0 && todo.isEmpty();
             }
             if (roundOver) roundDone();
-            else fire();
         }
 
         private void roundDone() {
@@ -187,9 +207,9 @@ public final class AsyncSalesWriter implements SalesPersister {
         }
     }
 
-    private CompletableFuture<QueryResult> insert(Sale s, long created) {
-        return db.prepared(ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
-                Prices.toDecimal(s.priceCents()), s.quantity(), s.poId(), s.soId(), created));
+    private static CompletableFuture<QueryResult> insert(MySQLConnection conn, Sale s, long created) {
+        return conn.sendPreparedStatement(ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
+                Prices.toDecimal(s.priceCents()), s.quantity(), s.poId(), s.soId(), created), false);
     }
 
     /** The multi-row INSERT as text. User ids are validated ([A-Za-z0-9_.-]) but quoted with care all the same. */

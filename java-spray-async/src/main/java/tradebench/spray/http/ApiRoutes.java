@@ -30,6 +30,8 @@ import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
 import tradebench.engine.OrderViews;
+import tradebench.model.Order;
+import tradebench.model.OrderStatus;
 import tradebench.model.Side;
 import tradebench.spray.db.AsyncDatabase;
 import tradebench.spray.engine.SaleIds;
@@ -131,12 +133,15 @@ public final class ApiRoutes extends AllDirectives {
         } catch (BadRequest e) {
             return complete(json(400, JsonText.error(e.getMessage())));
         }
-        var known = gateway.registry().find(id);
+        Order known = gateway.registry().find(id);
+        // the status before the fills: an order becomes filled only once its rows are committed,
+        // so a "filled" read first guarantees the query sees every row (see OrderViews.json)
+        OrderStatus status = known == null ? null : known.status();
         boolean issued = gateway.ids().issued(id);
         return completeWithFuture(db.fills(id).handle((fills, e) -> {
             if (e != null) return json(503, JsonText.error("database unreachable")).addHeader(RetryAfter.create(1L));
             checkSaleIds(fills);
-            String body = OrderViews.json(id, known, issued, fills);
+            String body = OrderViews.json(id, known, status, issued, fills);
             return body == null ? json(404, OrderViews.notFound(id)) : json(200, body);
         }));
     }

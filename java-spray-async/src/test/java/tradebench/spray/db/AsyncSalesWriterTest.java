@@ -47,12 +47,20 @@ class AsyncSalesWriterTest {
     @BeforeEach
     void empty() throws Exception {
         tdb.deleteAllSales();
+        base = System.currentTimeMillis() * 1000;
     }
+
+    /**
+     * Ids never seen by this table, like a service's: reusing the ids of rows another test
+     * deleted would make InnoDB lock the delete-marked index entries, and concurrent inserts
+     * deadlock on them (a retry stores them all the same, but the test counts failures).
+     */
+    private long base;
 
     private static List<Sale> sales(long firstPo, int n) {
         List<Sale> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(new Sale("b" + i, "s" + i, i % 100, 1000 + i, 1 + i % 10, firstPo + i, 9_000_000 + i));
+            out.add(new Sale("b" + i, "s" + i, i % 100, 1000 + i, 1 + i % 10, firstPo + i, firstPo + 9_000_000 + i));
         }
         return out;
     }
@@ -73,17 +81,17 @@ class AsyncSalesWriterTest {
     void storesEverySaleExactlyAsTraded(PersistMode mode) throws Exception {
         try (AsyncDatabase db = database(tdb.config())) {
             EngineStats stats = new EngineStats(0, new SalesWindow());
-            store(db.writer(mode, stats), sales(1, 2500), 60); // batch: three chunks; per-sale: 2500 in flight at once
+            store(db.writer(mode, stats), sales(base + 1, 2500), 60); // batch: three chunks; per-sale: 2500 in flight at once
             assertEquals(2500, tdb.count(""));
             try (Connection conn = tdb.connect(); Statement s = conn.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, SO_ID, CREATED FROM SALES WHERE PO_ID = 1234")) {
+                 ResultSet rs = s.executeQuery("SELECT BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, SO_ID, CREATED FROM SALES WHERE PO_ID = " + (base + 1234))) {
                 assertTrue(rs.next());
                 assertEquals("b1233", rs.getString(1));
                 assertEquals("s1233", rs.getString(2));
                 assertEquals("33", rs.getString(3));
                 assertEquals(0, new java.math.BigDecimal("22.33").compareTo(rs.getBigDecimal(4)));
                 assertEquals(4, rs.getLong(5));
-                assertEquals(9_001_233, rs.getLong(6));
+                assertEquals(base + 1 + 9_001_233, rs.getLong(6));
                 assertTrue(Math.abs(System.currentTimeMillis() - rs.getLong(7)) < 60_000);
             }
         }
@@ -93,12 +101,12 @@ class AsyncSalesWriterTest {
     @Test
     void perSaleReadsBackTheGeneratedSaleIds() throws Exception {
         try (AsyncDatabase db = database(tdb.config())) {
-            List<Sale> sales = sales(1, 50);
+            List<Sale> sales = sales(base + 1, 50);
             long[] ids = store(db.writer(PersistMode.PER_SALE, new EngineStats(0, new SalesWindow())), sales, 30);
             long[] expected = new long[sales.size()];
             try (Connection conn = tdb.connect(); Statement s = conn.createStatement();
                  ResultSet rs = s.executeQuery("SELECT PO_ID, ID FROM SALES")) {
-                while (rs.next()) expected[(int) rs.getLong(1) - 1] = rs.getLong(2);
+                while (rs.next()) expected[(int) (rs.getLong(1) - base - 1)] = rs.getLong(2);
             }
             assertArrayEquals(expected, ids);
             assertEquals(50, java.util.Arrays.stream(ids).distinct().filter(id -> id > 0).count());
@@ -110,7 +118,7 @@ class AsyncSalesWriterTest {
     void storingTheSameSalesAgainStoresNothingTwice(PersistMode mode) throws Exception {
         try (AsyncDatabase db = database(tdb.config())) {
             EngineStats stats = new EngineStats(0, new SalesWindow());
-            List<Sale> sales = sales(1, 300);
+            List<Sale> sales = sales(base + 1, 300);
             store(db.writer(mode, stats), sales, 30);
             long[] again = store(db.writer(mode, stats), sales.subList(100, 300), 30); // a retry after a lost answer
             assertEquals(300, tdb.count(""));
@@ -132,7 +140,7 @@ class AsyncSalesWriterTest {
                 EngineStats s = new EngineStats(engine, new SalesWindow());
                 stats.add(s);
                 CompletableFuture<long[]> done = new CompletableFuture<>();
-                db.writer(PersistMode.PER_SALE, s).store(sales(1 + engine * 1000L, 400), done::complete);
+                db.writer(PersistMode.PER_SALE, s).store(sales(base + 1 + engine * 1000L, 400), done::complete);
                 cycles.add(done);
             }
             for (var c : cycles) c.get(60, TimeUnit.SECONDS);
@@ -150,17 +158,17 @@ class AsyncSalesWriterTest {
              AsyncDatabase db = database(tdb.config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port()), "DB_POOL", "2"))) {
             EngineStats stats = new EngineStats(0, new SalesWindow());
             AsyncSalesWriter writer = db.writer(mode, stats);
-            store(writer, sales(1, 10), 30); // the pool has live connections now
+            store(writer, sales(base + 1, 10), 30); // the pool has live connections now
             proxy.cut();
             CompletableFuture<long[]> stored = new CompletableFuture<>();
-            writer.store(sales(1, 1500), stored::complete);
+            writer.store(sales(base + 1, 1500), stored::complete);
             Thread.sleep(1500);
             assertNull(stored.getNow(null), "nothing can be stored while the database is away");
             proxy.restore();
             stored.get(60, TimeUnit.SECONDS);
             assertTrue(stats.persistenceFailures() > 0, "the outage was seen");
             assertEquals(1500, tdb.count(""));
-            assertEquals(1500, tdb.count("PO_ID BETWEEN 1 AND 1500"));
+            assertEquals(1500, tdb.count("PO_ID BETWEEN " + (base + 1) + " AND " + (base + 1500)));
         }
     }
 

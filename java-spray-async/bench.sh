@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# java-spray-async/bench.sh: one short measured run of java-spray-async, with its CPU use.
+#
+#   java-spray-async/bench.sh ENGINES WAIT_MS CONCURRENCY [VAR=VALUE ...]
+#   e.g. java-spray-async/bench.sh 6 0 64 PERSIST=batch
+#
+# Starts the jar on PORT (3103) and database TRADER_SPRAY (emptied first; make it
+# once with ./tradebench db create TRADER_SPRAY), runs `./tradebench load` (5 s
+# warm-up, 15 s measured), reads the service's CPU time from /proc over the
+# measured window, then SIGTERMs it. Prints one result line. Build the jar
+# first: mvn -B -q -pl .,java-spray-async package -DskipTests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engines="$1" wait_ms="$2" conc="$3"; shift 3
+port="${PORT:-3103}" db="${BENCH_DB:-TRADER_SPRAY}" warmup=5 duration=15
+: "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"; export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
+db_url="jdbc:mysql://127.0.0.1:3307/$db?user=trader&password=trader"
+mysql_cmd() { mariadb -h127.0.0.1 -P3307 -utrader -ptrader "$db" -e "$1" 2>/dev/null || mysql -h127.0.0.1 -P3307 -utrader -ptrader "$db" -e "$1"; }
+mysql_cmd "TRUNCATE TABLE SALES" || mysql_cmd "DELETE FROM SALES"
+log=$(mktemp /tmp/spray-bench.XXXX.log)
+(export PORT="$port" DB_HOST=127.0.0.1 DB_PORT=3307 DB_NAME="$db" ENGINES="$engines" "$@"
+ exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -XX:+UseParallelGC -Xss512k -jar java-spray-async/target/java-spray-async.jar) >"$log" 2>&1 &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.5; done
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+threads() { awk '/^Threads:/ {print $2}' "/proc/$pid/status"; }
+hz=$(getconf CLK_TCK)
+json=$(mktemp /tmp/spray-bench.XXXX.json)
+./tradebench load --url "http://127.0.0.1:$port" --concurrency "$conc" --wait "$wait_ms" --warmup "$warmup" \
+  --duration "$duration" --db-url "$db_url" --json "$json" --progress 100 >"$log.load" 2>&1 &
+lpid=$!
+sleep "$warmup"; c0=$(ticks); t0=$(date +%s.%N)
+sleep "$duration"; c1=$(ticks); t1=$(date +%s.%N); th=$(threads)
+wait "$lpid" || { tail -20 "$log.load"; exit 1; }
+kill -TERM "$pid"; rc=0; wait "$pid" || rc=$?; trap - EXIT
+cpu=$(echo "($c1 - $c0) * 100 / $hz / ($t1 - $t0)" | bc -l)
+echo "engines=$engines wait=$wait_ms concurrency=$conc $* | $(grep -E 'sales|orders/s' "$log.load" | tr '\n' ' ' | tr -s ' ') | cpu=$(printf '%.0f' "$cpu")% | threads=$th | exit=$rc | $(grep "^exit variant" "$log" || echo "no exit line")"
+echo "json: $json  log: $log"
