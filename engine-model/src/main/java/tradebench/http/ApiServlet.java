@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import tradebench.db.Database;
 import tradebench.engine.BadRequest;
+import tradebench.engine.FaultInjection;
 import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
@@ -27,10 +28,17 @@ import tradebench.model.Side;
 public final class ApiServlet extends HttpServlet {
     private final transient OrderGateway gateway;
     private final transient Database db;
+    private final transient FaultInjection.EngineCrasher crasher; // null unless FAULTS=on
 
     public ApiServlet(OrderGateway gateway, Database db) {
+        this(gateway, db, null);
+    }
+
+    /** With a crasher, {@code POST /faults/crash-engine?engine=N} works when FAULTS=on (the reliability suite). */
+    public ApiServlet(OrderGateway gateway, Database db, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
+        this.crasher = crasher != null && FaultInjection.enabled(gateway.config()) ? crasher : null;
     }
 
     @Override
@@ -45,6 +53,10 @@ public final class ApiServlet extends HttpServlet {
             }
             case "/health" -> {
                 if (onlyGet(method, path, resp)) health(resp);
+            }
+            case FaultInjection.PATH -> {
+                if (crasher == null) send(resp, 404, JsonText.error("not found: " + path));
+                else crash(method, req, resp);
             }
             default -> {
                 if (path.startsWith("/orders/")) {
@@ -101,6 +113,21 @@ public final class ApiServlet extends HttpServlet {
         } catch (SQLException e) {
             resp.setHeader("Retry-After", "1");
             send(resp, 503, JsonText.error("database unreachable"));
+        }
+    }
+
+    private void crash(String method, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (!method.equals("POST")) {
+            resp.setHeader("Allow", "POST");
+            send(resp, 405, JsonText.error("method not allowed: " + method + " " + FaultInjection.PATH));
+            return;
+        }
+        try {
+            int engine = FaultInjection.engine(req.getParameter("engine"), gateway.config());
+            crasher.crash(engine);
+            send(resp, 202, FaultInjection.accepted(engine));
+        } catch (BadRequest e) {
+            send(resp, 400, JsonText.error(e.getMessage()));
         }
     }
 
