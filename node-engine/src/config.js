@@ -39,6 +39,8 @@ function loadConfig(env = process.env) {
     products: integer(env, 'PRODUCTS', 1, 1000000),
     inboxLimit: integer(env, 'INBOX_LIMIT', 1, 100000000),
     persist,
+    // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
+    faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
       host: text(env, 'DB_HOST'),
       port: integer(env, 'DB_PORT', 1, 65535),

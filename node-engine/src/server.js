@@ -15,6 +15,7 @@ const { orderStatus } = require('./handlers/order-status');
 const { statsReport } = require('./handlers/stats');
 const { health } = require('./handlers/health');
 const { methodNotAllowed, notFound, errorHandler } = require('./handlers/errors');
+const faults = require('./handlers/faults');
 
 const VARIANT = 'node-engine';
 const STATS_EVERY_MS = 5000;
@@ -41,6 +42,8 @@ function createApp(deps) {
   app.route('/orders/:id').get(orderStatus(deps)).all(methodNotAllowed('GET'));
   app.route('/stats').get(statsReport(deps)).all(methodNotAllowed('GET'));
   app.route('/health').get(health(deps)).all(methodNotAllowed('GET'));
+  // Test-only (FAULTS=on): the reliability suite's crash of one engine. Unrouted otherwise: 404.
+  if (deps.config.faults) app.route(faults.PATH).post(faults.crashEngine(deps)).all(methodNotAllowed('POST'));
 
   app.use(notFound);
   app.use(errorHandler);
