@@ -5,10 +5,13 @@
 #   e.g. java-spray-async/bench.sh 6 0 64 PERSIST=batch
 #
 # Starts the jar on PORT (3103) and database TRADER_SPRAY (emptied first; make it
-# once with ./tradebench db create TRADER_SPRAY), runs `./tradebench load` (5 s
-# warm-up, 15 s measured), reads the service's CPU time from /proc over the
-# measured window, then SIGTERMs it. Prints one result line. Build the jar
-# first: mvn -B -q -pl .,java-spray-async package -DskipTests
+# once with ./tradebench db create TRADER_SPRAY), primes it with an unmeasured
+# `./tradebench load` of PRIME seconds (default 10: on a busy 2-core machine the
+# JIT compilers are still at work after a 5 s warm-up, and their CPU would count
+# as the service's), then runs `./tradebench load` (5 s warm-up, 15 s measured),
+# reads the service's CPU time from /proc over the measured window, then
+# SIGTERMs it. Prints one result line. Build the jar first:
+# mvn -B -q -pl .,java-spray-async package -DskipTests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engines="$1" wait_ms="$2" conc="$3"; shift 3
@@ -26,6 +29,10 @@ for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/health" >/dev/null &&
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 threads() { awk '/^Threads:/ {print $2}' "/proc/$pid/status"; }
 hz=$(getconf CLK_TCK)
+if [ "${PRIME:-10}" -gt 0 ]; then
+  ./tradebench load --url "http://127.0.0.1:$port" --concurrency "$conc" --wait "$wait_ms" --warmup 0 \
+    --duration "${PRIME:-10}" --progress 100 >"$log.prime" 2>&1 || { tail -20 "$log.prime"; exit 1; }
+fi
 json=$(mktemp /tmp/spray-bench.XXXX.json)
 ./tradebench load --url "http://127.0.0.1:$port" --concurrency "$conc" --wait "$wait_ms" --warmup "$warmup" \
   --duration "$duration" --db-url "$db_url" --json "$json" --progress 100 >"$log.load" 2>&1 &
