@@ -22,7 +22,7 @@ mysql_cmd() { mariadb -h127.0.0.1 -P3307 -utrader -ptrader "$db" -e "$1" 2>/dev/
 mysql_cmd "TRUNCATE TABLE SALES" || mysql_cmd "DELETE FROM SALES"
 log=$(mktemp /tmp/spray-bench.XXXX.log)
 (export PORT="$port" DB_HOST=127.0.0.1 DB_PORT=3307 DB_NAME="$db" ENGINES="$engines" "$@"
- exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -XX:+UseParallelGC -Xss512k -jar java-spray-async/target/java-spray-async.jar) >"$log" 2>&1 &
+ exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -XX:+UseParallelGC -Xss512k ${JAVA_OPTS:-} -jar java-spray-async/target/java-spray-async.jar) >"$log" 2>&1 &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.5; done

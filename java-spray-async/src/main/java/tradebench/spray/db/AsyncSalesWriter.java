@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
@@ -23,9 +24,9 @@ import tradebench.model.Sale;
  *     pool's connections (see {@link PerSale}); the callback runs when the
  *     last one is acknowledged, with the generated sale ids the driver read
  *     back (the 2014 driver could not);</li>
- * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows),
- *     sent as text: a prepared statement per row count would fill the server's
- *     statement cache.</li>
+ * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows,
+ *     fired together), sent as text: a prepared statement per row count would
+ *     fill the server's statement cache.</li>
  * </ul>
  * Every insert is {@code ... ON DUPLICATE KEY UPDATE ID = ID} over the unique
  * (PO_ID, SO_ID), so a retry whose first try did commit stores nothing twice.
@@ -75,7 +76,7 @@ public final class AsyncSalesWriter implements SalesPersister {
             for (int i = 0; i < sales.size(); i++) all.add(i);
             new PerSale(sales, ids, stored).round(all, 5);
         } else {
-            new Batch(sales, ids, stored).round(0, 5);
+            new Batch(sales, ids, stored).start();
         }
     }
 
@@ -178,29 +179,36 @@ public final class AsyncSalesWriter implements SalesPersister {
         }
     }
 
-    /** Multi-row INSERTs of up to {@value #CHUNK} rows, one after the other; a failed chunk goes again. */
+    /**
+     * Multi-row INSERTs of up to {@value #CHUNK} rows: a cycle of one chunk (the usual case) is one
+     * INSERT; a larger one fires all its chunks at once, on as many connections. A failed chunk
+     * goes again alone after a back-off.
+     */
     private final class Batch {
         final List<Sale> sales;
         final long[] ids;
         final Consumer<long[]> stored;
+        final AtomicInteger chunksLeft;
 
         Batch(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
             this.sales = sales;
             this.ids = ids;
             this.stored = stored;
+            this.chunksLeft = new AtomicInteger((sales.size() + CHUNK - 1) / CHUNK);
         }
 
-        /** Sales [0, from) are stored; the next chunk goes now. */
-        void round(int from, long backoffMs) {
+        void start() {
+            for (int from = 0; from < sales.size(); from += CHUNK) chunk(from, 5);
+        }
+
+        private void chunk(int from, long backoffMs) {
             int n = Math.min(CHUNK, sales.size() - from);
             db.query(multiRow(sales.subList(from, from + n), System.currentTimeMillis())).whenComplete((r, e) -> {
                 if (e != null) {
                     failure(e);
-                    db.later(backoffMs, () -> round(from, Math.min(backoffMs * 2, 1000)));
-                } else if (from + n < sales.size()) {
-                    round(from + n, 5);
-                } else {
-                    Arrays.fill(ids, ID_UNKNOWN);
+                    db.later(backoffMs, () -> chunk(from, Math.min(backoffMs * 2, 1000)));
+                } else if (chunksLeft.decrementAndGet() == 0) {
+                    Arrays.fill(ids, ID_UNKNOWN); // a multi-row INSERT reads back only its first id
                     stored.accept(ids);
                 }
             });
