@@ -14,7 +14,7 @@ const { orderEntry } = require('./handlers/order-entry');
 const { orderStatus } = require('./handlers/order-status');
 const { statsReport } = require('./handlers/stats');
 const { health } = require('./handlers/health');
-const { methodNotAllowed, notFound, errorHandler } = require('./handlers/errors');
+const { methodNotAllowed, notFound, errorHandler, clientError } = require('./handlers/errors');
 const faults = require('./handlers/faults');
 
 const VARIANT = 'node-engine';
@@ -96,6 +96,7 @@ async function main() {
   }
   const service = await createService(config);
   const server = service.app.listen(config.port);
+  server.on('clientError', clientError);
   server.on('error', async (err) => {
     process.stderr.write(`node-engine: cannot listen on port ${config.port}: ${err.message}\n`);
     await service.drain();

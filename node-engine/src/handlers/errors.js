@@ -37,4 +37,20 @@ function errorHandler(err, req, res, next) {
   return res.status(status).json({ error });
 }
 
-module.exports = { methodNotAllowed, notFound, errorHandler };
+// Requests Node's HTTP parser refuses before Express sees them (an unknown
+// method such as FOO, a malformed request line or header, headers over the
+// size limit): a JSON error like every other refusal, then the connection is
+// closed. Node's default answer would be a bare 400 without a body.
+function clientError(err, socket) {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({ error: tooLarge ? 'request headers too large' : 'malformed HTTP request' });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+module.exports = { methodNotAllowed, notFound, errorHandler, clientError };
