@@ -8,10 +8,11 @@ import java.util.Arrays;
 import tradebench.loadclient.load.LoadOptions;
 import tradebench.loadclient.load.LoadResult;
 import tradebench.loadclient.load.LoadRun;
+import tradebench.loadclient.reliability.Reliability;
 import tradebench.loadclient.verify.VerifyOptions;
 import tradebench.loadclient.verify.Verifier;
 
-/** {@code loadclient load ...} and {@code loadclient verify ...}. Exit codes: 0 ok, 1 failures, 2 usage. */
+/** {@code loadclient load ...}, {@code loadclient verify ...} and {@code loadclient reliability PHASE ...}. Exit codes: 0 ok, 1 failures, 2 usage. */
 public final class Main {
 
     private Main() {}
@@ -34,6 +35,7 @@ public final class Main {
             return switch (args[0]) {
                 case "load" -> load(LoadOptions.parse(rest), out);
                 case "verify" -> new Verifier(VerifyOptions.parse(rest), out).run().isEmpty() ? 0 : 1;
+                case "reliability" -> Reliability.run(rest, out);
                 default -> throw new Flags.UsageException("unknown subcommand: " + args[0]);
             };
         } catch (Flags.UsageException e) {
@@ -58,6 +60,7 @@ public final class Main {
 
     static String usage() {
         return Flags.usage("load", "SPEC section 6: closed loop by default, fixed rate with --rate", LoadOptions.FLAGS)
-                + Flags.usage("verify", "checks a running variant against SPEC section 3 and docs/contract.md", VerifyOptions.FLAGS);
+                + Flags.usage("verify", "checks a running variant against SPEC section 3 and docs/contract.md", VerifyOptions.FLAGS)
+                + Reliability.usage();
     }
 }

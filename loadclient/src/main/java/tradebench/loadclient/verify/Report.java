@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Prints each check as it passes or fails and keeps the failures (the exit code). */
-final class Report {
+public final class Report {
 
     /** One broken rule; {@code check} names the rule (tests match on it). */
-    record Failure(String check, String message) {
+    public record Failure(String check, String message) {
         @Override
         public String toString() {
             return check + ": " + message;
@@ -25,41 +25,41 @@ final class Report {
     private final Map<String, Integer> perCheck = new HashMap<>();
     private int passed;
 
-    Report(PrintStream out) {
+    public Report(PrintStream out) {
         this.out = out;
     }
 
-    synchronized void ok(String check, String message) {
+    public synchronized void ok(String check, String message) {
         passed++;
         out.println("ok   " + check + ": " + message);
     }
 
-    synchronized void fail(String check, String message) {
+    public synchronized void fail(String check, String message) {
         failures.add(new Failure(check, message));
         int n = perCheck.merge(check, 1, Integer::sum);
         if (n <= PRINT_LIMIT) out.println("FAIL " + check + ": " + message);
         else if (n == PRINT_LIMIT + 1) out.println("FAIL " + check + ": (more failures of this check are counted, not printed)");
     }
 
-    synchronized void note(String message) {
+    public synchronized void note(String message) {
         out.println("     " + message);
     }
 
     /** Fails {@code check} unless {@code condition}; returns the condition. */
-    boolean expect(boolean condition, String check, String failure) {
+    public boolean expect(boolean condition, String check, String failure) {
         if (!condition) fail(check, failure);
         return condition;
     }
 
-    synchronized int failureCount(String check) {
+    public synchronized int failureCount(String check) {
         return perCheck.getOrDefault(check, 0);
     }
 
-    synchronized List<Failure> failures() {
+    public synchronized List<Failure> failures() {
         return List.copyOf(failures);
     }
 
-    synchronized void summary() {
+    public synchronized void summary() {
         if (failures.isEmpty()) {
             out.println("verify: all " + passed + " checks passed");
         } else {

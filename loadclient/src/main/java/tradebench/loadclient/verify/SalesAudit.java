@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * run's order with a foreign one is judged on the run's side only, since the
  * foreign order's terms are unknown.
  */
-final class SalesAudit {
+public final class SalesAudit {
 
     private final Map<Long, SentOrder> ours;
     private final String prefix;
@@ -22,14 +22,14 @@ final class SalesAudit {
     /** Filled quantity per run order, from the judged rows. */
     private final Map<Long, Long> filled = new HashMap<>();
 
-    SalesAudit(Map<Long, SentOrder> ours, String prefix, Report report) {
+    public SalesAudit(Map<Long, SentOrder> ours, String prefix, Report report) {
         this.ours = ours;
         this.prefix = prefix;
         this.report = report;
     }
 
     /** Runs every rule over the rows; returns the rows that concern the run. */
-    List<SalesTable.Row> audit(List<SalesTable.Row> rows) {
+    public List<SalesTable.Row> audit(List<SalesTable.Row> rows) {
         Set<String> pairs = new HashSet<>();
         List<SalesTable.Row> concerned = new ArrayList<>();
         for (SalesTable.Row r : rows) {
@@ -110,11 +110,11 @@ final class SalesAudit {
     }
 
     /** What is left of a run order after the judged rows (its quantity when it never traded). */
-    long remaining(SentOrder o) {
+    public long remaining(SentOrder o) {
         return o.quantity() - filled.getOrDefault(o.id(), 0L);
     }
 
-    long filled(SentOrder o) {
+    public long filled(SentOrder o) {
         return filled.getOrDefault(o.id(), 0L);
     }
 

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /** Reads the rows the audit needs from SALES (or the table --sales-table names). */
-final class SalesTable implements AutoCloseable {
+public final class SalesTable implements AutoCloseable {
 
-    record Row(long id, String buyer, String seller, String productId, BigDecimal price, int quantity,
+    public record Row(long id, String buyer, String seller, String productId, BigDecimal price, int quantity,
                long poId, long soId, long created) {
         @Override
         public String toString() {
@@ -29,7 +29,7 @@ final class SalesTable implements AutoCloseable {
     private final Connection connection;
     private final String table;
 
-    SalesTable(String jdbcUrl, String table) throws SQLException {
+    public SalesTable(String jdbcUrl, String table) throws SQLException {
         this.connection = DriverManager.getConnection(jdbcUrl);
         this.connection.setAutoCommit(true);
         this.table = table;
@@ -46,7 +46,7 @@ final class SalesTable implements AutoCloseable {
      * [minId, maxId] on either side (in case the service's clock differs from ours).
      * Each row once, by ID.
      */
-    List<Row> since(long sinceMs, long minId, long maxId) throws SQLException {
+    public List<Row> since(long sinceMs, long minId, long maxId) throws SQLException {
         Map<Long, Row> rows = new LinkedHashMap<>();
         add(rows, query("SELECT " + COLUMNS + " FROM " + table + " WHERE CREATED >= ?", sinceMs));
         add(rows, query("SELECT " + COLUMNS + " FROM " + table + " WHERE PO_ID BETWEEN ? AND ?", minId, maxId));
@@ -57,7 +57,7 @@ final class SalesTable implements AutoCloseable {
     }
 
     /** How many rows name one of these ids: the "still trading?" probe of the quiet wait. */
-    long countForRange(long minId, long maxId) throws SQLException {
+    public long countForRange(long minId, long maxId) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement("SELECT (SELECT COUNT(*) FROM " + table
                 + " WHERE PO_ID BETWEEN ? AND ?) + (SELECT COUNT(*) FROM " + table + " WHERE SO_ID BETWEEN ? AND ?)")) {
             ps.setLong(1, minId);
@@ -68,6 +68,20 @@ final class SalesTable implements AutoCloseable {
                 rs.next();
                 return rs.getLong(1);
             }
+        }
+    }
+
+    /** Every row of the table, by ID (the reliability suite's database holds only its own run). */
+    public List<Row> all() throws SQLException {
+        return query("SELECT " + COLUMNS + " FROM " + table + " ORDER BY ID");
+    }
+
+    /** How many rows the table holds. */
+    public long count() throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM " + table);
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -7,10 +7,10 @@ import java.math.BigDecimal;
  * and when (monotonic ns) it was sent and answered, for the id-order check.
  * {@code price} is the sell price or the buy's maxPrice, null for a buy without limit.
  */
-record SentOrder(long id, boolean buy, String userId, String productId, int quantity, BigDecimal price,
+public record SentOrder(long id, boolean buy, String userId, String productId, int quantity, BigDecimal price,
                  long sentNs, long answeredNs) {
 
-    String side() {
+    public String side() {
         return buy ? "buy" : "sell";
     }
 }

@@ -1,0 +1,45 @@
+package tradebench.loadclient.reliability;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import tradebench.loadclient.verify.SalesTable;
+import tradebench.loadclient.verify.SentOrder;
+
+/**
+ * The audit after a variant stopped: every order file of the run against SALES,
+ * and the exit line's counts: {@code sales} = the rows stored,
+ * {@code accepted} = the 202s the suite received.
+ */
+final class AuditPhase extends Phase {
+
+    AuditPhase(RelOptions options, PrintStream out) {
+        super(options, out);
+    }
+
+    @Override
+    void run() throws Exception {
+        List<SentOrder> orders = new ArrayList<>();
+        for (String f : options.flags().required("orders").split(",")) {
+            if (!f.isBlank()) orders.addAll(OrderLog.read(f.trim()));
+        }
+        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+            List<SalesTable.Row> rows = audit(orders, sales);
+            figures.put("salesChecked", rows.size());
+            figures.put("ordersAccepted", orders.size());
+            if (options.has("expect-sales")) {
+                long n = options.longValue("expect-sales");
+                if (report.expect(rows.size() == n, "exit-sales", "the exit line says sales=" + n + ", SALES holds " + rows.size())) {
+                    report.ok("exit-sales", "the exit line's sales=" + n + " are all in SALES, each once");
+                }
+            }
+            if (options.has("expect-accepted")) {
+                long n = options.longValue("expect-accepted");
+                if (report.expect(orders.size() == n, "exit-accepted", "the exit line says accepted=" + n
+                        + ", the suite received " + orders.size() + " 202s")) {
+                    report.ok("exit-accepted", "the exit line's accepted=" + n + " = the 202s the suite received");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package tradebench.loadclient.reliability;
+
+import java.io.PrintStream;
+
+/**
+ * Plain load that keeps its accepted orders: the launcher sends SIGTERM to the
+ * variant in the middle of it (shutdown). Refused connections and "shutting
+ * down" 503s after the signal are expected; any other answer is not.
+ */
+final class LoadPhase extends Phase {
+
+    LoadPhase(RelOptions options, PrintStream out) {
+        super(options, out);
+    }
+
+    @Override
+    void run() throws Exception {
+        LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
+        load.closedLoop(options.connections(), options.waitMs(), options.duration());
+        OrderLog.write(options.flags().required("orders-out"), load.orders);
+        out.println("load: " + load.summary());
+        report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
+        report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
+        if (report.failures().isEmpty()) report.ok("load", load.summary());
+        figures.put("accepted", load.total(load.accepted));
+        figures.put("overloaded", load.total(load.overloaded));
+        figures.put("ioErrors", load.ioErrors.get());
+    }
+}

@@ -1,0 +1,115 @@
+package tradebench.loadclient.reliability;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import tradebench.loadclient.http.HttpConnection;
+import tradebench.loadclient.http.HttpResponse;
+import tradebench.loadclient.verify.SalesTable;
+
+/**
+ * Database outage: load plus a /health probe every 200 ms while the launcher
+ * stops the database for 10 s and starts it again (it creates
+ * {@code --db-back-file} when the database answers again). /health must say
+ * 503 meanwhile and 200 after, every order answer is a 202 or a 503, the
+ * service never stops answering, and trading resumes. The launcher's final
+ * audit checks the sales over everything accepted.
+ */
+final class OutagePhase extends Phase {
+
+    /** One /health probe: ms since the start, status (-1: no answer within 3 s). */
+    record Probe(long atMs, int status, String body) {}
+
+    OutagePhase(RelOptions options, PrintStream out) {
+        super(options, out);
+    }
+
+    @Override
+    void run() throws Exception {
+        String backFile = options.flags().required("db-back-file");
+        double duration = options.duration();
+        LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
+        List<Probe> probes = Collections.synchronizedList(new ArrayList<>());
+        long t0 = System.currentTimeMillis();
+        long[] backAt = {-1};
+        Thread runner = Thread.ofPlatform().start(() -> {
+            try {
+                load.closedLoop(options.connections(), options.waitMs(), duration);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long end = t0 + (long) (duration * 1000);
+        while (System.currentTimeMillis() < end || backAt[0] < 0 && System.currentTimeMillis() < end + 30_000) {
+            probes.add(probe(t0));
+            if (backAt[0] < 0 && Files.exists(Path.of(backFile))) backAt[0] = System.currentTimeMillis() - t0;
+            LoadDriver.sleepMs(200);
+        }
+        runner.join();
+        // after the load: until /health is 200 again (30 s at most)
+        long healthyAt = -1;
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (System.currentTimeMillis() < deadline) {
+            Probe p = probe(t0);
+            probes.add(p);
+            if (p.status() == 200 && backAt[0] >= 0) break;
+            LoadDriver.sleepMs(200);
+        }
+        OrderLog.write(options.flags().required("orders-out"), load.orders);
+        out.println("load: " + load.summary());
+
+        long firstDown = -1;
+        for (Probe p : probes) {
+            if (p.status() == 503 && firstDown < 0) firstDown = p.atMs();
+            if (p.status() == 200 && backAt[0] >= 0 && p.atMs() >= backAt[0] && healthyAt < 0) healthyAt = p.atMs();
+            if (p.status() != 200 && p.status() != 503) {
+                report.fail("outage-health", "GET /health at +" + p.atMs() + " ms: " + (p.status() < 0 ? "no answer" : p.status())
+                        + " " + p.body());
+            } else if (p.status() == 503 && !p.body().contains("\"down\"")) {
+                report.fail("outage-health", "503 without {\"status\": \"down\"}: " + p.body());
+            }
+        }
+        report.expect(backAt[0] >= 0, "outage-db-back", "the launcher never said the database is back (" + backFile + ")");
+        report.expect(firstDown >= 0, "outage-health", "GET /health never answered 503 while the database was stopped");
+        report.expect(healthyAt >= 0, "outage-health", "GET /health not 200 again after the database came back");
+        report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
+        report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
+        int backSec = backAt[0] < 0 ? LoadDriver.SECONDS : (int) (backAt[0] / 1000) + 1;
+        long acceptedAfter = LoadDriver.total(load.accepted, backSec, LoadDriver.SECONDS);
+        report.expect(acceptedAfter > 0, "outage-resume", "no order accepted after the database came back");
+        long salesAfter;
+        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+            waitQuiet(sales, true);
+            long backWall = t0 + Math.max(0, backAt[0]);
+            salesAfter = sales.all().stream().filter(r -> r.created() >= backWall).count();
+        }
+        report.expect(salesAfter > 0, "outage-resume", "no sale stored after the database came back");
+        long downMs = firstDown >= 0 && healthyAt >= 0 ? healthyAt - firstDown : -1;
+        long recoveryMs = healthyAt >= 0 && backAt[0] >= 0 ? healthyAt - backAt[0] : -1;
+        if (report.failures().isEmpty()) {
+            report.ok("outage", "/health 503 from +" + firstDown + " ms for " + downMs + " ms; database back at +" + backAt[0]
+                    + " ms, /health 200 " + recoveryMs + " ms later; " + load.total(load.overloaded) + " orders answered 503, "
+                    + acceptedAfter + " accepted and " + salesAfter + " sales stored after it came back");
+        }
+        figures.put("healthDownMs", downMs);
+        figures.put("recoveryMs", recoveryMs);
+        figures.put("accepted", load.total(load.accepted));
+        figures.put("overloaded", load.total(load.overloaded));
+        figures.put("ioErrors", load.ioErrors.get());
+        figures.put("salesAfterBack", salesAfter);
+    }
+
+    private Probe probe(long t0) {
+        long at = System.currentTimeMillis() - t0;
+        try (HttpConnection c = new HttpConnection(options.url(), 3_000)) {
+            HttpResponse r = c.send("GET", "/health");
+            return new Probe(at, r.status(), r.bodyText());
+        } catch (IOException e) {
+            return new Probe(at, -1, e.toString());
+        }
+    }
+}

@@ -1,0 +1,294 @@
+# The reliability suite (issue 10): bad input, overload, database outage, crash
+# isolation, shutdown — for every variant, on a private database of its own.
+#
+# `./tradebench test` runs it (rel_test, one step per variant and phase); alone:
+#   bash scripts/lib/65-reliability.sh [VARIANT...]
+#
+# This file is the launcher's part: it starts and stops the variants, the
+# database (a second private instance under .tradebench/reliability, never the
+# shared one on 3307), Toxiproxy, the RSS sampler, sends SIGTERM and the
+# database stop. The checks are `loadclient reliability PHASE` (loadclient/,
+# package tradebench.loadclient.reliability). Per variant:
+#
+#   run A  ENGINES=4 FAULTS=on, database direct:
+#          bad-input -> crash (engine 1, 2 s into an 8 s load) -> outage (the
+#          database stopped 2 s into a 14 s load, started 10 s later) + audit ->
+#          SIGTERM 2 s into a 5 s load: exit 0 within 10 s -> audit over every
+#          order of the run, SALES = the exit line's sales, accepted = the 202s
+#   run B  ENGINES=2 INBOX_LIMIT=10, database behind Toxiproxy (+REL_DB_LATENCY_MS
+#          per round trip): capacity measured, 5x offered for 20 s, recovery,
+#          /stats accepted = the client's 202s, audit; peak RSS sampled; SIGTERM.
+#
+# Figures: .tradebench/reliability/<stamp>/<variant>/*.json, and a table in
+# results/reliability-<stamp>.md (docs/reliability.md quotes the last run).
+
+REL_DB_LATENCY_MS="${REL_DB_LATENCY_MS:-50}"
+REL_INBOX_LIMIT="${REL_INBOX_LIMIT:-10}"
+
+# rel_java PHASE ARGS...: one phase of the loadclient's reliability checks.
+rel_java() {
+  local phase="$1"; shift
+  tb_loadclient reliability "$phase" "$@"
+}
+
+rel_sql() { db_root_sql TRADER -N -e "$1"; }
+
+# rel_jdbc: the JDBC URL of the suite's database (its own instance, not DB_HOST/DB_PORT).
+rel_jdbc() { echo "jdbc:mysql://127.0.0.1:$TB_DB_PORT/TRADER?user=$TB_DB_USER&password=$TB_DB_PASSWORD"; }
+
+# rel_start_variant VARIANT LOG ENV...: starts it in the background; sets REL_PID, REL_URL.
+rel_start_variant() {
+  local v="$1" log="$2"; shift 2
+  local port; port=$(free_port)
+  # shellcheck disable=SC2046,SC2086
+  (export PORT="$port" DB_HOST=127.0.0.1 DB_PORT="$TB_DB_PORT" DB_NAME=TRADER DB_USER="$TB_DB_USER" \
+     DB_PASSWORD="$TB_DB_PASSWORD" "$@"; exec $(variant_cmd "$v")) >"$log" 2>&1 &
+  REL_PID=$!
+  REL_URL="http://127.0.0.1:$port"
+  if ! wait_http "$REL_URL/health" 90; then
+    tail -n 20 "$log" >&2
+    return 1
+  fi
+}
+
+# rel_stop_variant: SIGTERM, 10 s, then SIGKILL (children too). Sets REL_EXIT_RC, REL_EXIT_MS.
+rel_stop_variant() {
+  REL_EXIT_RC=""; REL_EXIT_MS=""
+  [ -n "${REL_PID:-}" ] || return 0
+  local t0 t1 i
+  t0=$(date +%s%N)
+  kill -TERM "$REL_PID" 2>/dev/null
+  for ((i = 0; i < 100; i++)); do kill -0 "$REL_PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$REL_PID" 2>/dev/null; then
+    # a variant still running after 10 s: killed, its children first
+    pkill -KILL -P "$REL_PID" 2>/dev/null; kill -KILL "$REL_PID" 2>/dev/null
+    wait "$REL_PID" 2>/dev/null
+    REL_EXIT_RC=killed
+  else
+    local rc=0; wait "$REL_PID" || rc=$?
+    REL_EXIT_RC=$rc
+  fi
+  t1=$(date +%s%N)
+  REL_EXIT_MS=$(( (t1 - t0) / 1000000 ))
+  REL_PID=""
+}
+
+rel_cleanup() {
+  [ -n "${REL_BG_PID:-}" ] && { kill "$REL_BG_PID" 2>/dev/null; wait "$REL_BG_PID" 2>/dev/null; }
+  [ -n "${REL_SAMPLER_PID:-}" ] && { kill "$REL_SAMPLER_PID" 2>/dev/null; wait "$REL_SAMPLER_PID" 2>/dev/null; }
+  if [ -n "${REL_PID:-}" ] && kill -0 "$REL_PID" 2>/dev/null; then
+    pkill -KILL -P "$REL_PID" 2>/dev/null; kill -KILL "$REL_PID" 2>/dev/null; wait "$REL_PID" 2>/dev/null
+  fi
+  [ -n "${REL_TOXI_PID:-}" ] && { kill "$REL_TOXI_PID" 2>/dev/null; wait "$REL_TOXI_PID" 2>/dev/null; }
+  REL_BG_PID=""; REL_SAMPLER_PID=""; REL_PID=""; REL_TOXI_PID=""
+}
+
+# rel_toxiproxy_start LATENCY_MS DIR: a slow link in front of the reliability database; sets REL_TOXI_PORT.
+rel_toxiproxy_start() {
+  local bin api listen
+  bin=$(toxiproxy_bin) || return 1
+  api=$(free_port)
+  "$bin" -host 127.0.0.1 -port "$api" >"$2/toxiproxy.log" 2>&1 &
+  REL_TOXI_PID=$!
+  wait_http "http://127.0.0.1:$api/version" 20 || return 1
+  listen=$(free_port)
+  curl -fsS -X POST "http://127.0.0.1:$api/proxies" -d \
+    "{\"name\":\"mysql\",\"listen\":\"127.0.0.1:$listen\",\"upstream\":\"127.0.0.1:$TB_DB_PORT\",\"enabled\":true}" >/dev/null || return 1
+  curl -fsS -X POST "http://127.0.0.1:$api/proxies/mysql/toxics" -d \
+    "{\"name\":\"slow-db\",\"type\":\"latency\",\"stream\":\"downstream\",\"attributes\":{\"latency\":$1,\"jitter\":0}}" >/dev/null || return 1
+  REL_TOXI_PORT=$listen
+}
+
+# rel_exit_line LOG: "accepted sales" of the variant's exit line (docs/contract.md), or nothing.
+rel_exit_line() {
+  grep -a '^exit variant=' "$1" | tail -n 1 | sed -n 's/.*accepted=\([0-9]*\) sales=\([0-9]*\).*/\1 \2/p'
+}
+
+# rel_step NAME LOG CMD...: runs CMD with its output in LOG; PASS/FAIL step.
+rel_step() {
+  local name="$1" log="$2"; shift 2
+  if "$@" >"$log" 2>&1; then step_ok "$name"; return 0; fi
+  grep -E '^FAIL|^loadclient:' "$log" | head -n 15 >&2
+  step_fail "$name (log: $log)"
+  return 1
+}
+
+# rel_run_a VARIANT DIR: bad input, crash, outage, shutdown on one process.
+rel_run_a() {
+  local v="$1" d="$2" name="reliability $1"
+  rel_sql "DELETE FROM SALES"
+  if ! rel_start_variant "$v" "$d/run-a.log" ENGINES=4 FAULTS=on PERSIST=per-sale; then
+    step_fail "$name: not healthy within 90 s (log: $d/run-a.log)"; rel_cleanup; return
+  fi
+  local common=(--url "$REL_URL" --db-url "$(rel_jdbc)" --prefix "r$RANDOM-" --engines 4)
+
+  rel_step "$name: bad input" "$d/bad-input.log" rel_java bad-input "${common[@]}" --json "$d/bad-input.json"
+
+  rel_step "$name: crash isolation" "$d/crash.log" rel_java crash "${common[@]}" --engine 1 --crash-at 2 --duration 8 \
+    --connections 16 --wait 5 --orders-out "$d/orders-crash.tsv" --json "$d/crash.json"
+
+  # outage: the database stopped 2 s into a 14 s load, started again 10 s later
+  rm -f "$d/db-back"
+  rel_java outage "${common[@]}" --duration 14 --connections 16 --wait 5 --seed 7 --db-back-file "$d/db-back" \
+    --orders-out "$d/orders-outage.tsv" --json "$d/outage.json" >"$d/outage.log" 2>&1 &
+  REL_BG_PID=$!
+  sleep 2
+  db_stop >>"$d/db.log" 2>&1
+  local down_at; down_at=$(date +%s%N)
+  sleep 10
+  db_start >>"$d/db.log" 2>&1
+  touch "$d/db-back"
+  echo "database down for $(( ($(date +%s%N) - down_at) / 1000000 )) ms" >>"$d/db.log"
+  local rc=0; wait "$REL_BG_PID" || rc=$?; REL_BG_PID=""
+  if [ "$rc" -eq 0 ] && kill -0 "$REL_PID" 2>/dev/null \
+     && rel_java audit "${common[@]}" --orders "$d/orders-crash.tsv,$d/orders-outage.tsv" --json "$d/outage-audit.json" >>"$d/outage.log" 2>&1; then
+    step_ok "$name: database outage"
+  else
+    kill -0 "$REL_PID" 2>/dev/null || echo "FAIL outage: the variant died (log: $d/run-a.log)" >>"$d/outage.log"
+    grep -E '^FAIL|^loadclient:' "$d/outage.log" | head -n 15 >&2
+    step_fail "$name: database outage (log: $d/outage.log)"
+  fi
+
+  # shutdown: SIGTERM 2 s into a 5 s load; exit 0 within 10 s; every sale it made is in SALES
+  rel_java load "${common[@]}" --duration 5 --connections 16 --wait 5 --seed 9 \
+    --orders-out "$d/orders-shutdown.tsv" --json "$d/shutdown-load.json" >"$d/shutdown.log" 2>&1 &
+  REL_BG_PID=$!
+  sleep 2
+  if ! kill -0 "$REL_PID" 2>/dev/null; then
+    step_fail "$name: shutdown (the variant was gone before SIGTERM; log: $d/run-a.log)"; rel_cleanup; return
+  fi
+  rel_stop_variant
+  wait "$REL_BG_PID" 2>/dev/null; REL_BG_PID=""
+  local counts accepted sales
+  counts=$(rel_exit_line "$d/run-a.log"); accepted=${counts% *}; sales=${counts#* }
+  echo "{\"exitCode\": \"$REL_EXIT_RC\", \"exitMs\": $REL_EXIT_MS, \"accepted\": ${accepted:-null}, \"sales\": ${sales:-null}}" >"$d/shutdown.json"
+  if [ "$REL_EXIT_RC" != 0 ]; then
+    step_fail "$name: shutdown (exit code $REL_EXIT_RC after SIGTERM, ${REL_EXIT_MS} ms; log: $d/run-a.log)"
+  elif [ "$REL_EXIT_MS" -gt 10000 ]; then
+    step_fail "$name: shutdown (exit after ${REL_EXIT_MS} ms, more than 10 s)"
+  elif [ -z "$counts" ]; then
+    step_fail "$name: shutdown (no 'exit variant=V accepted=N sales=N' line; log: $d/run-a.log)"
+  else
+    rel_step "$name: shutdown (exit 0 in ${REL_EXIT_MS} ms, sales=$sales all stored once)" "$d/audit.log" \
+      rel_java audit "${common[@]}" --orders "$d/orders-crash.tsv,$d/orders-outage.tsv,$d/orders-shutdown.tsv" \
+      --expect-sales "$sales" --expect-accepted "$accepted" --json "$d/audit.json"
+  fi
+}
+
+# rel_run_b VARIANT DIR: overload on a small, known capacity (slow database, small inbox).
+rel_run_b() {
+  local v="$1" d="$2" name="reliability $1"
+  rel_sql "DELETE FROM SALES"
+  if ! rel_toxiproxy_start "$REL_DB_LATENCY_MS" "$d"; then
+    step_fail "$name: overload (toxiproxy did not start; log: $d/toxiproxy.log)"; rel_cleanup; return
+  fi
+  local port="$TB_DB_PORT"
+  if ! TB_DB_PORT="$REL_TOXI_PORT" rel_start_variant "$v" "$d/run-b.log" ENGINES=2 INBOX_LIMIT="$REL_INBOX_LIMIT" PERSIST=per-sale; then
+    step_fail "$name: overload (not healthy within 90 s; log: $d/run-b.log)"; rel_cleanup; return
+  fi
+  TB_DB_PORT="$port"
+  python3 "$TB_ROOT/scripts/bench/sample.py" "$REL_PID" "$d/samples.jsonl" &
+  REL_SAMPLER_PID=$!
+  local ok=0
+  rel_java overload --url "$REL_URL" --db-url "$(rel_jdbc)" --prefix "o$RANDOM-" --factor 5 --measure 4 \
+    --duration 20 --recovery 10 --orders-out "$d/orders-overload.tsv" --json "$d/overload.json" >"$d/overload.log" 2>&1 || ok=1
+  kill "$REL_SAMPLER_PID" 2>/dev/null; wait "$REL_SAMPLER_PID" 2>/dev/null; REL_SAMPLER_PID=""
+  local peak; peak=$(python3 -c 'import json,sys; print(max((json.loads(l)["rssKb"] for l in open(sys.argv[1]) if l.strip()), default=0)//1024)' "$d/samples.jsonl")
+  echo "{\"peakRssMb\": $peak}" >"$d/rss.json"
+  rel_stop_variant
+  kill "$REL_TOXI_PID" 2>/dev/null; wait "$REL_TOXI_PID" 2>/dev/null; REL_TOXI_PID=""
+  if [ "$ok" -eq 0 ] && [ "$REL_EXIT_RC" = 0 ]; then
+    step_ok "$name: overload (peak RSS $peak MB; $(sed -n 's/^ok   overload: //p' "$d/overload.log"))"
+  else
+    grep -E '^FAIL|^loadclient:' "$d/overload.log" | head -n 15 >&2
+    [ "$REL_EXIT_RC" = 0 ] || echo "exit code $REL_EXIT_RC after SIGTERM" >&2
+    step_fail "$name: overload (log: $d/overload.log)"
+  fi
+}
+
+# rel_report DIR: the figures of every variant as a Markdown table.
+rel_report() {
+  python3 - "$1" "$TB_RESULTS/reliability-$(basename "$1").md" <<'PY'
+import json, os, sys
+root, out = sys.argv[1], sys.argv[2]
+def load(v, name):
+    try:
+        with open(os.path.join(root, v, name + ".json")) as f: return json.load(f)
+    except (OSError, ValueError): return {}
+rows = []
+for v in sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d))):
+    b, c, o, a, s, ov, rss = (load(v, n) for n in ("bad-input", "crash", "outage", "audit", "shutdown", "overload", "rss"))
+    f = lambda d, k, suf="": ("%s%s" % (d[k], suf)) if d.get(k) is not None else "—"
+    crash = ("no fault injection" if c.get("faultInjection") is False else
+             "replaced in %s ms, others %s sales" % (c.get("replacedAfterMs", "—"), c.get("othersSalesDuring3s", "—")) if c else "—")
+    fails = sum(d.get("failures", 0) for d in (b, c, o, a, ov))
+    rows.append("| %s | %s | %s | %s | %s | %s s | %s | %s ms (health 200 %s ms after the db) | %s | %s | exit %s in %s ms | %s |" % (
+        v, f(b, "inputsTried"), f(ov, "capacityPerS", "/s"), f(ov, "offeredPerS", "/s"), f(ov, "served503"),
+        f(ov, "recoveryS"), f(rss, "peakRssMb", " MB"), f(o, "healthDownMs"), f(o, "recoveryMs"), crash,
+        f(a, "salesChecked"), f(s, "exitCode"), f(s, "exitMs"), "pass" if fails == 0 and s.get("exitCode") == "0" and b else "FAIL"))
+head = ("| variant | bad inputs tried | capacity | offered (5x) | 503s served | full speed after | peak RSS (overload) "
+        "| /health 503 during outage | crash | sales checked (run A) | SIGTERM | result |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | --- |\n")
+with open(out, "w") as f:
+    f.write("# Reliability suite, %s\n\n" % os.path.basename(root) + head + "\n".join(rows) + "\n")
+print(out)
+PY
+}
+
+# rel_test [VARIANT...]: the suite; each variant and phase is a step (step_ok/step_fail).
+rel_test() {
+  local variants=("$@") v
+  if [ ${#variants[@]} -eq 0 ]; then
+    for v in ${TB_REL_VARIANTS:-${VARIANTS[*]}}; do [ -f "$TB_ROOT/$v/e2e.env" ] && variants+=("$v"); done
+  fi
+  [ ${#variants[@]} -gt 0 ] || { say "reliability: no variant yet"; return 0; }
+  python_check
+  ensure_jar loadclient
+  for v in "${variants[@]}"; do ensure_variant_built "$v"; done
+  local stamp; stamp=$(date +%Y%m%d-%H%M%S)
+  local base="$TB_STATE/reliability"
+  local root="$base/runs/$stamp"
+  mkdir -p "$root" "$TB_RESULTS"
+  # the suite's own database instance: its own data folder and port; the shared one is never touched
+  local saved_dir="$TB_DB_DIR" saved_port="$TB_DB_PORT"
+  TB_DB_DIR="$base/db"
+  TB_DB_PORT=$(free_port)
+  db_running && db_stop >/dev/null 2>&1   # left over from an interrupted run, maybe on another port
+  if ! db_start >"$root/db.log" 2>&1; then
+    cat "$root/db.log" >&2
+    step_fail "reliability: its private database did not start (log: $root/db.log)"
+    TB_DB_DIR="$saved_dir"; TB_DB_PORT="$saved_port"; return
+  fi
+  trap 'rel_cleanup; db_stop >/dev/null 2>&1' EXIT
+  trap 'rel_cleanup; db_stop >/dev/null 2>&1; exit 130' INT TERM
+  local t0=$SECONDS
+  for v in "${variants[@]}"; do
+    mkdir -p "$root/$v"
+    say "reliability: $v (run A: bad input, crash, database outage, shutdown)"
+    rel_run_a "$v" "$root/$v"
+    rel_cleanup
+    say "reliability: $v (run B: overload)"
+    rel_run_b "$v" "$root/$v"
+    rel_cleanup
+  done
+  db_stop >/dev/null 2>&1
+  trap - EXIT INT TERM
+  TB_DB_DIR="$saved_dir"; TB_DB_PORT="$saved_port"
+  local table; table=$(rel_report "$root")
+  say "reliability: ${#variants[@]} variants in $((SECONDS - t0)) s; figures: $table"
+  cat "$table" >&2
+}
+
+# Run directly: bash scripts/lib/65-reliability.sh [VARIANT...]
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -uo pipefail
+  TB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+  export TB_ROOT
+  for lib in "$TB_ROOT"/scripts/lib/*.sh; do [ "$lib" = "$TB_ROOT/scripts/lib/65-reliability.sh" ] || . "$lib"; done
+  find_java
+  rel_test "$@"
+  echo
+  for f in "${TB_FAILURES[@]}"; do echo "failed: $f"; done
+  echo "reliability: $TB_PASSED passed, $TB_FAILED failed"
+  [ "$TB_FAILED" -eq 0 ]
+fi
