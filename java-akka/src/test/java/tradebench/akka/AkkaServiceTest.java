@@ -68,7 +68,10 @@ class AkkaServiceTest {
     void aFullInboxAnswers503WithRetryAfterAndTheDrainStillJoinsWhatWaits() throws Exception {
         // one engine, room for one waiting order, and no cycle for a minute after the first
         start("ENGINES", "1", "INBOX_LIMIT", "1", "DELAY_MS", "60000");
-        Thread.sleep(300); // the start's cycle is behind us
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (service.stats().engine(0).cycles() < 1 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20); // the start's cycle must be behind us: the next is a minute away
+        }
         HttpResponse<String> first = post("/sell?userId=s1&productId=3&quantity=2&price=12.5");
         assertEquals(202, first.statusCode(), first.body());
         HttpResponse<String> second = post("/buy?userId=b1&productId=4&quantity=1");
