@@ -18,6 +18,7 @@ import tradebench.engine.Config;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
 import tradebench.model.Side;
+import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
 
 /** The whole service over HTTP on the test database: overload, drain, settings. */
@@ -68,10 +69,7 @@ class AkkaServiceTest {
     void aFullInboxAnswers503WithRetryAfterAndTheDrainStillJoinsWhatWaits() throws Exception {
         // one engine, room for one waiting order, and no cycle for a minute after the first
         start("ENGINES", "1", "INBOX_LIMIT", "1", "DELAY_MS", "60000");
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (service.stats().engine(0).cycles() < 1 && System.currentTimeMillis() < deadline) {
-            Thread.sleep(20); // the start's cycle must be behind us: the next is a minute away
-        }
+        waitFor(() -> service.stats().engine(0).cycles() >= 1, "the start's cycle (the next is a minute away)");
         HttpResponse<String> first = post("/sell?userId=s1&productId=3&quantity=2&price=12.5");
         assertEquals(202, first.statusCode(), first.body());
         HttpResponse<String> second = post("/buy?userId=b1&productId=4&quantity=1");
@@ -103,6 +101,49 @@ class AkkaServiceTest {
         assertEquals(pairs, tdb.count(""), "every sale the exit line counts is in SALES");
         assertEquals(OrderGateway.SHUTTING_DOWN,
                 gateway.submit(new OrderRequest(Side.BUY, "late", 1, 1, 0)), "after the drain every order is refused");
+    }
+
+    @Test
+    void anEngineWaitsOutADatabaseOutageAndStoresItsSaleOnce() throws Exception {
+        Config direct = tdb.config();
+        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {
+            start("DB_PORT", Integer.toString(proxy.port()), "ENGINES", "1", "DELAY_MS", "1", "INBOX_LIMIT", "3",
+                    "PERSIST", "per-sale");
+            proxy.cut();
+            assertEquals(202, post("/sell?userId=s1&productId=5&quantity=2&price=12.5").statusCode());
+            assertEquals(202, post("/buy?userId=b1&productId=5&quantity=2").statusCode());
+            waitFor(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
+            waitFor(() -> get("/health").statusCode() == 503, "/health says the database is down");
+
+            // the engine waits for its write (on the persistence dispatcher): its inbox (3) fills, then 503
+            for (int i = 0; i < 3; i++) {
+                assertEquals(202, post("/buy?userId=w" + i + "&productId=7&quantity=1").statusCode());
+            }
+            HttpResponse<String> refused = post("/buy?userId=w9&productId=7&quantity=1");
+            assertEquals(503, refused.statusCode());
+            assertEquals("{\"error\":\"overloaded\"}", refused.body());
+            assertEquals(0, service.stats().salesPersisted(), "nothing counts as stored while the database is away");
+
+            proxy.restore();
+            waitFor(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
+            waitFor(() -> get("/health").statusCode() == 200, "/health says up again");
+            assertEquals("exit variant=java-akka accepted=5 sales=1", service.drain());
+            service = null;
+            assertEquals(1, tdb.count(""), "stored once, not once per try");
+            assertEquals(1, tdb.count("BUYER_NAME = 'b1' AND SELLER_NAME = 's1' AND QUANTITY = 2 AND PRICE = 12.50"));
+        }
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void waitFor(Check condition, String what) throws Exception {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!condition.holds()) {
+            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting: " + what);
+            Thread.sleep(20);
+        }
     }
 
     @Test
