@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import tradebench.akka.engine.Engines;
-import tradebench.akka.http.StatusBeforeFills;
-import tradebench.akka.http.TomcatFront;
 import tradebench.db.Database;
 import tradebench.engine.Config;
 import tradebench.engine.IdSource;
@@ -17,6 +15,7 @@ import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
 import tradebench.http.ApiServlet;
+import tradebench.http.TomcatServer;
 import tradebench.model.Market;
 import tradebench.model.OrderBookMarket;
 
@@ -46,11 +45,11 @@ public final class AkkaService {
     private final ServiceStats stats;
     private final Engines engines;
     private final OrderGateway gateway;
-    private final TomcatFront http;
+    private final TomcatServer http;
     private volatile boolean drained;
 
     private AkkaService(Config config, AkkaSettings akka, ActorSystem system, Database db, ServiceStats stats,
-                        Engines engines, OrderGateway gateway, TomcatFront http) {
+                        Engines engines, OrderGateway gateway, TomcatServer http) {
         this.config = config;
         this.akka = akka;
         this.system = system;
@@ -76,7 +75,7 @@ public final class AkkaService {
             system = ActorSystem.create("tradebench", akka.akkaConfig());
             Engines engines = Engines.start(system, config, db, registry, stats, markets, akka.dispatcher.dispatcherId());
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            TomcatFront http = TomcatFront.start(config, new StatusBeforeFills(new ApiServlet(gateway, db), gateway, db));
+            TomcatServer http = TomcatServer.start(config, new ApiServlet(gateway, db, engines::crash));
             // Stats line on Akka's scheduler: no timer thread of our own. It stops with the actor system.
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());

@@ -65,6 +65,14 @@ public final class EngineActor extends AbstractActorWithTimers {
     public record Drained(int engine) {
     }
 
+    /** Test-only (FAULTS=on, docs/contract.md): the next cycle throws, as a bug in the market would. */
+    public static final class Crash {
+        public static final Crash INSTANCE = new Crash();
+
+        private Crash() {
+        }
+    }
+
     private static final Object RUN_TIMER = "run";
     private static final Runnable NOTHING = () -> { };
 
@@ -83,6 +91,7 @@ public final class EngineActor extends AbstractActorWithTimers {
     private final List<ActorRef> drainWaiters = new ArrayList<>();
     /** Drained: no more cycles. A later cycle could still trade (a buyer meets one seller per cycle) and make sales nobody stores. */
     private boolean stopped;
+    private boolean crashNextCycle;
 
     public static Props props(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets, String persistenceDispatcher) {
         return Props.create(EngineActor.class, () -> new EngineActor(part, delayMs, timeoutMs, markets, persistenceDispatcher));
@@ -104,6 +113,7 @@ public final class EngineActor extends AbstractActorWithTimers {
                 .match(PersistenceComplete.class, this::onPersistenceComplete)
                 .match(PersistenceFailed.class, this::onPersistenceFailed)
                 .match(Drain.class, d -> onDrain())
+                .match(Crash.class, c -> crashNextCycle = true)
                 .build();
     }
 
@@ -121,6 +131,7 @@ public final class EngineActor extends AbstractActorWithTimers {
         // A second Run can exist (the drain's nudge beside a queued one, DELAY_MS=0):
         // while a cycle's sales are being stored it must not start another cycle.
         if (stopped || persisting) return;
+        if (crashNextCycle) throw new IllegalStateException("injected fault: engine " + part.engine() + " fails (FAULTS=on)");
         List<Order> batch = arrived;
         arrived = new ArrayList<>();
         part.limit().release(batch.size()); // joined now: room for as many new orders

@@ -72,6 +72,11 @@ public final class Engines implements OrderGateway.EngineDoor {
         return CompletableFuture.allOf(all);
     }
 
+    /** Test-only (FAULTS=on): engine {@code i}'s next cycle throws; its supervisor restarts it. */
+    public void crash(int i) {
+        engines.get(i).tell(EngineActor.Crash.INSTANCE, ActorRef.noSender());
+    }
+
     public ActorRef engine(int i) {
         return engines.get(i);
     }
