@@ -31,7 +31,8 @@ public final class Shutdown {
                     if (started[0]) return; // a second signal changes nothing: the drain is under way
                     started[0] = true;
                 }
-                Thread.ofPlatform().name("shutdown").start(handler);
+                // not a daemon (the signal thread is one, and would pass that on): the JVM must wait for the drain
+                Thread.ofPlatform().name("shutdown").daemon(false).start(handler);
             });
         }
     }
