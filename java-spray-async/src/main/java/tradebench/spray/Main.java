@@ -33,7 +33,7 @@ public final class Main {
             System.out.println(service.stats().exitLine());
             exitLinePrinted.countDown();
         });
-        System.out.println(SprayService.VARIANT + " listening on port " + service.port() + " (" + config.describe()
+        System.out.println(SprayService.VARIANT + " listening on port " + service.port() + " (" + service.config().describe()
                 + " dispatcherThreads=" + service.dispatcherThreads() + ")");
 
         // Shutdown's drain thread is a daemon (it inherits from the signal thread): once the

@@ -30,18 +30,27 @@ public final class SprayService {
     private static final long DB_WAIT_MS = 60_000;
 
     private final ActorSystem system;
+    private final Config config;
     private final ServiceStats stats;
     private final OrderGateway gateway;
     private final ServerBinding binding;
 
-    private SprayService(ActorSystem system, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
+    private SprayService(ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
         this.system = system;
+        this.config = config;
         this.stats = stats;
         this.gateway = gateway;
         this.binding = binding;
     }
 
-    public static SprayService start(Config config) throws Exception {
+    /**
+     * DB_POOL's default here is {@value #DEFAULT_POOL} (at least ENGINES + 4): a connection costs this
+     * service no thread, and per-sale fires a cycle's inserts on as many connections as it can get.
+     */
+    static final int DEFAULT_POOL = 64;
+
+    public static SprayService start(Config given) throws Exception {
+        Config config = withPoolDefault(given);
         ActorSystem system = ActorSystem.create("tradebench", akkaSettings(config));
         try {
             AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
@@ -55,7 +64,7 @@ public final class SprayService {
                     .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
-            SprayService service = new SprayService(system, stats, gateway, binding);
+            SprayService service = new SprayService(system, config, stats, gateway, binding);
             service.drainOnShutdown(engines, db, statsLine);
             return service;
         } catch (Exception | Error e) {
@@ -86,10 +95,7 @@ public final class SprayService {
             return CompletableFuture.completedFuture(Done.getInstance());
         });
         cs.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-database", () ->
-                CompletableFuture.supplyAsync(() -> {
-                    db.close();
-                    return Done.getInstance();
-                }, system.dispatcher()));
+                db.closeAsync().thenApply(v -> Done.getInstance()));
     }
 
     /** SIGTERM: stop accepting, finish the cycle, store every pending sale; returns when all is stored. */
@@ -116,6 +122,17 @@ public final class SprayService {
 
     public OrderGateway gateway() {
         return gateway;
+    }
+
+    static Config withPoolDefault(Config c) {
+        String set = c.env().get("DB_POOL");
+        if (set != null && !set.isBlank()) return c;
+        return new Config(c.port(), c.engines(), c.delayMs(), c.timeoutMs(), c.products(), c.inboxLimit(), c.persist(),
+                c.dbHost(), c.dbPort(), c.dbName(), c.dbUser(), c.dbPassword(), Math.max(c.dbPool(), DEFAULT_POOL), c.env());
+    }
+
+    public Config config() {
+        return config;
     }
 
     /** DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on. */

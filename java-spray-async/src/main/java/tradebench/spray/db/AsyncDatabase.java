@@ -183,16 +183,26 @@ public final class AsyncDatabase implements AutoCloseable {
         return pool.getFuturesWaitingForConnectionCount();
     }
 
+    /** Closes the pool's connections, then the event loop; completes when both are done (never blocks). */
+    public CompletionStage<Void> closeAsync() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        within(Duration.ofSeconds(5), pool.disconnect()).whenComplete((c, e) -> {
+            if (e != null) System.err.println("closing the database pool: " + e);
+            // a short quiet period: the last connections' close notifications still run on the loop
+            io.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).addListener(f -> done.complete(null));
+        });
+        return done;
+    }
+
     @Override
     public void close() {
         try {
-            pool.disconnect().get(5, TimeUnit.SECONDS);
+            closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             System.err.println("closing the database pool: " + e);
         }
-        io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
 
     private static void sleep(long ms) {
