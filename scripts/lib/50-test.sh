@@ -81,6 +81,7 @@ tb_test() {
       [ -f "$TB_ROOT/$v/e2e.env" ] && e2e_variant "$v"
     done
   fi
+  if [ -f "$(jar_of loadclient)" ]; then rel_test || step_fail "reliability suite (scripts/lib/65-reliability.sh) stopped early"; fi
   if [ -f "$(jar_of loadclient)" ]; then
     if bench_selftest; then step_ok "bench/compare end to end"; else step_fail "bench/compare end to end"; fi
   fi

@@ -23,7 +23,7 @@ final class AuditPhase extends Phase {
         for (String f : options.flags().required("orders").split(",")) {
             if (!f.isBlank()) orders.addAll(OrderLog.read(f.trim()));
         }
-        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+        try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
             List<SalesTable.Row> rows = audit(orders, sales);
             figures.put("salesChecked", rows.size());
             figures.put("ordersAccepted", orders.size());

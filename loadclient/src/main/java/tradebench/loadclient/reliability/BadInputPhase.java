@@ -9,13 +9,18 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
 import tradebench.loadclient.verify.SalesTable;
+import tradebench.loadclient.verify.SentOrder;
 
 /**
- * Bad input: the generated malformed requests ({@link MalformedRequests}), each
+ * Bad input: two counter orders that any bad order in a market would trade
+ * with (written to {@code --orders-out} for the later audits), then the
+ * generated malformed requests ({@link MalformedRequests}), each
  * a 4xx with a JSON {@code {"error"}}, never a 5xx; raw garbage on fresh
  * sockets, a 4xx or a close; afterwards the service is healthy, /stats
  * accepted and openOrders+pendingOrders did not move, and SALES did not grow.
@@ -28,14 +33,24 @@ final class BadInputPhase extends Phase {
 
     @Override
     void run() throws Exception {
-        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+        try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
+            // counter orders a bad order that got in anyway would trade with (MalformedRequests.product)
+            List<SentOrder> counter = new ArrayList<>();
+            try (HttpConnection c = new HttpConnection(options.url(), 10_000)) {
+                counter.add(place(c, false, options.prefix() + "cs", 1, 1_000_000, "1000000000"));
+                counter.add(place(c, true, options.prefix() + "cb", 2, 1_000_000, null));
+            }
+            if (counter.contains(null)) return;
+            if (options.has("orders-out")) OrderLog.write(options.string("orders-out"), counter);
+            LoadDriver.sleepMs(300);   // joined their markets
             JsonNode before = stats();
             long rowsBefore = sales.count();
             if (before == null) {
                 report.fail("bad-input", "GET /stats unusable before the phase");
                 return;
             }
-            List<MalformedRequests.Request> requests = MalformedRequests.orders(options.prefix(), options.products());
+            List<MalformedRequests.Request> requests = MalformedRequests.orders(options.prefix(), options.products(),
+                    options.protocol());
             int answered4xx = 0;
             int closed = 0;
             try (HttpConnection c = new HttpConnection(options.url(), 10_000)) {
@@ -59,10 +74,12 @@ final class BadInputPhase extends Phase {
             }
             int garbage4xx = 0;
             int garbageHeld = 0;
-            List<MalformedRequests.Garbage> garbage = MalformedRequests.garbage(options.url().getHost(), options.seed());
+            List<MalformedRequests.Garbage> garbage = options.protocol()
+                    ? MalformedRequests.garbage(options.url().getHost(), options.seed()) : List.of();
             for (MalformedRequests.Garbage g : garbage) {
                 int status = sendRaw(g.bytes());
-                if (status >= 500) report.fail("garbage-5xx", g.what() + ": answered " + status);
+                if (status == 505 && g.versionProbe()) garbage4xx++;
+                else if (status >= 500) report.fail("garbage-5xx", g.what() + ": answered " + status);
                 else if (status >= 400) garbage4xx++;
                 else if (status == -1) closed++;
                 else if (status == -2) garbageHeld++;
@@ -85,7 +102,7 @@ final class BadInputPhase extends Phase {
             int tried = requests.size() + garbage.size();
             if (report.failures().isEmpty()) {
                 report.ok("bad-input", tried + " malformed inputs: " + answered4xx + " requests answered 4xx with a JSON error, "
-                        + garbage.size() + " garbage byte sequences (" + garbage4xx + " answered 4xx, " + closed + " closed, "
+                        + garbage.size() + " garbage byte sequences (" + garbage4xx + " answered 4xx (or 505 to HTTP/9.9), " + closed + " closed, "
                         + garbageHeld + " held open without an answer); no 5xx; health 200; accepted +0, open+pending +0, SALES +0");
             }
             figures.put("inputsTried", tried);
@@ -97,6 +114,19 @@ final class BadInputPhase extends Phase {
             figures.put("garbageHeld", garbageHeld);
             figures.put("rejectedDelta", after.path("rejected").asLong() - before.path("rejected").asLong());
         }
+    }
+
+    private SentOrder place(HttpConnection c, boolean buy, String user, int product, int quantity, String price) throws IOException {
+        String target = (buy ? "/buy" : "/sell") + "?userId=" + user + "&productId=" + product + "&quantity=" + quantity
+                + (price == null ? "" : "&price=" + price);
+        HttpResponse r = c.send("POST", target);
+        JsonNode j = r.status() == 202 ? JSON.readTree(r.body()) : null;
+        if (j == null || j.path("id").asLong(-1) <= 0) {
+            report.fail("bad-input-counter", "the counter order " + target + " was not accepted: " + r.status() + " " + r.bodyText());
+            return null;
+        }
+        return new SentOrder(j.path("id").asLong(), buy, user, Integer.toString(product), quantity,
+                price == null ? null : new BigDecimal(price), 0, 0);
     }
 
     private void judge(String what, HttpResponse r) {

@@ -66,7 +66,7 @@ final class CrashPhase extends Phase {
         report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
         report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
 
-        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+        try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
             waitQuiet(sales, true);
             List<SalesTable.Row> rows = sales.all();
             long othersDuring = rows.stream().filter(x -> engineOf(x, engines) != victim

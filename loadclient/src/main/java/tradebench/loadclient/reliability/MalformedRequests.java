@@ -22,8 +22,15 @@ final class MalformedRequests {
     /** One request; {@code form} non-null: sent as an application/x-www-form-urlencoded body. */
     record Request(String method, String target, String form, String what) {}
 
-    /** {@code overLimit}: longer than an HTTP server's line/header limit: a 4xx or a close, JSON not required. */
-    record Garbage(byte[] bytes, String what) {}
+    /**
+     * Raw bytes; {@code versionProbe}: an unknown HTTP version, where 505 (HTTP Version Not Supported,
+     * RFC 9110) is the protocol's own refusal and accepted beside a 4xx or a close.
+     */
+    record Garbage(byte[] bytes, String what, boolean versionProbe) {
+        Garbage(byte[] bytes, String what) {
+            this(bytes, what, false);
+        }
+    }
 
     private static final List<String> HOSTILE = List.of(
             "'; DROP TABLE SALES; --", "1 OR 1=1", "1' OR '1'='1", "\" OR \"\"=\"", "1; SELECT SLEEP(5)",
@@ -37,12 +44,20 @@ final class MalformedRequests {
     private MalformedRequests() {}
 
     static List<Request> orders(String prefix, int products) {
+        return orders(prefix, products, true);
+    }
+
+    /**
+     * {@code protocol}: include what a server's HTTP layer may refuse before the application sees it
+     * (malformed percent-encoding in the path or query); the tests' fake market on the JDK's HttpServer leaves it out.
+     */
+    static List<Request> orders(String prefix, int products, boolean protocol) {
         List<Request> out = new ArrayList<>();
         String user = prefix + "bad";
         for (String side : List.of("buy", "sell")) {
             Map<String, String> ok = new LinkedHashMap<>();
             ok.put("userId", user);
-            ok.put("productId", "1");
+            ok.put("productId", product(side));
             ok.put("quantity", "2");
             if (side.equals("sell")) ok.put("price", "50.00");
             // userId
@@ -71,7 +86,7 @@ final class MalformedRequests {
         for (String side : List.of("buy", "sell")) {
             Map<String, String> ok = new LinkedHashMap<>();
             ok.put("userId", user);
-            ok.put("productId", "1");
+            ok.put("productId", product(side));
             ok.put("quantity", "2");
             ok.put("price", "50.00");
             for (String p : ok.keySet()) {
@@ -89,29 +104,35 @@ final class MalformedRequests {
             out.add(new Request("POST", "/" + side, null, side + " without any parameter"));
             out.add(new Request("POST", "/" + side + "?", null, side + " with an empty query"));
             out.add(new Request("POST", "/" + side + "?&&&==&", null, side + " with a query of separators"));
-            out.add(new Request("POST", "/" + side + "?userId=%zz&productId=1&quantity=1&price=1", null,
-                    side + " with malformed percent-encoding"));
-            out.add(new Request("POST", "/" + side + "?userId=%E9&productId=1&quantity=1&price=1", null,
-                    side + " with a userId that is not UTF-8"));
+            if (protocol) {
+                out.add(new Request("POST", "/" + side + "?userId=%zz&productId=" + product(side) + "&quantity=1&price=1", null,
+                        side + " with malformed percent-encoding"));
+                out.add(new Request("POST", "/" + side + "?userId=%E9&productId=" + product(side) + "&quantity=1&price=1", null,
+                        side + " with a userId that is not UTF-8"));
+            }
         }
         // long URLs (the order is bad: an unknown long parameter alone would be ignored, SPEC 3)
         for (int len : List.of(1000, 4000, 7000)) {
             out.add(new Request("POST", "/buy?productId=1&quantity=1&junk=" + "j".repeat(len), null,
                     "a " + len + "-character URL without userId"));
-            out.add(new Request("POST", "/sell?userId=" + user + "&productId=1&quantity=1&price=" + "9".repeat(len), null,
+            out.add(new Request("POST", "/sell?userId=" + user + "&productId=2&quantity=1&price=" + "9".repeat(len), null,
                     "a " + len + "-digit price"));
         }
         // unknown paths
         for (String path : List.of("/", "/buy/", "/BUY", "/Buy", "/buy/1", "/sell/", "/orders", "/orders/", "/stats/",
                 "/health/x", "/buy;jsessionid=1", "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/index.html",
-                "/admin", "/buy.json", "/faults", "/" + "x".repeat(3000), "/%00", "/%zz")) {
+                "/admin", "/buy.json", "/faults", "/" + "x".repeat(3000), "/%00")) {
             out.add(new Request("POST", path + "?userId=" + user + "&productId=1&quantity=1", null, "unknown path " + path));
             out.add(new Request("GET", path, null, "GET unknown path " + path));
+        }
+        if (protocol) {
+            out.add(new Request("POST", "/%zz", null, "unknown path /%zz (malformed percent-encoding)"));
+            out.add(new Request("GET", "/%zz", null, "GET unknown path /%zz (malformed percent-encoding)"));
         }
         // wrong methods on known paths
         for (String m : List.of("PUT", "DELETE", "PATCH", "FOO")) {
             for (String path : List.of("/buy?userId=" + user + "&productId=1&quantity=1",
-                    "/sell?userId=" + user + "&productId=1&quantity=1&price=5", "/stats", "/health", "/orders/1")) {
+                    "/sell?userId=" + user + "&productId=2&quantity=1&price=5", "/stats", "/health", "/orders/1")) {
                 out.add(new Request(m, path, null, m + " " + path));
             }
         }
@@ -122,6 +143,14 @@ final class MalformedRequests {
             out.add(new Request("GET", "/orders/" + id, null, "GET /orders/" + id));
         }
         return out;
+    }
+
+    /**
+     * Bad buys name product 1, bad sells product 2: the phase first places a counter sell on 1 (at the
+     * highest price) and a counter buy on 2 (no limit), so a bad order that got into a market trades and shows in SALES.
+     */
+    static String product(String side) {
+        return side.equals("buy") ? "1" : "2";
     }
 
     private static Map<String, String> withPrice(Map<String, String> ok) {
@@ -172,8 +201,6 @@ final class MalformedRequests {
                 "\r\n\r\n",
                 "GARBAGE\r\n\r\n",
                 "GET\r\n\r\n",
-                "GET /health\r\n\r\n",
-                "GET /health HTTP/9.9\r\n" + h + "\r\n",
                 "GET /health HTTP/1.1\r\nno colon here\r\n\r\n",
                 "POST /buy?userId=a&productId=1&quantity=1 HTTP/1.1\r\n" + h + "Content-Length: -1\r\n\r\n",
                 "POST /buy?userId=a&productId=1&quantity=1 HTTP/1.1\r\n" + h + "Content-Length: abc\r\n\r\n",
@@ -186,6 +213,8 @@ final class MalformedRequests {
                 "GET /buy?" + "x".repeat(100_000) + " HTTP/1.1\r\n" + h + "\r\n")) {
             g.add(new Garbage(s.getBytes(StandardCharsets.ISO_8859_1), shorten(s.replace("\r\n", " | "))));
         }
+        g.add(new Garbage(("GET /health HTTP/9.9\r\n" + h + "\r\n").getBytes(StandardCharsets.ISO_8859_1),
+                "GET /health HTTP/9.9", true));
         g.add(new Garbage(new byte[] {0x16, 0x03, 0x01, 0x00, (byte) 0xa5, 0x01, 0x00, 0x00, (byte) 0xa1, 0x03, 0x03},
                 "a TLS ClientHello"));
         return g;

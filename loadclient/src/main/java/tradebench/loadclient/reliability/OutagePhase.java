@@ -10,19 +10,23 @@ import java.util.List;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
 import tradebench.loadclient.verify.SalesTable;
+import tradebench.loadclient.verify.SentOrder;
 
 /**
  * Database outage: load plus a /health probe every 200 ms while the launcher
  * stops the database for 10 s and starts it again (it creates
- * {@code --db-back-file} when the database answers again). /health must say
+ * {@code --db-back-file} when the database answers again); the load goes on
+ * 4 s after that ({@code --duration}: at most). /health must say
  * 503 meanwhile and 200 after, every order answer is a 202 or a 503, the
- * service never stops answering, and trading resumes. The launcher's final
- * audit checks the sales over everything accepted.
+ * service never stops answering, and trading resumes. Then the audit over
+ * everything accepted (these orders and the earlier phases', {@code --orders}).
  */
 final class OutagePhase extends Phase {
 
-    /** One /health probe: ms since the start, status (-1: no answer within 3 s). */
-    record Probe(long atMs, int status, String body) {}
+    /** One /health probe: ms since the start, status (-1: no answer within 10 s), how long the answer took. */
+    record Probe(long atMs, int status, String body, long tookMs) {}
+
+    private static final long AFTER_BACK_MS = 4_000;
 
     OutagePhase(RelOptions options, PrintStream out) {
         super(options, out);
@@ -43,12 +47,17 @@ final class OutagePhase extends Phase {
                 Thread.currentThread().interrupt();
             }
         });
+        // the load runs until AFTER_BACK_MS after the database is back (at most --duration s)
         long end = t0 + (long) (duration * 1000);
-        while (System.currentTimeMillis() < end || backAt[0] < 0 && System.currentTimeMillis() < end + 30_000) {
+        while (System.currentTimeMillis() < end) {
             probes.add(probe(t0));
-            if (backAt[0] < 0 && Files.exists(Path.of(backFile))) backAt[0] = System.currentTimeMillis() - t0;
+            if (backAt[0] < 0 && Files.exists(Path.of(backFile))) {
+                backAt[0] = System.currentTimeMillis() - t0;
+                end = Math.min(end, System.currentTimeMillis() + AFTER_BACK_MS);
+            }
             LoadDriver.sleepMs(200);
         }
+        load.stop();
         runner.join();
         // after the load: until /health is 200 again (30 s at most)
         long healthyAt = -1;
@@ -82,18 +91,28 @@ final class OutagePhase extends Phase {
         long acceptedAfter = LoadDriver.total(load.accepted, backSec, LoadDriver.SECONDS);
         report.expect(acceptedAfter > 0, "outage-resume", "no order accepted after the database came back");
         long salesAfter;
-        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+        try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
             waitQuiet(sales, true);
             long backWall = t0 + Math.max(0, backAt[0]);
             salesAfter = sales.all().stream().filter(r -> r.created() >= backWall).count();
+            // the audit over everything accepted so far: the earlier phases' orders (--orders) and these
+            List<SentOrder> everything = new ArrayList<>(load.orders);
+            if (options.has("orders")) {
+                for (String f : options.string("orders").split(",")) if (!f.isBlank()) everything.addAll(OrderLog.read(f.trim()));
+            }
+            figures.put("salesChecked", audit(everything, sales).size());
         }
         report.expect(salesAfter > 0, "outage-resume", "no sale stored after the database came back");
+        long slowest = probes.stream().mapToLong(Probe::tookMs).max().orElse(0);
+        figures.put("healthProbes", probes.size());
+        figures.put("healthSlowestMs", slowest);
         long downMs = firstDown >= 0 && healthyAt >= 0 ? healthyAt - firstDown : -1;
         long recoveryMs = healthyAt >= 0 && backAt[0] >= 0 ? healthyAt - backAt[0] : -1;
         if (report.failures().isEmpty()) {
             report.ok("outage", "/health 503 from +" + firstDown + " ms for " + downMs + " ms; database back at +" + backAt[0]
                     + " ms, /health 200 " + recoveryMs + " ms later; " + load.total(load.overloaded) + " orders answered 503, "
-                    + acceptedAfter + " accepted and " + salesAfter + " sales stored after it came back");
+                    + acceptedAfter + " accepted and " + salesAfter + " sales stored after it came back; slowest /health "
+                    + slowest + " ms");
         }
         figures.put("healthDownMs", downMs);
         figures.put("recoveryMs", recoveryMs);
@@ -105,11 +124,11 @@ final class OutagePhase extends Phase {
 
     private Probe probe(long t0) {
         long at = System.currentTimeMillis() - t0;
-        try (HttpConnection c = new HttpConnection(options.url(), 3_000)) {
+        try (HttpConnection c = new HttpConnection(options.url(), 10_000)) {
             HttpResponse r = c.send("GET", "/health");
-            return new Probe(at, r.status(), r.bodyText());
+            return new Probe(at, r.status(), r.bodyText(), System.currentTimeMillis() - t0 - at);
         } catch (IOException e) {
-            return new Probe(at, -1, e.toString());
+            return new Probe(at, -1, e.toString(), System.currentTimeMillis() - t0 - at);
         }
     }
 }

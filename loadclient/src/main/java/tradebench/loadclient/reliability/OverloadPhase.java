@@ -90,7 +90,7 @@ final class OverloadPhase extends Phase {
         report.expect(recoveredIn > 0 && recoveredIn <= recovery, "overload-recovery", "no second at >= 80 % of the capacity within "
                 + recovery + " s after the overload: " + perSecond);
 
-        try (SalesTable sales = new SalesTable(options.dbUrl(), "SALES")) {
+        try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
             waitQuiet(sales, true);
             JsonNode after = stats();
             long acceptedDelta = after == null || statsBefore == null ? -1

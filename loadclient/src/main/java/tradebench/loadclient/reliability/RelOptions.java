@@ -29,7 +29,10 @@ record RelOptions(Flags flags, URI url) {
             new Spec("recovery", "10", "overload: seconds within which full speed must be back"),
             new Spec("expect-sales", null, "audit: SALES must hold exactly this many rows (the exit line's sales)"),
             new Spec("expect-accepted", null, "audit: the variant's own accepted count (the exit line's accepted)"),
-            new Spec("quiet-timeout", "30", "seconds to wait for the market to go quiet"));
+            new Spec("quiet-timeout", "30", "seconds to wait for the market to go quiet"),
+            new Spec("protocol", "on", "bad-input: also raw garbage bytes and malformed percent-encoding, refused by the"
+                    + " HTTP layer (off: only the application's refusals; the tests' fake market on the JDK HttpServer)"),
+            new Spec("sales-table", "SALES", "the table the variant stores its sales in (tests use a table of their own)"));
 
     static RelOptions parse(String phase, String[] args) {
         Flags f = Flags.parse("reliability " + phase, FLAGS, args);
@@ -42,6 +45,18 @@ record RelOptions(Flags flags, URI url) {
 
     String dbUrl() {
         return flags.required("db-url");
+    }
+
+    boolean protocol() {
+        String v = flags.string("protocol");
+        if (!v.equals("on") && !v.equals("off")) throw new Flags.UsageException("--protocol must be on or off: " + v);
+        return v.equals("on");
+    }
+
+    String salesTable() {
+        String t = flags.string("sales-table");
+        if (!t.matches("[A-Za-z0-9_]{1,64}")) throw new Flags.UsageException("--sales-table: bad table name " + t);
+        return t;
     }
 
     int products() {

@@ -33,10 +33,10 @@ import java.util.regex.Pattern;
  * a cycle every few ms, SALES rows over JDBC), and that can be told to break
  * one rule at a time so the tests can see {@code verify} catch it.
  */
-final class FakeMarket implements AutoCloseable {
+public final class FakeMarket implements AutoCloseable {
 
     /** One broken rule each. */
-    enum Breakage {
+    public enum Breakage {
         BAD_INPUT_500,          // quantity 0 answered 500
         BAD_INPUT_ACCEPTED,     // a price with 3 decimals accepted (202)
         BAD_INPUT_STORED,       // quantity 0 answered 400, but the order goes to the market as quantity 1
@@ -98,7 +98,7 @@ final class FakeMarket implements AutoCloseable {
     private final long startMs = System.currentTimeMillis();
     private Connection db;
 
-    FakeMarket(int products, String jdbcUrl, String table, Breakage... broken) throws IOException, SQLException {
+    public FakeMarket(int products, String jdbcUrl, String table, Breakage... broken) throws IOException, SQLException {
         this.broken = broken.length == 0 ? EnumSet.noneOf(Breakage.class) : EnumSet.of(broken[0], broken);
         this.products = products;
         this.jdbcUrl = jdbcUrl;
@@ -111,7 +111,7 @@ final class FakeMarket implements AutoCloseable {
         engine.scheduleWithFixedDelay(this::cycle, 3, 3, TimeUnit.MILLISECONDS);
     }
 
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 

@@ -1,0 +1,168 @@
+package tradebench.loadclient.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tradebench.loadclient.Main;
+import tradebench.loadclient.TestDb;
+import tradebench.loadclient.verify.FakeMarket;
+import tradebench.loadclient.verify.FakeMarket.Breakage;
+
+/**
+ * {@code loadclient reliability} phases against the verifier's fake market
+ * (contract validation, one engine, SALES over JDBC; on the JDK's HttpServer,
+ * whose own HTTP layer is not under test: {@code --protocol off}): the good market passes,
+ * a market that breaks a rule is caught under the rule's name, and a variant
+ * without fault injection fails the crash phase (never a silent skip).
+ */
+class ReliabilityTest {
+
+    private static final int PRODUCTS = 10;
+    /** A table of the tests' own (other tests write SALES); without the unique key, so a pair can be stored twice. */
+    private static final String TABLE = "SALES_REL_TEST";
+
+    private static String jdbcUrl;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void database() throws Exception {
+        if (jdbcUrl == null) jdbcUrl = TestDb.jdbcUrl();
+        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + TABLE);
+            st.execute("CREATE TABLE " + TABLE + " LIKE SALES");
+            st.execute("ALTER TABLE " + TABLE + " DROP INDEX SALES_PO_SO, ADD INDEX RT_PO (PO_ID)");
+        }
+    }
+
+    private record Outcome(int code, String output, JsonNode figures) {
+        boolean failed(String check) {
+            return output.lines().anyMatch(l -> l.startsWith("FAIL " + check + ":"));
+        }
+    }
+
+    private Outcome run(String... args) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        Path json = tmp.resolve("figures-" + System.nanoTime() + ".json");
+        List<String> all = new ArrayList<>(List.of("reliability"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--db-url", jdbcUrl, "--sales-table", TABLE, "--products", Integer.toString(PRODUCTS),
+                "--json", json.toString(), "--quiet-timeout", "10"));
+        int code = Main.run(all.toArray(String[]::new), out, out);
+        String text = buf.toString(StandardCharsets.UTF_8);
+        JsonNode figures = Files.exists(json) ? new ObjectMapper().readTree(json.toFile()) : null;
+        return new Outcome(code, text, figures);
+    }
+
+    @Test
+    void badInputPassesOnAMarketThatKeepsTheRules() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            Outcome o = run("bad-input", "--url", m.url().toString(), "--protocol", "off");
+            assertEquals(0, o.code(), o.output());
+            assertTrue(o.figures().path("inputsTried").asInt() >= 500, o.output());
+            assertEquals(o.figures().path("inputsTried").asInt(), o.figures().path("answered4xx").asInt(), o.output());
+            assertTrue(o.output().contains("ok   bad-input:"), o.output());
+        }
+    }
+
+    @Test
+    void badInputCatchesA500() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE, Breakage.BAD_INPUT_500)) {
+            Outcome o = run("bad-input", "--url", m.url().toString(), "--protocol", "off");
+            assertEquals(1, o.code());
+            assertTrue(o.failed("bad-input-5xx"), o.output());
+        }
+    }
+
+    @Test
+    void badInputCatchesARefusedOrderThatEntersTheMarket() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE, Breakage.BAD_INPUT_STORED)) {
+            Outcome o = run("bad-input", "--url", m.url().toString(), "--protocol", "off");
+            assertEquals(1, o.code());
+            assertTrue(o.failed("bad-input-market") || o.failed("bad-input-sales"), o.output());
+        }
+    }
+
+    @Test
+    void badInputCatchesTextErrors() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE, Breakage.ERROR_NOT_JSON)) {
+            Outcome o = run("bad-input", "--url", m.url().toString(), "--protocol", "off");
+            assertEquals(1, o.code());
+            assertTrue(o.failed("bad-input-answer"), o.output());
+        }
+    }
+
+    @Test
+    void crashWithoutFaultInjectionFailsVisibly() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            Outcome o = run("crash", "--url", m.url().toString(), "--engines", "1", "--engine", "0", "--crash-at", "0.5",
+                    "--duration", "4.5", "--orders-out", tmp.resolve("crash.tsv").toString());
+            assertEquals(1, o.code());
+            assertTrue(o.output().contains("no fault injection"), o.output());
+            assertEquals(false, o.figures().path("faultInjection").asBoolean(true));
+        }
+    }
+
+    @Test
+    void loadThenAuditHolds() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            Path orders = tmp.resolve("load.tsv");
+            Outcome load = run("load", "--url", m.url().toString(), "--duration", "1.5", "--connections", "4", "--wait", "1",
+                    "--orders-out", orders.toString());
+            assertEquals(0, load.code(), load.output());
+            assertTrue(load.figures().path("accepted").asLong() > 50, load.output());
+            long rows = -1;
+            for (long last = -2; rows != last; Thread.sleep(300)) {   // until the fake's engine stored its last sales
+                last = rows;
+                rows = count();
+            }
+            assertTrue(rows > 0, "the fake market traded");
+            Outcome audit = run("audit", "--url", m.url().toString(), "--orders", orders.toString(),
+                    "--expect-sales", Long.toString(rows), "--expect-accepted", Long.toString(load.figures().path("accepted").asLong()));
+            assertEquals(0, audit.code(), audit.output());
+            assertEquals(rows, audit.figures().path("salesChecked").asLong());
+        }
+    }
+
+    @Test
+    void auditCatchesDuplicatesOverfillsStrangersAndAWrongExitLine() throws Exception {
+        Path orders = tmp.resolve("orders.tsv");
+        Files.writeString(orders, "1001\tbuy\tr-b1\t3\t5\t-\n1002\tsell\tr-s1\t3\t2\t10.00\n1003\tsell\tr-s2\t3\t4\t11.00\n");
+        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement()) {
+            String ins = "INSERT INTO " + TABLE + " (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ";
+            st.execute(ins + "('r-b1', 'r-s1', '3', 10.00, 2, 1001, 1002, 1)");
+            st.execute(ins + "('r-b1', 'r-s1', '3', 10.00, 2, 1001, 1002, 2)");   // the same sale twice: over-fills 1002 too
+            st.execute(ins + "('r-b9', 'r-s2', '3', 11.00, 1, 999, 1003, 3)");    // a buy the suite never got a 202 for
+        }
+        Outcome o = run("audit", "--orders", orders.toString(), "--expect-sales", "2", "--expect-accepted", "4");
+        assertEquals(1, o.code());
+        for (String check : List.of("sale-duplicate-pair", "sale-overfill", "sale-unaccepted-order", "exit-sales", "exit-accepted")) {
+            assertTrue(o.failed(check), check + " not caught:\n" + o.output());
+        }
+    }
+
+    private long count() throws Exception {
+        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
