@@ -27,6 +27,8 @@ pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.5; done
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+# the JIT compilers' share: on a crowded machine they are still at work long after the warm-up
+jit_ticks() { local t n=0; for t in /proc/$pid/task/*; do grep -q "CompilerThre" "$t/comm" 2>/dev/null && n=$((n + $(awk '{print $14 + $15}' "$t/stat"))); done; echo $n; }
 threads() { awk '/^Threads:/ {print $2}' "/proc/$pid/status"; }
 hz=$(getconf CLK_TCK)
 if [ "${PRIME:-10}" -gt 0 ]; then
@@ -37,10 +39,11 @@ json=$(mktemp /tmp/spray-bench.XXXX.json)
 ./tradebench load --url "http://127.0.0.1:$port" --concurrency "$conc" --wait "$wait_ms" --warmup "$warmup" \
   --duration "$duration" --db-url "$db_url" --json "$json" --progress 100 >"$log.load" 2>&1 &
 lpid=$!
-sleep "$warmup"; c0=$(ticks); t0=$(date +%s.%N)
-sleep "$duration"; c1=$(ticks); t1=$(date +%s.%N); th=$(threads)
+sleep "$warmup"; c0=$(ticks); j0=$(jit_ticks); t0=$(date +%s.%N)
+sleep "$duration"; c1=$(ticks); j1=$(jit_ticks); t1=$(date +%s.%N); th=$(threads)
 wait "$lpid" || { tail -20 "$log.load"; exit 1; }
 kill -TERM "$pid"; rc=0; wait "$pid" || rc=$?; trap - EXIT
 cpu=$(echo "($c1 - $c0) * 100 / $hz / ($t1 - $t0)" | bc -l)
-echo "engines=$engines wait=$wait_ms concurrency=$conc $* | $(grep -E 'sales|orders/s' "$log.load" | tr '\n' ' ' | tr -s ' ') | cpu=$(printf '%.0f' "$cpu")% | threads=$th | exit=$rc | $(grep "^exit variant" "$log" || echo "no exit line")"
+jit=$(echo "($j1 - $j0) * 100 / $hz / ($t1 - $t0)" | bc -l)
+echo "engines=$engines wait=$wait_ms concurrency=$conc $* | $(grep -E 'sales|orders/s' "$log.load" | tr '\n' ' ' | tr -s ' ') | cpu=$(printf '%.0f' "$cpu")% (of it JIT $(printf '%.0f' "$jit")%) | load $(cut -d' ' -f1 /proc/loadavg) | threads=$th | exit=$rc | $(grep "^exit variant" "$log" || echo "no exit line")"
 echo "json: $json  log: $log"
