@@ -33,6 +33,13 @@ final class AuditPhase extends Phase {
                     report.ok("exit-sales", "the exit line's sales=" + n + " are all in SALES, each once");
                 }
             }
+            if (options.has("min-sales")) {
+                long n = options.longValue("min-sales");
+                if (report.expect(rows.size() >= n, "exit-sales", "the exit line says sales=" + n + ", SALES holds only " + rows.size())) {
+                    report.ok("exit-sales", "the exit line's sales=" + n + " are all in SALES, each once (" + rows.size()
+                            + " rows: " + (rows.size() - n) + " stored by a crashed engine that could not report them)");
+                }
+            }
             if (options.has("expect-accepted")) {
                 long n = options.longValue("expect-accepted");
                 if (report.expect(orders.size() == n, "exit-accepted", "the exit line says accepted=" + n

@@ -28,6 +28,8 @@ record RelOptions(Flags flags, URI url) {
             new Spec("measure", "5", "overload: seconds of the capacity measurement"),
             new Spec("recovery", "10", "overload: seconds within which full speed must be back"),
             new Spec("expect-sales", null, "audit: SALES must hold exactly this many rows (the exit line's sales)"),
+            new Spec("min-sales", null, "audit: SALES must hold at least this many rows (the exit line's sales after a"
+                    + " crash: a killed engine may have stored a sale it never reported)"),
             new Spec("expect-accepted", null, "audit: the variant's own accepted count (the exit line's accepted)"),
             new Spec("quiet-timeout", "30", "seconds to wait for the market to go quiet"),
             new Spec("protocol", "on", "bad-input: also raw garbage bytes and malformed percent-encoding, refused by the"

@@ -76,6 +76,18 @@ public final class SalesTable implements AutoCloseable {
         return query("SELECT " + COLUMNS + " FROM " + table + " ORDER BY ID");
     }
 
+    /** How many rows were inserted (CREATED, ms) in [fromMs, toMs). */
+    public long countCreated(long fromMs, long toMs) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE CREATED >= ? AND CREATED < ?")) {
+            ps.setLong(1, fromMs);
+            ps.setLong(2, toMs);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** How many rows the table holds. */
     public long count() throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM " + table);
