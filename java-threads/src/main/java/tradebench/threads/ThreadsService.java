@@ -78,7 +78,7 @@ public final class ThreadsService {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while draining the engines", e);
         }
-        // Tomcat waits for the request threads still answering, so the counters below are final.
+        // HTTP stops last: /stats stays readable during the drain, and late orders get a 503, not a reset.
         http.stop();
         statsLine.close();
         db.close();
