@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tradebench.db.Database;
 import tradebench.engine.Config;
 import tradebench.engine.IdSource;
@@ -30,18 +31,20 @@ import tradebench.testing.TestDatabase;
  * The inbox hand-over under concurrent requests: many threads submit through
  * the gateway while the engines cycle (and their small inboxes overflow).
  * Every accepted order must join its engine's market exactly once, and no
- * refused order may join at all.
+ * refused order may join at all. Engines on platform threads, then on virtual ones.
  */
 class InboxHandOverTest {
     private static final int ENGINES = 4;
     private static final int SUBMITTERS = 16;
     private static final int ORDERS_EACH = 4000;
 
-    @Test
-    void everyAcceptedOrderJoinsExactlyOnceAndNoRefusedOne() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual"})
+    void everyAcceptedOrderJoinsExactlyOnceAndNoRefusedOne(String threads) throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-threads");
         tdb.deleteAllSales();
-        Config config = tdb.config("ENGINES", "" + ENGINES, "DELAY_MS", "1", "INBOX_LIMIT", "50", "PERSIST", "batch");
+        Config config = tdb.config("ENGINES", "" + ENGINES, "DELAY_MS", "1", "INBOX_LIMIT", "50", "PERSIST", "batch",
+                "THREADS", threads);
         List<RecordingMarket> markets = new CopyOnWriteArrayList<>();
         Set<Long> accepted = ConcurrentHashMap.newKeySet();
         AtomicInteger refused = new AtomicInteger();
