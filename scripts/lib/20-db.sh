@@ -49,10 +49,9 @@ db_running() { local p; p=$(db_pid) && [ -n "$p" ] && kill -0 "$p" 2>/dev/null; 
 # db_root_sql [ARGS]: the client as root over the private socket.
 db_root_sql() { "$(db_client_bin)" --no-defaults -uroot --socket="$TB_DB_DIR/mysqld.sock" "$@"; }
 
-port_in_use() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && { exec 3>&- 2>/dev/null; return 0; }
-  return 1
-}
+# port_in_use PORT: something accepts connections on 127.0.0.1:PORT (the probe's
+# connection lives and dies in a subshell).
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 db_start() {
   if db_running; then
