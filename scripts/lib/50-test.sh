@@ -68,6 +68,8 @@ e2e_one() {
 
 tb_test() {
   find_java
+  local db_was_running=0
+  db_running && db_was_running=1
   test_db_env
   say "Java modules: build and test (Maven)"
   if (cd "$TB_ROOT" && mvn_cmd --fail-at-end install); then step_ok "Maven tests"; else step_fail "Maven tests"; fi
@@ -91,6 +93,8 @@ tb_test() {
   fi
   echo
   local f; for f in "${TB_FAILURES[@]}"; do echo "failed: $f"; done
+  # what the tests started, they stop
+  [ "$db_was_running" = 1 ] || db_stop >/dev/null 2>&1 || true
   echo "tradebench: $TB_PASSED passed, $TB_FAILED failed"
   [ "$TB_FAILED" -eq 0 ]
 }
