@@ -56,7 +56,7 @@ public final class ThreadsService {
             ServiceStats stats = new ServiceStats(VARIANT, config.engines());
             EngineThreads engines = EngineThreads.start(config, db, registry, stats, markets);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            TomcatServer http = TomcatServer.start(config, new ApiServlet(gateway, db));
+            TomcatServer http = TomcatServer.start(config, new ApiServlet(gateway, db, engines::crash));
             StatsLine statsLine = StatsLine.every(5, stats, System.out);
             return new ThreadsService(config, db, stats, engines, gateway, http, statsLine);
         } catch (Exception | Error e) {

@@ -32,7 +32,8 @@ import tradebench.model.OrderStatus;
  * <p>A cycle that throws does not take the partition down: the thread logs it
  * and starts again with a fresh market. The open orders of the failed market
  * are lost (they are forgotten, so {@code /orders/{id}} says {@code unknown});
- * the sales already stored stay stored, and the inbox is kept.
+ * the sales already stored stay stored, and the inbox is kept. With FAULTS=on,
+ * {@code POST /faults/crash-engine?engine=N} makes engine N's next cycle throw.
  */
 public final class EngineThread {
     private static final Comparator<Order> BY_ID = Comparator.comparingLong(o -> o.id);
@@ -51,6 +52,8 @@ public final class EngineThread {
     private final AtomicInteger offering = new AtomicInteger();
     private volatile boolean doorClosed;
     private volatile boolean stopping;
+    /** FAULTS=on: the next cycle throws, as a bug in it would. */
+    private volatile boolean crashRequested;
     private volatile int restarts;
     private Thread thread;
 
@@ -101,6 +104,11 @@ public final class EngineThread {
         thread.join();
     }
 
+    /** Fault injection (docs/contract.md): the engine thread throws at the start of its next cycle. */
+    void crash() {
+        crashRequested = true;
+    }
+
     public int restarts() {
         return restarts;
     }
@@ -127,6 +135,10 @@ public final class EngineThread {
 
     private void cycleUntilStopped(TradingEngine trading, List<Order> arrived) {
         while (!(stopping && inbox.isEmpty())) {
+            if (crashRequested) {
+                crashRequested = false;
+                throw new IllegalStateException("fault injection: engine " + engine + " crashed");
+            }
             arrived.clear();
             inbox.drainTo(arrived);
             // Two request threads may enqueue in the other order than they got their ids:

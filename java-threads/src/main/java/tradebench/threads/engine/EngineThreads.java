@@ -46,6 +46,11 @@ public final class EngineThreads implements OrderGateway.EngineDoor {
         return engines.get(engine).offer(order);
     }
 
+    /** FAULTS=on: {@code POST /faults/crash-engine?engine=N} lands here (the engine's next cycle throws). */
+    public void crash(int engine) {
+        engines.get(engine).crash();
+    }
+
     public EngineThread engine(int i) {
         return engines.get(i);
     }
