@@ -257,6 +257,21 @@ print(out)
 PY
 }
 
+# rel_lock BASE: takes BASE/lock.d (holding the shell's pid); waits while a live run holds it
+# (15 min at most); a lock left by a dead run is taken over.
+rel_lock() {
+  local dir="$1/lock.d" i holder
+  for ((i = 0; i < 450; i++)); do
+    if mkdir "$dir" 2>/dev/null; then echo "$BASHPID" >"$dir/pid"; return 0; fi
+    holder=$(cat "$dir/pid" 2>/dev/null || true)
+    if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then rm -rf "$dir"; continue; fi
+    [ "$i" -eq 0 ] && say "reliability: another run of the suite in this tree (pid ${holder:-?}) holds $dir: waiting"
+    sleep 2
+  done
+  return 1
+}
+rel_unlock() { [ "$(cat "$1/lock.d/pid" 2>/dev/null)" = "$BASHPID" ] && rm -rf "$1/lock.d"; return 0; }
+
 # rel_test [VARIANT...]: the suite; each variant and phase is a step (step_ok/step_fail).
 # Written for a caller without errexit (50-test.sh calls it as `rel_test || ...`).
 rel_test() {
@@ -272,6 +287,11 @@ rel_test() {
   local base="$TB_STATE/reliability"
   local root="$base/runs/$stamp"
   mkdir -p "$root" "$TB_RESULTS"
+  # one suite at a time per tree: a second `./tradebench test` in the same tree waits for the first
+  # (they would share the database's data folder, and the outage stops it)
+  if ! rel_lock "$base"; then
+    step_fail "reliability: another run of the suite in this tree kept $base/lock.d for 15 min"; return
+  fi
   # the suite's own database instance: its own data folder and port; the shared one is never touched
   local saved_dir="$TB_DB_DIR" saved_port="$TB_DB_PORT"
   TB_DB_DIR="$base/db"
@@ -280,10 +300,10 @@ rel_test() {
   if ! db_start >"$root/db.log" 2>&1; then
     cat "$root/db.log" >&2
     step_fail "reliability: its private database did not start (log: $root/db.log)"
-    TB_DB_DIR="$saved_dir"; TB_DB_PORT="$saved_port"; return
+    TB_DB_DIR="$saved_dir"; TB_DB_PORT="$saved_port"; rel_unlock "$base"; return
   fi
-  trap 'rel_cleanup; db_stop >/dev/null 2>&1' EXIT
-  trap 'rel_cleanup; db_stop >/dev/null 2>&1; exit 130' INT TERM
+  trap 'rel_cleanup; db_stop >/dev/null 2>&1; rel_unlock "'"$base"'"' EXIT
+  trap 'rel_cleanup; db_stop >/dev/null 2>&1; rel_unlock "'"$base"'"; exit 130' INT TERM
   local t0=$SECONDS
   for v in "${variants[@]}"; do
     mkdir -p "$root/$v"
@@ -297,6 +317,7 @@ rel_test() {
   db_stop >/dev/null 2>&1
   trap - EXIT INT TERM
   TB_DB_DIR="$saved_dir"; TB_DB_PORT="$saved_port"
+  rel_unlock "$base"
   local table; table=$(rel_report "$root")
   say "reliability: ${#variants[@]} variants in $((SECONDS - t0)) s; figures: $table"
   cat "$table" >&2
