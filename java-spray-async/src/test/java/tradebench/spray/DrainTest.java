@@ -55,6 +55,51 @@ class DrainTest {
         }
     }
 
+    /**
+     * FAULTS=on: a crashed engine actor is restarted with a new, empty market and keeps its
+     * partition; the orders that were open in it are forgotten, later orders trade, and the
+     * drain still accounts for every sale.
+     */
+    @Test
+    void aCrashedEngineIsReplacedAndKeepsItsPartition() throws Exception {
+        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        tdb.deleteAllSales();
+        SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2", "FAULTS", "on"));
+        String base = "http://127.0.0.1:" + service.port();
+        HttpClient http = HttpClient.newHttpClient();
+        try {
+            String lost = post(http, base + "/sell?userId=s1&productId=1&quantity=1&price=5").body();
+            long lostId = Long.parseLong(lost.replaceAll("\\D*(\\d+).*", "$1"));
+            waitFor(() -> service.stats().engine(1).openOrders() == 1);
+            assertEquals(400, post(http, base + "/faults/crash-engine?engine=2").statusCode());
+            HttpResponse<String> crash = post(http, base + "/faults/crash-engine?engine=1");
+            assertEquals(202, crash.statusCode());
+            assertEquals("{\"engine\":1,\"status\":\"crashing\"}", crash.body());
+            waitFor(() -> service.gateway().registry().find(lostId) == null);
+            assertEquals(202, post(http, base + "/sell?userId=s2&productId=1&quantity=1&price=7").statusCode());
+            assertEquals(202, post(http, base + "/buy?userId=b1&productId=1&quantity=1").statusCode());
+            waitFor(() -> service.stats().salesPersisted() == 1);
+        } finally {
+            service.drain();
+        }
+        assertEquals(1, tdb.count("PRICE = 7"), "the new market traded the later orders");
+        assertEquals(1, tdb.count(""));
+        assertEquals("exit variant=java-spray-async accepted=3 sales=1", service.stats().exitLine());
+    }
+
+    private static HttpResponse<String> post(HttpClient http, String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.currentTimeMillis() < deadline, "condition not met within 10 s");
+            Thread.sleep(20);
+        }
+    }
+
     /** A request line too malformed for the routes is answered by Akka HTTP itself: still JSON. */
     @Test
     void malformedRequestsGetJsonToo() throws Exception {

@@ -16,7 +16,6 @@ import tradebench.engine.InboxLimit;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
-import tradebench.engine.TradingEngine;
 import tradebench.model.Order;
 import tradebench.model.OrderBookMarket;
 import tradebench.spray.db.AsyncDatabase;
@@ -48,9 +47,9 @@ public final class Engines implements OrderGateway.EngineDoor {
         for (int i = 0; i < config.engines(); i++) {
             inboxes[i] = new InboxLimit(config.inboxLimit());
             stats.engine(i).pendingFrom(inboxes[i]::pending);
-            TradingEngine engine = new TradingEngine(new OrderBookMarket(), config.timeoutMs(), stats.engine(i), registry);
-            ActorRef a = system.actorOf(EngineActor.props(i, engine, db.writer(config.persist(), stats.engine(i)),
-                    inboxes[i], saleIds, config.delayMs()), "engine-" + i);
+            ActorRef a = system.actorOf(EngineActor.props(new EngineActor.Parts(i, OrderBookMarket::new, config.timeoutMs(),
+                    stats.engine(i), registry, db.writer(config.persist(), stats.engine(i)), inboxes[i], saleIds,
+                    config.delayMs())), "engine-" + i);
             actors.add(a);
             routees.add(new ActorRefRoutee(a));
         }
@@ -72,6 +71,11 @@ public final class Engines implements OrderGateway.EngineDoor {
             all[i] = Patterns.ask(actors.get(i), new EngineActor.Drain(), timeout).toCompletableFuture();
         }
         return CompletableFuture.allOf(all);
+    }
+
+    /** Test-only (FAULTS=on): engine {@code n}'s next cycle throws; the actor is restarted with a new market. */
+    public void crash(int n) {
+        actors.get(n).tell(new EngineActor.Crash(), ActorRef.noSender());
     }
 
     public SaleIds saleIds() {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import tradebench.engine.BadRequest;
+import tradebench.engine.FaultInjection;
 import tradebench.engine.Fill;
 import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
@@ -37,6 +38,7 @@ import tradebench.spray.db.AsyncDatabase;
 import tradebench.spray.engine.SaleIds;
 
 import static akka.http.javadsl.server.PathMatchers.remaining;
+import static akka.http.javadsl.server.PathMatchers.segment;
 
 /**
  * The HTTP API of SPEC section 3 as Akka HTTP routes: the same paths, statuses
@@ -52,11 +54,18 @@ public final class ApiRoutes extends AllDirectives {
     private final OrderGateway gateway;
     private final AsyncDatabase db;
     private final SaleIds saleIds;
+    private final FaultInjection.EngineCrasher crasher; // null unless FAULTS=on
 
     public ApiRoutes(OrderGateway gateway, AsyncDatabase db, SaleIds saleIds) {
+        this(gateway, db, saleIds, null);
+    }
+
+    /** With a crasher, {@code POST /faults/crash-engine?engine=N} works when FAULTS=on (the reliability suite). */
+    public ApiRoutes(OrderGateway gateway, AsyncDatabase db, SaleIds saleIds, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
         this.saleIds = saleIds;
+        this.crasher = crasher != null && FaultInjection.enabled(gateway.config()) ? crasher : null;
     }
 
     /** The whole API, sealed: unknown paths, malformed input and exceptions get their JSON answer here. */
@@ -66,7 +75,8 @@ public final class ApiRoutes extends AllDirectives {
                 path("sell", () -> order(Side.SELL)),
                 path("stats", () -> onlyGet(() -> complete(json(200, gateway.stats().json())))),
                 path("health", () -> onlyGet(this::health)),
-                pathPrefix("orders", () -> path(remaining(), idText -> onlyGet(() -> orderView(idText)))))
+                pathPrefix("orders", () -> path(remaining(), idText -> onlyGet(() -> orderView(idText)))),
+                path(segment("faults").slash("crash-engine"), this::crash))
                 .seal(rejections(), exceptions());
     }
 
@@ -122,6 +132,26 @@ public final class ApiRoutes extends AllDirectives {
             }));
         }
         return params;
+    }
+
+    // ---- test-only fault injection (docs/contract.md) ----
+
+    private Route crash() {
+        if (crasher == null) return reject(); // FAULTS off: an unknown path, 404
+        return extractRequest(req -> {
+            if (req.method() != HttpMethods.POST) {
+                return complete(json(405, JsonText.error("method not allowed: " + req.method().name() + " " + FaultInjection.PATH))
+                        .addHeader(Allow.create(HttpMethods.POST)));
+            }
+            List<String> engine = parameters(req, null).get("engine");
+            try {
+                int n = FaultInjection.engine(engine == null || engine.isEmpty() ? null : engine.get(0), gateway.config());
+                crasher.crash(n);
+                return complete(json(202, FaultInjection.accepted(n)));
+            } catch (BadRequest e) {
+                return complete(json(400, JsonText.error(e.getMessage())));
+            }
+        });
     }
 
     // ---- reads ----

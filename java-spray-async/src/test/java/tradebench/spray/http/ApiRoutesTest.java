@@ -157,6 +157,8 @@ class ApiRoutesTest {
         expect(send(HttpRequest.GET("/nope")), 404, "{\"error\":\"not found: /nope\"}");
         expect(send(HttpRequest.GET("/buy/")), 404, "{\"error\":\"not found: /buy/\"}");
         expect(send(HttpRequest.GET("/orders")), 404, "{\"error\":\"not found: /orders\"}");
+        expect(send(HttpRequest.POST("/faults/crash-engine?engine=0")), 404,
+                "{\"error\":\"not found: /faults/crash-engine\"}"); // FAULTS is off
         HttpResponse put = send(HttpRequest.PUT("/buy?userId=b1&productId=1&quantity=1"));
         expect(put, 405, "{\"error\":\"method not allowed: PUT /buy\"}");
         assertEquals("GET, POST", header(put, "Allow"));
