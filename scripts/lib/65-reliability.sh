@@ -12,13 +12,13 @@
 #
 #   run A  ENGINES=4, database direct: bad-input -> outage (the database
 #          stopped 2 s into a load that goes on until 4 s after it is back,
-#          started again 10 s after the stop; audit) -> SIGTERM 2 s into a 5 s
+#          started again 10 s after the stop; audit) -> SIGTERM 2 s into a 4 s
 #          load: exit 0 within 10 s, audit over every order of the run, SALES =
 #          exactly the exit line's sales, its accepted = the 202s received
 #   run B  ENGINES=2 INBOX_LIMIT=10 FAULTS=on, database behind Toxiproxy
 #          (+REL_DB_LATENCY_MS per round trip): overload (capacity measured, 5x
 #          offered for 20 s, recovery, /stats accepted = the client's 202s,
-#          audit; peak RSS sampled) -> crash (engine 1, 2 s into an 8 s load)
+#          audit; peak RSS sampled) -> crash (engine 1, 2 s into a 7 s load)
 #          -> SIGTERM: exit 0 within 10 s, audit, SALES >= the exit line's sales
 #          (a killed Node child may have stored a sale it could not report)
 #
@@ -27,6 +27,8 @@
 
 REL_DB_LATENCY_MS="${REL_DB_LATENCY_MS:-50}"
 REL_INBOX_LIMIT="${REL_INBOX_LIMIT:-10}"
+# memory stays bounded: the peak RSS of the variant's process tree during the overload, at most this
+REL_RSS_LIMIT_MB="${REL_RSS_LIMIT_MB:-1024}"
 
 # rel_java PHASE ARGS...: one phase of the loadclient's reliability checks.
 rel_java() {
@@ -170,8 +172,8 @@ rel_run_a() {
     step_fail "$name: database outage (log: $d/outage.log)"
   fi
 
-  # shutdown: SIGTERM 2 s into a 5 s load; exit 0 within 10 s; SALES = exactly the sales it made
-  rel_java load "${common[@]}" --duration 5 --connections 16 --wait 5 --seed 9 \
+  # shutdown: SIGTERM 2 s into a 4 s load; exit 0 within 10 s; SALES = exactly the sales it made
+  rel_java load "${common[@]}" --duration 4 --connections 16 --wait 5 --seed 9 \
     --orders-out "$d/orders-shutdown.tsv" --json "$d/shutdown-load.json" >"$d/shutdown.log" 2>&1 &
   REL_BG_PID=$!
   sleep 2
@@ -204,6 +206,9 @@ rel_run_b() {
   kill "$REL_SAMPLER_PID" 2>/dev/null; wait "$REL_SAMPLER_PID" 2>/dev/null; REL_SAMPLER_PID=""
   local peak; peak=$(python3 -c 'import json,sys; print(max((json.loads(l)["rssKb"] for l in open(sys.argv[1]) if l.strip()), default=0)//1024)' "$d/samples.jsonl")
   echo "{\"peakRssMb\": $peak}" >"$d/rss.json"
+  if [ "$peak" -gt "$REL_RSS_LIMIT_MB" ]; then
+    echo "FAIL overload-memory: peak RSS $peak MB, above REL_RSS_LIMIT_MB=$REL_RSS_LIMIT_MB" >>"$d/overload.log"; ok=1
+  fi
   if [ "$ok" -eq 0 ]; then
     step_ok "$name: overload (peak RSS $peak MB; $(sed -n 's/^ok   overload: //p' "$d/overload.log"))"
   else
@@ -211,7 +216,7 @@ rel_run_b() {
     step_fail "$name: overload (log: $d/overload.log)"
   fi
 
-  rel_step "$name: crash isolation" "$d/crash.log" rel_java crash "${common[@]}" --engine 1 --crash-at 2 --duration 8 \
+  rel_step "$name: crash isolation" "$d/crash.log" rel_java crash "${common[@]}" --engine 1 --crash-at 2 --duration 7 \
     --connections 16 --wait 5 --orders-out "$d/orders-crash.tsv" --json "$d/crash.json"
 
   # SIGTERM right after: every sale it counted is stored (a killed engine may have stored one it never reported)

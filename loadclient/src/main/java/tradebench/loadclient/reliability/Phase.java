@@ -86,7 +86,7 @@ abstract class Phase {
         return stats.path("openOrders").asLong() + stats.path("pendingOrders").asLong();
     }
 
-    /** Waits until nothing is pending and SALES stopped growing for a second; false after --quiet-timeout. */
+    /** Waits until nothing is pending and SALES stopped growing for half a second; false after --quiet-timeout. */
     boolean waitQuiet(SalesTable sales, boolean serviceUp) throws SQLException {
         long deadline = System.nanoTime() + (long) (options.seconds("quiet-timeout") * 1e9);
         long last = -1;
@@ -96,7 +96,7 @@ abstract class Phase {
             boolean pending = serviceUp && (s == null || s.path("pendingOrders").asLong(-1) != 0);
             if (rows == last && !pending) return true;
             last = rows;
-            LoadDriver.sleepMs(1000);
+            LoadDriver.sleepMs(500);
         }
         report.fail("quiet", "SALES still growing or orders pending after " + options.seconds("quiet-timeout") + " s");
         return false;
