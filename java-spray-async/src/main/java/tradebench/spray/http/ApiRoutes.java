@@ -16,6 +16,8 @@ import akka.http.javadsl.server.AllDirectives;
 import akka.http.javadsl.server.ExceptionHandler;
 import akka.http.javadsl.server.RejectionHandler;
 import akka.http.javadsl.server.Route;
+import akka.http.scaladsl.model.EntityStreamException;
+import akka.http.scaladsl.model.EntityStreamSizeException;
 import akka.http.scaladsl.model.IllegalUriException;
 import akka.stream.Materializer;
 import java.nio.charset.StandardCharsets;
@@ -220,11 +222,32 @@ public final class ApiRoutes extends AllDirectives {
     private ExceptionHandler exceptions() {
         return ExceptionHandler.newBuilder()
                 .match(IllegalUriException.class, e -> complete(json(400, JsonText.error("bad request: " + e.info().summary()))))
+                // a body that breaks off or lies about its framing (a bad chunk, a wrong length): the client's fault
+                .match(EntityStreamSizeException.class, e -> complete(json(413, JsonText.error("request body too large"))))
+                .match(EntityStreamException.class, e -> complete(json(400, JsonText.error("bad request: " + e.info().summary()))))
+                .match(Throwable.class, e -> badBody(e) != null, e -> complete(json(400, JsonText.error("bad request body: " + badBody(e)))))
                 .matchAny(e -> {
                     System.err.println("request failed: " + e);
                     return complete(json(500, JsonText.error("internal error")));
                 })
                 .build();
+    }
+
+    /**
+     * The client's fault while its body was read (a malformed chunked body, a
+     * truncated entity): the message, or null when the failure is ours. A 4xx,
+     * never a 500.
+     */
+    private static String badBody(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof akka.http.scaladsl.model.EntityStreamException es) return es.info().summary();
+        if (t instanceof akka.http.scaladsl.model.IllegalRequestException ir) return ir.info().summary();
+        if (t instanceof akka.http.scaladsl.model.ParsingException pe) return pe.info().summary();
+        return null;
     }
 
     /** A plain-text answer of Akka HTTP's becomes {"error": text}; JSON ones pass. */
