@@ -328,16 +328,22 @@ rel_test() {
   cat "$table" >&2
 }
 
-# Run directly: bash scripts/lib/65-reliability.sh [VARIANT...]
+# `./tradebench reliability [VARIANT...]`: the suite alone, with its own summary line.
+tb_reliability() {
+  find_java
+  rel_test "$@"
+  echo
+  local f
+  for f in "${TB_FAILURES[@]}"; do echo "failed: $f"; done
+  echo "reliability: $TB_PASSED passed, $TB_FAILED failed"
+  [ "$TB_FAILED" -eq 0 ]
+}
+
+# Run directly: bash scripts/lib/65-reliability.sh [VARIANT...] (the same as ./tradebench reliability)
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -uo pipefail
   TB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
   export TB_ROOT
   for lib in "$TB_ROOT"/scripts/lib/*.sh; do [ "$lib" = "$TB_ROOT/scripts/lib/65-reliability.sh" ] || . "$lib"; done
-  find_java
-  rel_test "$@"
-  echo
-  for f in "${TB_FAILURES[@]}"; do echo "failed: $f"; done
-  echo "reliability: $TB_PASSED passed, $TB_FAILED failed"
-  [ "$TB_FAILED" -eq 0 ]
+  tb_reliability "$@"
 fi
