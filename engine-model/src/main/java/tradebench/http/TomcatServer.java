@@ -31,8 +31,8 @@ public final class TomcatServer {
         Connector connector = new Connector("org.apache.coyote.http11.Http11NioProtocol");
         connector.setPort(config.port());
         connector.setProperty("address", config.extra("BIND", "0.0.0.0"));
-        connector.setProperty("maxThreads", Integer.toString(config.extraInt("HTTP_THREADS", 200, 1, 10_000)));
-        connector.setProperty("maxConnections", Integer.toString(config.extraInt("MAX_CONNECTIONS", 10_000, 1, 1_000_000)));
+        connector.setProperty("maxThreads", Integer.toString(httpThreads(config)));
+        connector.setProperty("maxConnections", Integer.toString(maxConnections(config)));
         connector.setProperty("acceptCount", "1000");
         // A load client keeps its connections: no forced reconnect every 100 requests.
         connector.setProperty("maxKeepAliveRequests", "-1");
@@ -50,6 +50,19 @@ public final class TomcatServer {
         ctx.addServletMappingDecoded("/", "api");
         tomcat.start();
         return new TomcatServer(tomcat);
+    }
+
+    static int httpThreads(Config config) {
+        return config.extraInt("HTTP_THREADS", 200, 1, 10_000);
+    }
+
+    static int maxConnections(Config config) {
+        return config.extraInt("MAX_CONNECTIONS", 10_000, 1, 1_000_000);
+    }
+
+    /** The HTTP settings, for a variant's start-up line. */
+    public static String describe(Config config) {
+        return "httpThreads=" + httpThreads(config) + " maxConnections=" + maxConnections(config);
     }
 
     public int port() {

@@ -121,8 +121,7 @@ public final class AkkaService {
 
     public String describe() {
         return VARIANT + " on port " + http.port() + ": " + config.describe() + " " + akka.describe()
-                + " httpThreads=" + config.extraInt("HTTP_THREADS", 200, 1, 10_000)
-                + " maxConnections=" + config.extraInt("MAX_CONNECTIONS", 10_000, 1, 1_000_000);
+                + " " + TomcatServer.describe(config);
     }
 
     public int port() {

@@ -87,8 +87,7 @@ public final class ThreadsService {
 
     public String describe() {
         return VARIANT + " on port " + http.port() + ": " + config.describe() + " threads="
-                + ThreadKind.of(config).wire() + " httpThreads=" + config.extraInt("HTTP_THREADS", 200, 1, 10_000)
-                + " maxConnections=" + config.extraInt("MAX_CONNECTIONS", 10_000, 1, 1_000_000);
+                + ThreadKind.of(config).wire() + " " + TomcatServer.describe(config);
     }
 
     public int port() {
