@@ -100,21 +100,37 @@ class DrainTest {
         }
     }
 
-    /** A request line too malformed for the routes is answered by Akka HTTP itself: still JSON. */
+    /** Requests too malformed for the routes are answered by Akka HTTP itself: still JSON, and a 4xx, never a 5xx. */
     @Test
     void malformedRequestsGetJsonToo() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-spray-async");
         SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "1"));
-        try (Socket s = new Socket("127.0.0.1", service.port())) {
-            OutputStream out = s.getOutputStream();
-            out.write("GET /buy?userId=b%zz&productId=1&quantity=1 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            String answer = readAll(s.getInputStream());
-            assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
-            assertTrue(answer.contains("Content-Type: application/json"), answer);
-            assertTrue(answer.contains("{\"error\":\"Illegal request-target"), answer);
+        try {
+            String h = "Host: x\r\nConnection: close\r\n";
+            String badTarget = raw(service.port(), "GET /buy?userId=b%zz&productId=1&quantity=1 HTTP/1.1\r\n" + h + "\r\n");
+            assertTrue(badTarget.startsWith("HTTP/1.1 400 "), badTarget);
+            assertTrue(badTarget.contains("Content-Type: application/json"), badTarget);
+            assertTrue(badTarget.contains("{\"error\":\"Illegal request-target"), badTarget);
+            String unknownMethod = raw(service.port(), "FOO /buy?userId=a&productId=1&quantity=1 HTTP/1.1\r\n" + h + "\r\n");
+            assertTrue(unknownMethod.startsWith("HTTP/1.1 4") && unknownMethod.contains("{\"error\":"), unknownMethod);
+            String http2 = raw(service.port(), "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+            assertTrue(http2.isEmpty() || http2.startsWith("HTTP/1.1 4"), http2);
+            String badChunk = raw(service.port(), "POST /buy HTTP/1.1\r\n" + h
+                    + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nuserId=a\r\n0\r\n\r\n");
+            assertTrue(badChunk.startsWith("HTTP/1.1 400 ") && badChunk.contains("{\"error\":"), badChunk);
+            assertEquals(0, service.stats().accepted());
         } finally {
             service.drain();
+        }
+    }
+
+    private static String raw(int port, String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            return readAll(s.getInputStream());
         }
     }
 
