@@ -23,12 +23,6 @@ public final class OrderViews {
         return v;
     }
 
-    /** Use {@link #json(long, Order, OrderStatus, boolean, List)}: this one reads the status after the fills. */
-    @Deprecated
-    public static String json(long id, Order known, boolean issuedHere, List<Fill> fills) {
-        return json(id, known, known == null ? null : known.status(), issuedHere, fills);
-    }
-
     /**
      * The 200 body, or null for a 404.
      *

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import tradebench.db.Database;
 import tradebench.engine.Config;
@@ -20,6 +19,7 @@ import tradebench.model.Market;
 import tradebench.model.Order;
 import tradebench.model.OrderBookMarket;
 import tradebench.model.Sale;
+import tradebench.testing.ForwardingMarket;
 import tradebench.model.Side;
 import tradebench.testing.TestDatabase;
 
@@ -74,33 +74,11 @@ class EngineRestartTest {
     }
 
     /** A market with a bug: its first trade with orders in it throws. */
-    private static final class BreaksOnFirstTrade implements Market {
-        private final Market market = new OrderBookMarket();
-
-        @Override
-        public void join(Order order) {
-            market.join(order);
-        }
-
-        @Override
-        public void timeOut(long now, long timeoutMs, List<Order> out) {
-            market.timeOut(now, timeoutMs, out);
-        }
-
+    private static final class BreaksOnFirstTrade extends ForwardingMarket {
         @Override
         public void trade(List<Sale> out, List<Order> filled) {
             if (market.openOrders() > 0) throw new IllegalStateException("test: the market broke");
-            market.trade(out, filled);
-        }
-
-        @Override
-        public int openOrders() {
-            return market.openOrders();
-        }
-
-        @Override
-        public void forEachOpen(Consumer<Order> action) {
-            market.forEachOpen(action);
+            super.trade(out, filled);
         }
     }
 }
