@@ -31,14 +31,15 @@ function createApp(deps) {
   app.set('strict routing', true);
 
   // A form POST may carry the parameters in its body; kept as text and parsed
-  // with the query string's parser (repeats and bad encoding are 400s).
-  app.use(express.text({ type: 'application/x-www-form-urlencoded', limit: '16kb' }));
+  // with the query string's parser (repeats and bad encoding are 400s). Only
+  // the order routes' POSTs read a body: no other request pays for the parser.
+  const formBody = express.text({ type: 'application/x-www-form-urlencoded', limit: '16kb' });
 
   // HEAD is refused explicitly: Express would otherwise run the GET handler,
   // and a HEAD must not place an order.
   const orderMethods = methodNotAllowed('GET, POST');
-  app.route('/buy').head(orderMethods).get(orderEntry('buy', deps)).post(orderEntry('buy', deps)).all(orderMethods);
-  app.route('/sell').head(orderMethods).get(orderEntry('sell', deps)).post(orderEntry('sell', deps)).all(orderMethods);
+  app.route('/buy').head(orderMethods).get(orderEntry('buy', deps)).post(formBody, orderEntry('buy', deps)).all(orderMethods);
+  app.route('/sell').head(orderMethods).get(orderEntry('sell', deps)).post(formBody, orderEntry('sell', deps)).all(orderMethods);
   app.route('/orders/:id').get(orderStatus(deps)).all(methodNotAllowed('GET'));
   app.route('/stats').get(statsReport(deps)).all(methodNotAllowed('GET'));
   app.route('/health').get(health(deps)).all(methodNotAllowed('GET'));

@@ -2,6 +2,7 @@
 // POST|GET /buy and /sell: validate, route to the engine that owns the
 // product, answer 202 at once (the trade happens in a later cycle).
 const { paramsOf, parseOrder } = require('../validation');
+const { answerAccepted } = require('./accepted');
 
 function orderEntry(side, { config, engines, registry, ids, stats, state }) {
   let lastArrival = 0;
@@ -35,7 +36,7 @@ function orderEntry(side, { config, engines, registry, ids, stats, state }) {
     registry.add(order, engine.index);
     engines.send(engine, order);
     stats.accepted++;
-    return res.status(202).json({ id: order.id, side, status: 'accepted' });
+    return answerAccepted(res, order.id, side);
   };
 }
 
