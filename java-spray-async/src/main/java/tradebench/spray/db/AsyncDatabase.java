@@ -150,7 +150,12 @@ public final class AsyncDatabase implements AutoCloseable {
     }
 
     public AsyncSalesWriter writer(Config.PersistMode mode, EngineStats stats) {
-        return new AsyncSalesWriter(this, mode, stats, writeWindow);
+        return writer(mode, stats, AsyncSalesWriter.LANE_HOLD_MS);
+    }
+
+    /** Tests: a writer whose per-sale lanes give their connection back after {@code laneHoldMs}. */
+    AsyncSalesWriter writer(Config.PersistMode mode, EngineStats stats, long laneHoldMs) {
+        return new AsyncSalesWriter(this, mode, stats, writeWindow, laneHoldMs);
     }
 
     /** After {@code ms}, on the dispatcher (retry back-off). */

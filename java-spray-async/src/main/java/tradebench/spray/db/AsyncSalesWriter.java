@@ -42,18 +42,28 @@ public final class AsyncSalesWriter implements SalesPersister {
     /** The sale id of a retried insert whose first try had stored the row: the driver reads back 0. */
     public static final long ID_UNKNOWN = 0;
 
+    /**
+     * Per-sale: a lane gives its connection back after holding it this long and takes one again.
+     * jasync's pool destroys a connection borrowed for longer than its query timeout plus 30 s,
+     * as if its query had hung: a long lane (a backlog after an outage, a slow database) would
+     * lose its connection mid-cycle. Giving it back also lets other engines' cycles in.
+     */
+    static final long LANE_HOLD_MS = 5_000;
+
     private final AsyncDatabase db;
     private final PersistMode mode;
     private final EngineStats stats;
     /** Per-sale: how many connections (lanes) one cycle may take or wait for at once. */
     private final int window;
+    private final long laneHoldMs;
     private volatile long lastComplaintMs;
 
-    AsyncSalesWriter(AsyncDatabase db, PersistMode mode, EngineStats stats, int window) {
+    AsyncSalesWriter(AsyncDatabase db, PersistMode mode, EngineStats stats, int window, long laneHoldMs) {
         this.db = db;
         this.mode = mode;
         this.stats = stats;
         this.window = window;
+        this.laneHoldMs = laneHoldMs;
     }
 
     @Override
@@ -84,10 +94,10 @@ public final class AsyncSalesWriter implements SalesPersister {
      * One INSERT per sale, all fired at once onto the pool: up to {@link #window} lanes (the
      * engine's share of the pool's bounded wait queue) each take a connection and run the
      * cycle's inserts on it back to back, until none is left. A connection is taken and given
-     * back once per lane, not once per insert: every round trip through the pool's own actor
-     * would be two more tasks queued behind the HTTP work on the shared dispatcher. Each
-     * acknowledgement continues on Akka's dispatcher. The failed inserts go again, together,
-     * after a back-off.
+     * back once per lane (and again every {@link #LANE_HOLD_MS}), not once per insert: every
+     * round trip through the pool's own actor would be two more tasks queued behind the HTTP
+     * work on the shared dispatcher. Each acknowledgement continues on Akka's dispatcher. The
+     * failed inserts go again, together, after a back-off.
      */
     private final class PerSale {
         final List<Sale> sales;
@@ -113,22 +123,33 @@ public final class AsyncSalesWriter implements SalesPersister {
                 n = Math.min(indexes.size(), window);
                 lanes = n;
             }
-            for (int k = 0; k < n; k++) {
-                db.take().whenComplete((conn, e) -> {
-                    if (e != null) laneOver(null, e);
-                    else next(conn);
-                });
-            }
+            for (int k = 0; k < n; k++) lane();
+        }
+
+        /** A lane takes a connection (again) and runs inserts on it. */
+        private void lane() {
+            db.take().whenComplete((conn, e) -> {
+                if (e != null) laneOver(null, e);
+                else next(conn, System.currentTimeMillis());
+            });
         }
 
         /** The lane's next insert on its connection, or the end of the lane when none is left. */
-        private void next(MySQLConnection conn) {
+        private void next(MySQLConnection conn, long takenAt) {
             Integer i;
             synchronized (this) {
                 i = todo.poll();
             }
             if (i == null) {
                 laneOver(conn, null);
+                return;
+            }
+            if (System.currentTimeMillis() - takenAt > laneHoldMs) { // held long enough: back, and queue again
+                synchronized (this) {
+                    todo.addFirst(i);
+                }
+                db.giveBack(conn);
+                lane();
                 return;
             }
             insert(conn, sales.get(i), System.currentTimeMillis()).whenCompleteAsync((r, e) -> {
@@ -139,7 +160,7 @@ public final class AsyncSalesWriter implements SalesPersister {
                         failed.add(i);
                     }
                 }
-                if (e == null) next(conn);
+                if (e == null) next(conn, takenAt);
                 else laneOver(conn, e); // the connection may be broken: the pool checks it when it is back
             }, db.dispatcher());
         }

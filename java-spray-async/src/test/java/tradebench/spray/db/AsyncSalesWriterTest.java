@@ -149,6 +149,29 @@ class AsyncSalesWriterTest {
         }
     }
 
+    /**
+     * A long per-sale lane gives its connection back every LANE_HOLD_MS (jasync destroys a
+     * connection borrowed for longer than its query timeout + 30 s): with one connection, another
+     * engine's small cycle gets in while a big cycle is still being stored, and both are stored.
+     */
+    @Test
+    void aLongLaneGivesItsConnectionBackSoOtherCyclesGetIn() throws Exception {
+        try (AsyncDatabase db = database(tdb.config("DB_POOL", "1", "ENGINES", "2"))) {
+            EngineStats bigStats = new EngineStats(0, new SalesWindow());
+            CompletableFuture<Long> bigDone = new CompletableFuture<>();
+            db.writer(PersistMode.PER_SALE, bigStats, 20).store(sales(base + 1, 3000), ids -> bigDone.complete(System.nanoTime()));
+            Thread.sleep(50); // the big cycle holds the only connection now
+            long[] small = store(db.writer(PersistMode.PER_SALE, new EngineStats(1, new SalesWindow())), sales(base + 100_001, 1), 60);
+            long smallDone = System.nanoTime();
+            assertNull(bigDone.getNow(null), "the small cycle was stored while the big one was still running");
+            bigDone.get(120, TimeUnit.SECONDS);
+            assertTrue(small[0] > 0, "the small cycle's sale id was read back");
+            assertTrue(smallDone < bigDone.get());
+            assertEquals(3001, tdb.count(""));
+            assertEquals(0, bigStats.persistenceFailures());
+        }
+    }
+
     /** The database goes away mid-cycle: the writer retries, then every sale is stored once. */
     @ParameterizedTest
     @EnumSource(PersistMode.class)
