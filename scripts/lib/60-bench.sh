@@ -1,7 +1,8 @@
 # `./tradebench bench` and `./tradebench compare`: the main job (SPEC section 7).
 #
 # bench: private database (or DB_HOST) -> SALES emptied -> variant built and
-# started -> healthy (90 s limit) -> `loadclient verify` -> warm-up + measured
+# started -> healthy (90 s limit) -> `loadclient verify` -> restarted (an empty
+# market) -> warm-up + measured
 # `loadclient load --db-url` while the variant's process tree is sampled every
 # second -> one result row, kept as JSON under results/. Whatever it started is
 # stopped, on success, failure or Ctrl-C.
@@ -94,8 +95,8 @@ toxiproxy_start() {
 
 # --- one bench run --------------------------------------------------------------
 
-bench_cleanup() {
-  [ -n "${B_SAMPLER_PID:-}" ] && kill "$B_SAMPLER_PID" 2>/dev/null
+# bench_stop_variant: SIGTERM (its drain), SIGKILL after 15 s.
+bench_stop_variant() {
   if [ -n "${B_VARIANT_PID:-}" ] && kill -0 "$B_VARIANT_PID" 2>/dev/null; then
     kill -TERM "$B_VARIANT_PID" 2>/dev/null
     local i; for ((i = 0; i < 150; i++)); do kill -0 "$B_VARIANT_PID" 2>/dev/null || break; sleep 0.1; done
@@ -104,6 +105,26 @@ bench_cleanup() {
     fi
     wait "$B_VARIANT_PID" 2>/dev/null
   fi
+  B_VARIANT_PID=""
+}
+
+# bench_start_variant VARIANT PORT: starts it (log appended to variant.log) and waits until healthy.
+bench_start_variant() {
+  local v="$1" port="$2"
+  # shellcheck disable=SC2046
+  (export PORT="$port" ENGINES="$B_ENGINES" PERSIST="$B_PERSIST" DB_HOST="$B_VARIANT_DB_HOST" DB_PORT="$B_VARIANT_DB_PORT";
+   exec $(variant_cmd "$v")) >>"$B_DIR/variant.log" 2>&1 &
+  B_VARIANT_PID=$!
+  echo "$B_VARIANT_PID" >>"$B_DIR/pids"
+  if ! wait_http "http://127.0.0.1:$port/health" 90; then
+    tail -n 20 "$B_DIR/variant.log" >&2
+    die "$v was not healthy within 90 s (log: $B_DIR/variant.log)"
+  fi
+}
+
+bench_cleanup() {
+  [ -n "${B_SAMPLER_PID:-}" ] && kill "$B_SAMPLER_PID" 2>/dev/null
+  bench_stop_variant
   [ -n "${B_TOXI_PID:-}" ] && { kill "$B_TOXI_PID" 2>/dev/null; wait "$B_TOXI_PID" 2>/dev/null; }
   B_SAMPLER_PID=""; B_VARIANT_PID=""; B_TOXI_PID=""
 }
@@ -132,15 +153,8 @@ bench_one() {
   B_T0=$SECONDS
   local port; port=$(free_port)
   say "starting $v on port $port (engines=$B_ENGINES persist=$B_PERSIST)"
-  # shellcheck disable=SC2046
-  (export PORT="$port" ENGINES="$B_ENGINES" PERSIST="$B_PERSIST" DB_HOST="$B_VARIANT_DB_HOST" DB_PORT="$B_VARIANT_DB_PORT";
-   exec $(variant_cmd "$v")) >"$B_DIR/variant.log" 2>&1 &
-  B_VARIANT_PID=$!
-  echo "$B_VARIANT_PID" >>"$B_DIR/pids"
-  if ! wait_http "http://127.0.0.1:$port/health" 90; then
-    tail -n 20 "$B_DIR/variant.log" >&2
-    die "$v was not healthy within 90 s (log: $B_DIR/variant.log)"
-  fi
+  : >"$B_DIR/variant.log"
+  bench_start_variant "$v" "$port"
   local url="http://127.0.0.1:$port" dburl; dburl=$(jdbc_url_for "$DB_NAME")
   if [ "$B_VERIFY" = 1 ]; then
     say "verifying $v before measuring it"
@@ -150,6 +164,11 @@ bench_one() {
     [ "$B_DB_LATENCY" -gt 0 ] && verify_args=(--orders 300 --quiet-timeout 90)
     tb_loadclient verify --url "$url" --db-url "$dburl" "${verify_args[@]}" >"$B_DIR/verify.log" 2>&1 \
       || { tail -n 30 "$B_DIR/verify.log" >&2; die "$v failed loadclient verify: not benchmarked (log: $B_DIR/verify.log)"; }
+    # verify leaves orders in the market (two of 1,000,000 units, open until
+    # TIMEOUT_MS) that would trade with the load: measure a fresh market.
+    say "restarting $v: the measured run starts with an empty market"
+    bench_stop_variant
+    bench_start_variant "$v" "$port"
   fi
   python3 "$TB_ROOT/scripts/bench/sample.py" "$B_VARIANT_PID" "$B_DIR/samples.jsonl" &
   B_SAMPLER_PID=$!
