@@ -7,7 +7,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { createPool } = require('../src/db');
 const { storeSales } = require('../src/sales-store');
-const { createService } = require('../src/server');
+const { createService, createApp } = require('../src/server');
+const { OrderRegistry } = require('../src/order-registry');
+const { IdSource } = require('../src/ids');
+const { Stats } = require('../src/stats');
 const { testDb, testConfig, serve, call, waitFor, sleep, breakableProxy } = require('../test-support/helpers');
 
 const db = testDb();
@@ -146,6 +149,31 @@ for (const persist of ['per-sale', 'batch']) {
     assert.equal(n, 38);
   });
 }
+
+test('/orders/{id} reads the status first: a report landing during the fills query makes no "filled" order without fills', { skip }, async () => {
+  await pool.query('DELETE FROM SALES');
+  const po = 900001;
+  const so = 900002;
+  const registry = new OrderRegistry();
+  registry.add({ id: po, side: 'buy', userId: 'b1', productId: '3', quantity: 3, priceCents: null }, 0);
+  registry.add({ id: so, side: 'sell', userId: 's1', productId: '3', quantity: 3, priceCents: 100 }, 0);
+  // The real pool; the engine's report of the sale arrives while the fills query is on its way.
+  const racing = { query: (...args) => { registry.applySales([po, so, 3]); return pool.query(...args); } };
+  const app = createApp({
+    config: testConfig(), engines: {}, registry, ids: new IdSource(), stats: new Stats(), pool: racing, state: { shuttingDown: false },
+  });
+  const http = await serve(app);
+  try {
+    const during = (await call(http.url, 'GET', `/orders/${po}`)).json;
+    assert.deepEqual([during.status, during.remaining, during.fills], ['open', 3, []]);
+    // Stored, as it is before an engine reports it: now filled, with its fill.
+    await storeSales(pool, 'batch', [{ productId: '3', buyer: 'b1', seller: 's1', priceCents: 100, quantity: 3, poId: po, soId: so }]);
+    const after = (await call(http.url, 'GET', `/orders/${po}`)).json;
+    assert.deepEqual([after.status, after.remaining, after.fills.length], ['filled', 0, 1]);
+  } finally {
+    await http.close();
+  }
+});
 
 test('orders of a killed child answer "unknown" with their stored fills; other engines trade on', { skip }, async () => {
   await pool.query('DELETE FROM SALES');
