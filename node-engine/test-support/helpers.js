@@ -113,7 +113,21 @@ function breakableProxy(target) {
   }));
 }
 
+// One service per test: its engines, its port, stopped (drained) afterwards.
+// Required lazily: the helpers are also used by tests that never start one.
+async function withService(overrides, body) {
+  const { createService } = require('../src/server');
+  const service = await createService(testConfig(overrides), { silent: true, log: () => {} });
+  const http = await serve(service.app);
+  try {
+    await body(http.url, service);
+  } finally {
+    await http.close();
+    await service.drain();
+  }
+}
+
 module.exports = {
   engineRoot, repoRoot, conformanceDir, conformanceVectors, testDb, testConfig, serve, call, sleep, waitFor,
-  breakableProxy, TEST_DB,
+  breakableProxy, withService, TEST_DB,
 };

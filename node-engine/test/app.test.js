@@ -6,21 +6,9 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { createService } = require('../src/server');
-const { testConfig, serve, call, waitFor, engineRoot } = require('../test-support/helpers');
+const { testConfig, serve, call, waitFor, withService, engineRoot } = require('../test-support/helpers');
 
 const quiet = () => {};
-
-// One service per test: its engines, its port, stopped afterwards.
-async function withService(overrides, body) {
-  const service = await createService(testConfig(overrides), { silent: true, log: quiet });
-  const http = await serve(service.app);
-  try {
-    await body(http.url, service);
-  } finally {
-    await http.close();
-    await service.drain();
-  }
-}
 
 test('valid orders are accepted with increasing ids', () => withService({}, async (url, service) => {
   const a = await call(url, 'POST', '/sell?userId=s1&productId=3&quantity=5&price=10.50');

@@ -4,20 +4,8 @@
 // and its products trade again. Without FAULTS=on the path is a 404.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { createService } = require('../src/server');
 const { loadConfig } = require('../src/config');
-const { testConfig, serve, call, waitFor } = require('../test-support/helpers');
-
-async function withService(overrides, body) {
-  const service = await createService(testConfig(overrides), { silent: true, log: () => {} });
-  const http = await serve(service.app);
-  try {
-    await body(http.url, service);
-  } finally {
-    await http.close();
-    await service.drain();
-  }
-}
+const { call, waitFor, withService } = require('../test-support/helpers');
 
 test('FAULTS is off unless the environment says on', () => {
   assert.equal(loadConfig({}).faults, false);
