@@ -1,4 +1,4 @@
--- tradebench storage (SPEC section 4). Works on MariaDB 10.6+ and MySQL 8.x.
+-- tradebench storage (contract section 4). Works on MariaDB 10.6+ and MySQL 8.x.
 -- Applied by `./tradebench db start` to the private database, and by the
 -- mysql image's entrypoint in docker-compose.yml.
 -- The launcher's test databases are this file with TRADER renamed.

@@ -1,5 +1,5 @@
 'use strict';
-// Configuration from the environment, SPEC section 5 names. A bad value is a
+// Configuration from the environment, contract section 5 names. A bad value is a
 // ConfigError naming the variable; server.js prints it and exits non-zero.
 
 class ConfigError extends Error {}

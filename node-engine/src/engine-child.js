@@ -3,7 +3,7 @@
 // the market of the products i with i mod ENGINES = its index, receives their
 // orders over IPC, runs a cycle every DELAY_MS and stores each cycle's sales
 // before it starts the next. What happened goes back to the parent only after
-// the sales are stored (SPEC 1, step 4).
+// the sales are stored (contract section 1, step 4).
 //
 // Messages from the parent: {t: 'orders', list: [order]}, {t: 'drain'}.
 // Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},

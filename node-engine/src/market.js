@@ -1,5 +1,5 @@
 'use strict';
-// The market of SPEC section 1, fast version. Pure: no clock, no I/O. The
+// The market of contract section 1, fast version. Pure: no clock, no I/O. The
 // caller submits orders (they wait in the inbox) and runs cycle(now); the
 // engine child, the replay and the tests all drive this same class.
 //
@@ -141,7 +141,7 @@ class Market {
     return sos.peek();
   }
 
-  // SPEC 1, step 3 for one product.
+  // contract section 1, step 3 for one product.
   trade(book, sales, filled) {
     if (!book || book.openSOs === 0) return;
     const queue = book.buyerQueue;

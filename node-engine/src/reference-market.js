@@ -1,5 +1,5 @@
 'use strict';
-// The market of SPEC section 1 written as plainly as the text reads, with no
+// The market of contract section 1 written as plainly as the text reads, with no
 // attention to speed. The fast Market must produce exactly what this one
 // produces (test/market.test.js compares them on random order streams), and
 // `replay.js --reference` runs it on a scenario. Same interface as Market.

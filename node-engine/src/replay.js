@@ -1,5 +1,5 @@
 'use strict';
-// `./tradebench replay node SCENARIO.json`: SPEC section 2 on stdout.
+// `./tradebench replay node SCENARIO.json`: contract section 2 on stdout.
 // `--reference` runs the plainly written reference market instead.
 const fs = require('node:fs');
 const { runScenario, formatResult } = require('./scenario');

@@ -1,5 +1,5 @@
 'use strict';
-// Storing a cycle's sales (SPEC 4). Every insert is idempotent
+// Storing a cycle's sales (contract section 4). Every insert is idempotent
 // (ON DUPLICATE KEY UPDATE ID = ID on UNIQUE (PO_ID, SO_ID)), so a failed
 // attempt, even one that did commit before its answer was lost, is simply
 // retried with backoff until every sale is stored. storeSales resolves only

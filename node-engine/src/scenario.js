@@ -1,5 +1,5 @@
 'use strict';
-// SPEC section 2: run a SCENARIO (already parsed) on a market, return the RESULT.
+// contract section 2: run a SCENARIO (already parsed) on a market, return the RESULT.
 const _ = require('underscore');
 const { Market } = require('./market');
 const { centsOfNumber, priceOfCents } = require('./prices');
@@ -45,7 +45,7 @@ function sortBy(list, keys) {
   return _.reduceRight(keys, (sorted, key) => _.sortBy(sorted, key), list);
 }
 
-// RESULT as text: one record per line, keys in SPEC order.
+// RESULT as text: one record per line, keys in the contract's order.
 function formatResult(result) {
   const lines = (list) => (list.length === 0 ? '[]' : `[\n${list.map((r) => `    ${JSON.stringify(r)}`).join(',\n')}\n  ]`);
   return `{\n  "sales": ${lines(result.sales)},\n  "timedOut": ${lines(result.timedOut)},\n  "open": ${lines(result.open)}\n}\n`;

@@ -1,5 +1,5 @@
 'use strict';
-// Request parameters and their validation (SPEC 3, docs/contract.md), in the
+// Request parameters and their validation (contract section 3, docs/contract.md), in the
 // contract's order; the first failure is the answer. The messages are the
 // Java variants' (engine-model OrderRequest), so all four answer alike.
 const { MAX_PRICE_CENTS, parsePriceText } = require('./prices');

@@ -6,12 +6,12 @@ const net = require('node:net');
 
 const engineRoot = path.join(__dirname, '..'); // node-engine/
 const repoRoot = path.join(engineRoot, '..');
-const conformanceDir = path.join(repoRoot, '..', 'shared', 'conformance');
+const conformanceDir = path.join(repoRoot, 'docs', 'conformance');
 
 // The conformance vectors; a missing folder is a failure, never a silent pass.
 function conformanceVectors() {
   if (!fs.existsSync(conformanceDir)) {
-    throw new Error(`conformance vectors not found: ${conformanceDir} (expected ../shared/conformance beside the repository)`);
+    throw new Error(`conformance vectors not found: ${conformanceDir} (docs/conformance in the repository)`);
   }
   const names = fs.readdirSync(conformanceDir).filter((f) => f.endsWith('.scenario.json')).sort();
   if (names.length === 0) throw new Error(`no *.scenario.json in ${conformanceDir}`);

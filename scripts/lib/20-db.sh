@@ -122,7 +122,7 @@ db_status() {
   fi
 }
 
-# db_env: exports the SPEC section 5 names for the private database unless DB_HOST is set.
+# db_env: exports the contract section 5 names for the private database unless DB_HOST is set.
 db_env() {
   if [ -z "${DB_HOST:-}" ]; then
     db_start

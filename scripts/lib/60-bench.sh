@@ -1,4 +1,4 @@
-# `./tradebench bench` and `./tradebench compare`: the main job (SPEC section 7).
+# `./tradebench bench` and `./tradebench compare`: the main job (contract section 7).
 #
 # bench: private database (or DB_HOST) -> SALES emptied -> variant built and
 # started -> healthy (90 s limit) -> `loadclient verify` -> restarted (an empty

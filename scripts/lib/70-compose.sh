@@ -10,7 +10,7 @@
 #     dropped by .dockerignore; every module of the root pom is in the Maven
 #     images' build stage; base images carry a version; the final stage runs
 #     as a user other than root;
-#   - environment names are those of SPEC section 5 (the mysql service: the
+#   - environment names are those of contract section 5 (the mysql service: the
 #     mysql image's own MYSQL_* names);
 #   - mysql is mysql:8.4 with schema.sql mounted into /docker-entrypoint-initdb.d,
 #     a healthcheck and a named volume; each variant waits for a healthy mysql
@@ -62,7 +62,7 @@ ROOT = os.path.abspath(sys.argv[1])
 VARIANTS = sys.argv[2].split()
 COMPOSE = os.path.join(ROOT, "docker-compose.yml")
 
-SPEC_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
+CONTRACT_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
             "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD", "DB_POOL"}
 # The names the mysql image's entrypoint reads (each also as NAME_FILE).
 MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD",
@@ -440,11 +440,11 @@ for name, svc in services.items():
         bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
 
     env = env_names(name, svc)
-    allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else SPEC_ENV
+    allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
     for k in sorted(env):
         if k not in allowed:
             bad("service %s: environment name %s is not %s" % (
-                name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of SPEC section 5"))
+                name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
 
     deps = svc.get("depends_on") or []
     for d in (deps if isinstance(deps, list) else list(deps)):

@@ -105,7 +105,7 @@ expect_fail "a base image without a version" "base image eclipse-temurin has no 
 
 # environment names
 fresh; yaml_edit "doc['services']['java-threads']['environment']['DB_HOSTNAME'] = 'mysql'"
-expect_fail "an environment name not in SPEC section 5" "service java-threads: environment name DB_HOSTNAME"
+expect_fail "an environment name not in contract section 5" "service java-threads: environment name DB_HOSTNAME"
 fresh; yaml_edit "doc['services']['node-engine']['environment'] = ['PORT=3000', 'ENGINE=4']"
 expect_fail "an unknown name in list form" "service node-engine: environment name ENGINE"
 fresh; yaml_edit "doc['services']['mysql']['environment']['MYSQL_ROOT_PASSWD'] = 'x'"

@@ -11,7 +11,7 @@ import tradebench.model.Prices;
 import tradebench.model.Sale;
 
 /**
- * The blocking sales writer of one engine (SPEC section 4).
+ * The blocking sales writer of one engine (contract section 4).
  * <ul>
  * <li>{@code per-sale}: one INSERT per sale, one after the other on one connection
  *     (the original experiment's way);</li>

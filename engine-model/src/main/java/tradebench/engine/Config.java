@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The service's settings, from the environment, with the names of SPEC
+ * The service's settings, from the environment, with the names of the contract
  * section 5 (and a few variant extras, documented in each variant's README).
  * A bad value stops the service at start with a message naming it.
  */
@@ -62,7 +62,7 @@ public record Config(int port, int engines, long delayMs, long timeoutMs, int pr
         return intIn(env, name, dflt, min, max);
     }
 
-    /** The engine that owns a product (SPEC 1: product i belongs to engine i mod ENGINES). */
+    /** The engine that owns a product (contract section 1: product i belongs to engine i mod ENGINES). */
     public int engineOf(int productId) {
         return productId % engines;
     }

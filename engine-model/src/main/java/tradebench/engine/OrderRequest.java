@@ -6,7 +6,7 @@ import tradebench.model.Order;
 import tradebench.model.Side;
 
 /**
- * A validated order request (SPEC section 3, docs/contract.md): the same rules,
+ * A validated order request (contract section 3, docs/contract.md): the same rules,
  * in the same order, answered with the same messages in every Java variant.
  */
 public record OrderRequest(Side side, String userId, int productId, int quantity, long priceCents) {

@@ -3,7 +3,7 @@ package tradebench.engine;
 import sun.misc.Signal;
 
 /**
- * SIGTERM (and Ctrl-C) as SPEC section 3 wants it: stop accepting, finish the
+ * SIGTERM (and Ctrl-C) as contract section 3 wants it: stop accepting, finish the
  * cycle, store every pending sale, exit 0. A JVM shutdown hook alone would exit
  * 143, so the signal is handled here: {@code drain} runs on its own thread,
  * then the process exits 0 (1 if the drain failed).

@@ -8,7 +8,7 @@ import tradebench.model.OrderStatus;
 import tradebench.model.Sale;
 
 /**
- * One engine's trading cycle (SPEC section 1), independent of how it is driven
+ * One engine's trading cycle (contract section 1), independent of how it is driven
  * (a thread, an actor) and of how sales are stored (blocking or not):
  * <ol>
  * <li>{@link #trade}: join the orders that arrived, time out, trade;</li>

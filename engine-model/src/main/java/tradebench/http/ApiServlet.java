@@ -20,7 +20,7 @@ import tradebench.model.OrderStatus;
 import tradebench.model.Side;
 
 /**
- * The HTTP API of SPEC section 3 for the servlet variants (java-threads,
+ * The HTTP API of contract section 3 for the servlet variants (java-threads,
  * java-akka): everything here is shared, only the {@link OrderGateway}'s
  * engine door differs. An order is validated, handed over and answered 202 at
  * once; it never waits for its trade.

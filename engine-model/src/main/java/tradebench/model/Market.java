@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The market of one engine (SPEC section 1), without clock, threads or database:
+ * The market of one engine (contract section 1), without clock, threads or database:
  * the engine calls {@link #join}, then {@link #timeOut}, then {@link #trade} once
  * per cycle. Two implementations pass the same suite: {@link ReferenceMarket}
- * (plainly written, the rules as SPEC says them) and {@link OrderBookMarket}
+ * (plainly written, the rules as the contract says them) and {@link OrderBookMarket}
  * (fast: a cycle costs what joins and what trades, not buyers x sellers).
  */
 public interface Market {

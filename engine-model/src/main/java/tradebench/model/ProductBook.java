@@ -10,7 +10,7 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
- * The open orders of one product, kept in the orders SPEC section 1 trades them:
+ * The open orders of one product, kept in the orders contract section 1 trades them:
  * sellers by price then arrival (the best on top), buyers by the arrival of
  * their earliest open PO. Orders that time out are dropped lazily: marked
  * closed, skipped when met, compacted when they pile up.
@@ -98,7 +98,7 @@ final class ProductBook {
         return top;
     }
 
-    /** One trade step for this product (SPEC 1, step 3); true when it sold something. */
+    /** One trade step for this product (contract section 1, step 3); true when it sold something. */
     boolean trade(List<Sale> out, List<Order> filled) {
         if (bestSell() == null || queue.isEmpty()) return false;
         boolean sold = false;

@@ -9,7 +9,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * The market rules of SPEC section 1, written as plainly as they read: every
+ * The market rules of contract section 1, written as plainly as they read: every
  * cycle it scans all open orders for every product and every buyer. It is the
  * reference the fast {@link OrderBookMarket} must agree with, not something to
  * run under load (a cycle costs buyers x sellers).

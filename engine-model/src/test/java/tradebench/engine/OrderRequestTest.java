@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import tradebench.model.Order;
 import tradebench.model.Side;
 
-/** SPEC section 3's bad input, as docs/contract.md reads it. */
+/** contract section 3's bad input, as docs/contract.md reads it. */
 class OrderRequestTest {
     private static OrderRequest parse(Side side, String... kv) throws BadRequest {
         Map<String, List<String>> params = new HashMap<>();

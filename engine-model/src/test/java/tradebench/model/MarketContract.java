@@ -18,7 +18,7 @@ import tradebench.testing.Vectors;
 
 /**
  * One suite for every {@link Market} (as exchange-core runs one suite against
- * each order book): the conformance vectors and the rules of SPEC section 1.
+ * each order book): the conformance vectors and the rules of contract section 1.
  * A subclass only says how to make its market.
  */
 public abstract class MarketContract {

@@ -37,7 +37,7 @@ public final class TestDatabase {
         return db;
     }
 
-    /** SPEC section 5 settings for this database, plus {@code extra} (e.g. PERSIST=batch). */
+    /** contract section 5 settings for this database, plus {@code extra} (e.g. PERSIST=batch). */
     public Config config(String... extra) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("DB_NAME", name);

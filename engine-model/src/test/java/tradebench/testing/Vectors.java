@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Where the shared conformance vectors are: ../shared/conformance beside the repository. */
+/** Where the conformance vectors are: docs/conformance in this repository. */
 public final class Vectors {
     private Vectors() {
     }
@@ -21,7 +21,7 @@ public final class Vectors {
     }
 
     public static Path folder() {
-        Path dir = root().resolve("..").resolve("shared").resolve("conformance").normalize();
+        Path dir = root().resolve("docs").resolve("conformance");
         if (!Files.isDirectory(dir)) throw new IllegalStateException("conformance vectors not found at " + dir);
         return dir;
     }

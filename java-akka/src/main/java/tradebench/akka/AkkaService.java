@@ -108,7 +108,7 @@ public final class AkkaService {
     }
 
     /**
-     * SIGTERM (SPEC section 3): stop accepting, store everything, stop.
+     * SIGTERM (contract section 3): stop accepting, store everything, stop.
      * Returns the exit line. Throws when an engine could not store its sales
      * in time: the process then exits 1 rather than print a false exit line.
      */

@@ -7,7 +7,7 @@ import tradebench.engine.Shutdown;
 /**
  * java-akka: embedded Tomcat (NIO, 200 request threads, 10,000 connections)
  * with the shared servlet in front, one Akka actor per engine behind it,
- * blocking JDBC on a dispatcher of its own. Settings: SPEC section 5, plus
+ * blocking JDBC on a dispatcher of its own. Settings: contract section 5, plus
  * DISPATCHER (thread-pool | fork-join), PERSIST_THREADS, HTTP_THREADS,
  * MAX_CONNECTIONS, THREADS (README).
  */

@@ -6,7 +6,7 @@ import tradebench.engine.Shutdown;
 
 /**
  * java-threads: embedded Tomcat (NIO, 200 request threads, 10,000 connections),
- * one thread per engine, blocking JDBC. Settings: SPEC section 5, plus
+ * one thread per engine, blocking JDBC. Settings: contract section 5, plus
  * THREADS (platform | virtual), HTTP_THREADS, MAX_CONNECTIONS (README).
  */
 public final class Main {

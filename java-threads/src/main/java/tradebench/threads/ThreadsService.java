@@ -66,7 +66,7 @@ public final class ThreadsService {
     }
 
     /**
-     * SIGTERM (SPEC section 3): stop accepting (new orders get 503 "shutting
+     * SIGTERM (contract section 3): stop accepting (new orders get 503 "shutting
      * down"), let every engine run cycles until its inbox is empty and every
      * sale is stored, then stop HTTP and the database pool. Returns the exit line.
      */

@@ -59,8 +59,8 @@ public final class Main {
     }
 
     static String usage() {
-        return Flags.usage("load", "SPEC section 6: closed loop by default, fixed rate with --rate", LoadOptions.FLAGS)
-                + Flags.usage("verify", "checks a running variant against SPEC section 3 and docs/contract.md", VerifyOptions.FLAGS)
+        return Flags.usage("load", "contract section 6: closed loop by default, fixed rate with --rate", LoadOptions.FLAGS)
+                + Flags.usage("verify", "checks a running variant against contract section 3 and docs/contract.md", VerifyOptions.FLAGS)
                 + Reliability.usage();
     }
 }

@@ -3,7 +3,7 @@ package tradebench.loadclient;
 import java.util.SplittableRandom;
 
 /**
- * The random orders of SPEC section 6: half buys, half sells; product uniform
+ * The random orders of contract section 6: half buys, half sells; product uniform
  * over {@code products}; quantity uniform 1..10; sell price uniform
  * 10.00..200.00 in cents; buys without a price; user {@code b<k>} / {@code s<k>}
  * with k uniform over {@code users} (0..users-1), behind an optional prefix

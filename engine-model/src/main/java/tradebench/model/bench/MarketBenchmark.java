@@ -17,7 +17,7 @@ public final class MarketBenchmark {
     public static void main(String[] args) {
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         int perCycle = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        System.out.printf("scenario: %,d orders over 100 products, a cycle every %d orders (SPEC 6 mix), 1 thread%n",
+        System.out.printf("scenario: %,d orders over 100 products, a cycle every %d orders (contract section 6 mix), 1 thread%n",
                 orders, perCycle);
         Scenario scenario = ScenarioGenerator.load(42, orders, 100, perCycle);
 

@@ -44,7 +44,7 @@ public final class ScenarioGenerator {
 
     /**
      * The benchmark's load: {@code orders} orders over {@code products} products
-     * with the load client's mix (SPEC 6: half buys without a limit, half sells
+     * with the load client's mix (contract section 6: half buys without a limit, half sells
      * at 10.00..200.00, quantities 1..10, 1000 users), one ms apart, a cycle
      * every {@code perCycle} orders, a 60 s time-out.
      */

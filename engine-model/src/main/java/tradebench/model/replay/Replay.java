@@ -12,7 +12,7 @@ import tradebench.engine.JsonText;
 
 /**
  * Runs a {@link Scenario} through a {@link Market} with no clock, no threads and
- * no database (SPEC section 2). Orders wait in an inbox until the next trade
+ * no database (contract section 2). Orders wait in an inbox until the next trade
  * event, as they wait for the next cycle in a running engine.
  */
 public final class Replay {
@@ -29,7 +29,7 @@ public final class Replay {
     }
 
     public record Result(List<SaleRecord> sales, List<TimeoutRecord> timedOut, List<OpenRecord> open) {
-        /** RESULT JSON of SPEC section 2: sorted, prices as numbers, one record a line. */
+        /** RESULT JSON of contract section 2: sorted, prices as numbers, one record a line. */
         public String toJson() {
             StringBuilder sb = new StringBuilder(64 + sales.size() * 120);
             sb.append("{\n  \"sales\": [");

@@ -3,7 +3,7 @@ package tradebench.model.replay;
 import java.nio.file.Path;
 import tradebench.model.OrderBookMarket;
 
-/** {@code ./tradebench replay java SCENARIO.json}: prints the RESULT JSON (SPEC section 2). */
+/** {@code ./tradebench replay java SCENARIO.json}: prints the RESULT JSON (contract section 2). */
 public final class ReplayMain {
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {

@@ -11,7 +11,7 @@ import java.util.List;
 import tradebench.model.Order;
 import tradebench.model.Prices;
 
-/** A replay SCENARIO (SPEC section 2): a time-out and a list of events in arrival order. */
+/** A replay SCENARIO (contract section 2): a time-out and a list of events in arrival order. */
 public record Scenario(long timeoutMs, List<Event> events) {
 
     /** An order arriving, or (order == null) a trade event: one cycle at {@code t}. */

@@ -18,7 +18,7 @@ import tradebench.model.Market;
 import tradebench.model.Order;
 
 /**
- * One engine (SPEC section 1) as an actor: it alone owns the market of its
+ * One engine (contract section 1) as an actor: it alone owns the market of its
  * partition, so nothing in it is shared or locked.
  * <ul>
  * <li>{@link NewOrder}: an order waits in the engine's inbox (the mailbox, then

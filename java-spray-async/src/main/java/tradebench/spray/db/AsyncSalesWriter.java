@@ -17,7 +17,7 @@ import tradebench.model.Prices;
 import tradebench.model.Sale;
 
 /**
- * The non-blocking sales writer of one engine (SPEC section 4), with the same
+ * The non-blocking sales writer of one engine (contract section 4), with the same
  * SQL as engine-model's JdbcSalesWriter:
  * <ul>
  * <li>{@code per-sale}: every INSERT of the cycle is fired at once onto the

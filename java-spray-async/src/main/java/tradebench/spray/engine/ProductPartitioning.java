@@ -6,7 +6,7 @@ import scala.collection.immutable.IndexedSeq;
 import tradebench.engine.Config;
 
 /**
- * SPEC section 1 as an Akka routing logic: product {@code i} belongs to engine
+ * contract section 1 as an Akka routing logic: product {@code i} belongs to engine
  * {@code i mod ENGINES}, so every order of a product reaches the one actor
  * that owns that product's book.
  */

@@ -43,7 +43,7 @@ import static akka.http.javadsl.server.PathMatchers.remaining;
 import static akka.http.javadsl.server.PathMatchers.segment;
 
 /**
- * The HTTP API of SPEC section 3 as Akka HTTP routes: the same paths, statuses
+ * The HTTP API of contract section 3 as Akka HTTP routes: the same paths, statuses
  * and bodies as engine-model's ApiServlet (docs/contract.md). An order is
  * validated, handed to its engine with a fire-and-forget tell and answered 202
  * at once; {@code /orders/{id}} and {@code /health} ask the database without

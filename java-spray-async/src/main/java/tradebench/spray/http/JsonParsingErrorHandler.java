@@ -17,7 +17,7 @@ public final class JsonParsingErrorHandler extends ParsingErrorHandler {
     @Override
     public HttpResponse handle(StatusCode status, ErrorInfo info, LoggingAdapter log, ServerSettings settings) {
         String summary = info.summary().isEmpty() ? status.reason() : info.summary();
-        // Bad input is a 4xx (SPEC 3), whatever Akka would say: an unknown method
+        // Bad input is a 4xx (contract section 3), whatever Akka would say: an unknown method
         // (501 in Akka) is a method not allowed here, anything else unreadable a 400.
         int code = status.intValue();
         if (code == 501) code = 405;

@@ -22,7 +22,7 @@ import tradebench.model.OrderStatus;
 /**
  * One engine of the market: its inbox and the thread that owns its orders.
  *
- * <p>The thread runs cycles forever (SPEC section 1): take everything in the
+ * <p>The thread runs cycles forever (contract section 1): take everything in the
  * inbox, join + time out + trade, store the cycle's sales with a blocking
  * writer, sleep {@code DELAY_MS}. Request threads only ever add to the inbox
  * (lock-free), so no lock is held while the market trades and the market is

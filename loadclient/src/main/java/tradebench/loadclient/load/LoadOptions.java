@@ -5,7 +5,7 @@ import java.util.List;
 import tradebench.loadclient.Flags;
 import tradebench.loadclient.Flags.Spec;
 
-/** The settings of one {@code load} run (SPEC section 6 plus the fixed-rate mode). */
+/** The settings of one {@code load} run (contract section 6 plus the fixed-rate mode). */
 public record LoadOptions(
         URI url,
         int concurrency,

@@ -17,7 +17,7 @@ import tradebench.loadclient.http.HttpResponse;
 import tradebench.loadclient.verify.SentOrder;
 
 /**
- * The suite's load: the orders of SPEC 6 ({@link OrderMix}) on blocking keep-alive
+ * The suite's load: the orders of contract section 6 ({@link OrderMix}) on blocking keep-alive
  * connections ({@link HttpConnection}), one virtual thread each, either as a
  * closed loop (pause after each answer) or at a fixed rate (connection i of C
  * owns the due times start + i/R + k*C/R). Unlike {@code load} it keeps every

@@ -111,7 +111,7 @@ final class MalformedRequests {
                         side + " with a userId that is not UTF-8"));
             }
         }
-        // long URLs (the order is bad: an unknown long parameter alone would be ignored, SPEC 3)
+        // long URLs (the order is bad: an unknown long parameter alone would be ignored, contract section 3)
         for (int len : List.of(1000, 4000, 7000)) {
             out.add(new Request("POST", "/buy?productId=1&quantity=1&junk=" + "j".repeat(len), null,
                     "a " + len + "-character URL without userId"));

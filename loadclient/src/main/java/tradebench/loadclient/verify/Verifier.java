@@ -20,7 +20,7 @@ import tradebench.loadclient.OrderMix;
 import tradebench.loadclient.verify.Report.Failure;
 
 /**
- * {@code loadclient verify}: checks a running variant against SPEC section 3
+ * {@code loadclient verify}: checks a running variant against contract section 3
  * and docs/contract.md before anyone benchmarks it. Every check prints one
  * line; the run fails when any check fails. It assumes it is the only client
  * of the variant while it runs (the stats deltas count on it).
@@ -420,7 +420,7 @@ public final class Verifier {
         try (MarketClient c = new MarketClient(options.url())) {
             for (int i = 0; i < count; i++) {
                 OrderMix.Order o = mix.next(rnd);
-                // SPEC 3: GET is accepted too (the 2014 clients used it); one order in ten goes that way.
+                // contract section 3: GET is accepted too (the 2014 clients used it); one order in ten goes that way.
                 String method = rnd.nextInt(10) == 0 ? "GET" : "POST";
                 SentOrder s = place(c, "random-orders", method, o.buy(), o.userId(), o.productId(), o.quantity(),
                         o.priceCents() < 0 ? null : OrderMix.formatCents(o.priceCents()), "");

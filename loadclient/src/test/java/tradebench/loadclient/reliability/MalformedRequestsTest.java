@@ -37,7 +37,7 @@ class MalformedRequestsTest {
         assertTrue(requests.stream().anyMatch(r -> r.target().contains("userId=" + "b".repeat(1000))), "a huge user id");
     }
 
-    /** A request the contract would accept would place an order: none may be one (a rough validator of SPEC 3). */
+    /** A request the contract would accept would place an order: none may be one (a rough validator of contract section 3). */
     @Test
     void noneIsAValidOrder() {
         for (MalformedRequests.Request r : requests) {

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * A small market that keeps SPEC section 3 and docs/contract.md (one engine,
+ * A small market that keeps contract section 3 and docs/contract.md (one engine,
  * a cycle every few ms, SALES rows over JDBC), and that can be told to break
  * one rule at a time so the tests can see {@code verify} catch it.
  */
