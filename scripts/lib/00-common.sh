@@ -2,7 +2,6 @@
 
 TB_STATE="${TB_STATE:-$TB_ROOT/.tradebench}"   # git-ignored: database, logs, pids
 TB_TOOLS="$TB_ROOT/tools"                       # git-ignored: tools the launcher installs
-VARIANTS=(java-threads java-akka java-spray-async node-engine)
 
 say()  { printf 'tradebench: %s\n' "$*" >&2; }
 die()  { printf 'tradebench: error: %s\n' "$*" >&2; exit 1; }
@@ -27,11 +26,8 @@ apt_install() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
-variant_known() {
-  local v
-  for v in "${VARIANTS[@]}"; do [ "$v" = "$1" ] && return 0; done
-  return 1
-}
+# variant_known NAME: NAME is a folder holding a variant manifest (variant.yaml).
+variant_known() { [ -n "$1" ] && [ -f "$TB_ROOT/$1/variant.yaml" ]; }
 
 # wait_http URL SECONDS: wait until URL answers 200.
 wait_http() {

@@ -9,7 +9,7 @@
 # second. A benchmark then measures the engines, not this machine's fsync.
 # TB_DB_DURABLE=1 makes every commit sync to disk.
 
-TB_DB_DIR="$TB_STATE/db"
+TB_DB_DIR="${TB_DB_DIR:-$TB_STATE/db}"   # another instance: TB_DB_DIR and TB_DB_PORT (the reliability suite)
 TB_DB_PORT="${TB_DB_PORT:-3307}"
 TB_DB_USER=trader
 TB_DB_PASSWORD=trader

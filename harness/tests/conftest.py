@@ -1,0 +1,19 @@
+"""Shared fixtures: the harness's context as the launcher builds it."""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tradebench_harness import context  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def ctx():
+    env = dict(os.environ)
+    env.setdefault("TB_ROOT", str(ROOT))
+    return context.from_env(env)

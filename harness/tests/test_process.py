@@ -1,0 +1,62 @@
+"""process.py on real processes: a whole tree is stopped; the sampler sees CPU, RSS and threads."""
+import sys
+import time
+
+import psutil
+
+from tradebench_harness import process
+
+
+def test_stop_ends_the_whole_tree_even_when_the_parent_ignores_sigterm(tmp_path):
+    # a parent that ignores SIGTERM with two children: stop() must SIGKILL all three
+    script = "trap '' TERM; sleep 300 & sleep 300 & wait"
+    r = process.start("tree", ["bash", "-c", script], tmp_path / "tree.log")
+    deadline = time.time() + 10
+    while len(r.tree()) < 3 and time.time() < deadline:
+        time.sleep(0.05)
+    pids = [p.pid for p in r.tree()]
+    assert len(pids) == 3
+    code = r.stop(timeout=1)
+    assert code == "killed"
+    assert not any(psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE for p in pids)
+
+
+def test_stop_reports_a_clean_exit_code(tmp_path):
+    r = process.start("clean", [sys.executable, "-c", "import signal,sys,time\n"
+                                "signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\ntime.sleep(60)"],
+                      tmp_path / "clean.log")
+    time.sleep(0.5)
+    assert r.stop(timeout=10) == 0
+    assert r.exit_ms is not None and r.exit_ms < 10000
+
+
+def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
+    busy = process.start("busy", [sys.executable, "-c", "while True: pass"], tmp_path / "busy.log")
+    idle = process.start("idle", ["sleep", "60"], tmp_path / "idle.log")
+    try:
+        s = process.Sampler(interval=0.5)
+        s.add("busy", busy.pid)
+        s.add("idle", idle.pid)
+        s.start()
+        time.sleep(3)
+        samples = s.stop()
+    finally:
+        busy.stop(2)
+        idle.stop(2)
+    b, i = process.summarize(samples["busy"]), process.summarize(samples["idle"])
+    assert b["samples"] >= 3 and i["samples"] >= 3
+    assert b["cpuPercent"] > 30 and i["cpuPercent"] < 5
+    assert b["rssMaxMb"] > 1 and b["threadsMax"] >= 1
+
+
+def test_start_variant_gives_up_when_the_process_dies(ctx, tmp_path):
+    from tradebench_harness.variants import Variant
+    v = Variant(name="dies", folder=tmp_path, runtime="java", description="", build={},
+                run=["bash", "-c", "echo no database; exit 3"], settings={}, db_connections="1")
+    t0 = time.time()
+    try:
+        process.start_variant(ctx, v, {}, tmp_path / "dies.log", health_timeout=60)
+        raise AssertionError("start_variant returned for a dead process")
+    except process.NotHealthy as e:
+        assert "no database" in str(e)
+    assert time.time() - t0 < 30

@@ -1,0 +1,72 @@
+"""Variant manifests: discovery by folder, validation, settings with their defaults."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tradebench_harness import variants
+from tradebench_harness.variants import ManifestError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_variant_folder_of_the_repository_is_found():
+    found = {v.name for v in variants.discover(ROOT)}
+    folders = {p.parent.name for p in ROOT.glob("*/variant.yaml")}
+    assert found == folders
+    assert {"java-threads", "node-engine"} <= found
+    for v in variants.discover(ROOT):
+        assert v.e2e, f"{v.name} has no e2e configuration"
+        assert v.runtime in ("java", "node")
+        assert "ENGINES" in v.settings and "PERSIST" in v.settings
+
+
+def test_a_fifth_variant_needs_only_its_folder(tmp_path):
+    for v in variants.discover(ROOT):
+        shutil.copytree(v.folder, tmp_path / v.name, ignore=lambda d, names: [n for n in names if n != "variant.yaml"])
+    (tmp_path / "go-engine").mkdir()
+    (tmp_path / "go-engine" / "variant.yaml").write_text(
+        "name: go-engine\nruntime: java\nbuild: {command: [true], output: go-engine/bin}\n"
+        "run: {command: [go-engine/bin]}\nsettings: {ENGINES: 4, DB_POOL: ENGINES * 3}\n"
+        "dbConnections: DB_POOL\ne2e: [{PERSIST: batch}]\n")
+    names = [v.name for v in variants.discover(tmp_path)]
+    assert "go-engine" in names and len(names) == len(variants.discover(ROOT)) + 1
+    (go,) = variants.select(tmp_path, "go-engine")
+    assert go.db_connection_count({}) == 12
+    assert go.db_connection_count({"ENGINES": "2"}) == 6
+    assert go.e2e == [{"PERSIST": "batch"}]
+
+
+def test_settings_defaults_are_evaluated_and_the_environment_wins():
+    (threads,) = variants.select(ROOT, "java-threads")
+    s = threads.effective_settings({"ENGINES": "6"})
+    assert s["ENGINES"] == "6" and s["DB_POOL"] == 10 and s["PERSIST"] == "per-sale"
+    assert threads.effective_settings({"DB_POOL": "3"})["DB_POOL"] == "3"
+    (node,) = variants.select(ROOT, "node-engine")
+    assert node.db_connection_count({"ENGINES": "4"}) == 8
+    assert node.db_connection_count({"ENGINES": "4", "DB_POOL": "1"}) == 4
+
+
+@pytest.mark.parametrize("text,error", [
+    ("name: other\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\n", "folder"),
+    ("name: bad\nruntime: cobol\nbuild: {command: [x], output: y}\nrun: {command: [x]}\n", "runtime"),
+    ("name: bad\nruntime: java\nrun: {command: [x]}\n", "missing build"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ne2e: [PERSIST=batch]\n", "e2e"),
+])
+def test_a_broken_manifest_is_refused_with_its_reason(tmp_path, text, error):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "variant.yaml").write_text(text)
+    with pytest.raises(ManifestError, match=error):
+        variants.discover(tmp_path)
+
+
+def test_unknown_variant_names_the_known_ones():
+    with pytest.raises(ManifestError, match="java-threads"):
+        variants.select(ROOT, "cobol-engine")
+
+
+def test_the_java_command_uses_the_jdk_and_the_jar(ctx):
+    (akka,) = variants.select(ROOT, "java-akka")
+    cmd = akka.command(ctx)
+    assert cmd[0] == ctx.java and cmd[-2] == "-jar" and cmd[-1].endswith("java-akka/target/java-akka.jar")
+    assert all(o in cmd for o in ctx.jvm_opts)

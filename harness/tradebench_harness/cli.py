@@ -1,0 +1,93 @@
+"""python -m tradebench_harness COMMAND ...: what ./tradebench hands over to the harness.
+
+The launcher (scripts/lib/15-harness.sh) creates the virtual environment, finds
+Java, Node and the database, and calls this with TB_ROOT, JAVA_HOME,
+TB_DB_PORT, TB_JVM_RUN_OPTS in the environment.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import context
+from .variants import ManifestError, discover, select
+
+
+def say(msg: str) -> None:
+    print(f"tradebench: {msg}", file=sys.stderr, flush=True)
+
+
+def cmd_variants(ctx, args) -> int:
+    for v in discover(ctx.root):
+        print(v.name)
+    return 0
+
+
+def cmd_serve(ctx, args) -> int:
+    from . import db as dbmod
+    (v,) = select(ctx.root, args.variant)
+    v.ensure_built(ctx)
+    env = dict(os.environ)
+    if not env.get("DB_HOST"):
+        dbmod.start_private(ctx)
+        env.update(dbmod.private(ctx, env.get("DB_NAME") or "TRADER").variant_env())
+    say(f"serving {v.name} on port {env.get('PORT', '3000')} (database {env['DB_HOST']}:{env.get('DB_PORT', '3306')}/"
+        f"{env.get('DB_NAME', 'TRADER')})")
+    argv = v.command(ctx)
+    os.chdir(ctx.root)
+    os.execvpe(argv[0], argv, env)
+
+
+def cmd_e2e(ctx, args) -> int:
+    from . import e2e
+    from .steps import Steps
+    steps = Steps(args.steps_file)
+    e2e.run(ctx, select(ctx.root, args.variants), steps)
+    return steps.close("e2e")
+
+
+def cmd_reliability(ctx, args) -> int:
+    from . import reliability
+    from .steps import Steps
+    steps = Steps(args.steps_file)
+    reliability.run(ctx, select(ctx.root, ",".join(args.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
+    return steps.close("reliability")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench", description="the tradebench harness")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("variants", help="the variants found (folders holding a variant.yaml)").set_defaults(func=cmd_variants)
+
+    s = sub.add_parser("serve", help="run one variant in the foreground (env: contract section 5)")
+    s.add_argument("variant")
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("e2e", help="each variant once per manifest e2e configuration, checked by loadclient verify")
+    s.add_argument("--variants", default=None, help="comma-separated names (default: all)")
+    s.add_argument("--steps-file", default=None)
+    s.set_defaults(func=cmd_e2e)
+
+    s = sub.add_parser("reliability", help="the reliability suite (bad input, overload, outage, crash, shutdown)")
+    s.add_argument("variants", nargs="*")
+    s.add_argument("--steps-file", default=None)
+    s.set_defaults(func=cmd_reliability)
+
+    from . import bench_cli
+    bench_cli.add(sub)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    ctx = context.from_env()
+    try:
+        return args.func(ctx, args) or 0
+    except ManifestError as e:
+        say(f"error: {e}")
+        return 2
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130

@@ -1,0 +1,201 @@
+"""Variant manifests: every folder of the repository holding a variant.yaml.
+
+A manifest says the variant's runtime, how it is built and run, the settings
+it reads (contract section 5) with their defaults, how many database
+connections it opens, and its end-to-end configurations. Adding a variant is
+adding a folder with one; nothing here names a variant.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .context import Context
+
+MANIFEST = "variant.yaml"
+RUNTIMES = ("java", "node")
+
+
+class ManifestError(Exception):
+    pass
+
+
+@dataclass
+class Variant:
+    name: str
+    folder: Path
+    runtime: str
+    description: str
+    build: dict
+    run: list[str]
+    settings: dict
+    db_connections: str
+    e2e: list[dict] = field(default_factory=list)
+
+    def command(self, ctx: Context) -> list[str]:
+        """The command line that runs the variant in the foreground (from the repository root)."""
+        out: list[str] = []
+        for tok in self.run:
+            if tok == "{java}":
+                out.append(ctx.java)
+            elif tok == "{jvm_opts}":
+                out.extend(ctx.jvm_opts)
+            elif tok == "{node}":
+                out.append(ctx.env.get("TB_NODE") or "node")
+            else:
+                out.append(str(ctx.root / tok) if (ctx.root / tok).exists() else tok)
+        return out
+
+    def effective_settings(self, env: dict) -> dict:
+        """Every setting the variant reads, as it will see it: env wins, else the manifest's default (evaluated)."""
+        out: dict = {}
+        for name, default in self.settings.items():
+            if env.get(name) not in (None, ""):
+                out[name] = env[name]
+            else:
+                out[name] = evaluate(default, out)
+        return out
+
+    def db_connection_count(self, env: dict) -> int:
+        return int(evaluate(self.db_connections, self.effective_settings(env)))
+
+    def needs_build(self, root: Path) -> bool:
+        out = root / self.build["output"]
+        if not out.exists():
+            return True
+        t = out.stat().st_mtime
+        for inp in self.build.get("inputs", []):
+            p = root / inp
+            if not p.exists():
+                continue
+            if p.is_file():
+                if p.stat().st_mtime > t:
+                    return True
+                continue
+            for dirpath, _dirs, files in os.walk(p):
+                for f in files:
+                    if os.stat(os.path.join(dirpath, f)).st_mtime > t:
+                        return True
+        return False
+
+    def ensure_built(self, ctx: Context, log=None) -> None:
+        if not self.needs_build(ctx.root):
+            return
+        cwd = ctx.root / self.build.get("cwd", ".")
+        env = dict(os.environ)
+        if ctx.java_home:
+            env["JAVA_HOME"] = str(ctx.java_home)
+            env["PATH"] = f"{ctx.java_home / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        say(f"building {self.name}: {' '.join(self.build['command'])}")
+        r = subprocess.run(self.build["command"], cwd=cwd, env=env, stdout=log or None, stderr=subprocess.STDOUT if log else None)
+        if r.returncode != 0 or not (ctx.root / self.build["output"]).exists():
+            raise ManifestError(f"the build of {self.name} failed (exit {r.returncode})")
+
+
+def say(msg: str) -> None:
+    import sys
+    print(f"tradebench: {msg}", file=sys.stderr, flush=True)
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+        ast.Div: operator.floordiv}
+_FUNCS = {"min": min, "max": max}
+
+
+def evaluate(value, names: dict):
+    """A default: a number, a word, or arithmetic on earlier settings (ENGINES + 4, min(DB_POOL, 2), cores)."""
+    if isinstance(value, (int, float)) or value is None:
+        return value
+    text = str(value).strip()
+    scope = {k: v for k, v in names.items()}
+    scope["cores"] = os.cpu_count() or 1
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return text
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in scope:
+                raise KeyError(node.id)
+            v = scope[node.id]
+            return int(v) if isinstance(v, str) and v.isdigit() else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
+            return _FUNCS[node.func.id](*[ev(a) for a in node.args])
+        raise ValueError(text)
+
+    try:
+        return ev(tree)
+    except KeyError:
+        return text
+    except ValueError:
+        return text
+
+
+def load(path: Path) -> Variant:
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise ManifestError(f"{path}: not YAML: {e}") from e
+    if not isinstance(doc, dict):
+        raise ManifestError(f"{path}: not a mapping")
+    folder = path.parent
+    missing = [k for k in ("name", "runtime", "build", "run") if k not in doc]
+    if missing:
+        raise ManifestError(f"{path}: missing {', '.join(missing)}")
+    if doc["name"] != folder.name:
+        raise ManifestError(f"{path}: name {doc['name']!r} is not the folder's name {folder.name!r}")
+    if doc["runtime"] not in RUNTIMES:
+        raise ManifestError(f"{path}: runtime must be one of {RUNTIMES} (got {doc['runtime']!r})")
+    build = doc["build"]
+    if not isinstance(build, dict) or not build.get("command") or not build.get("output"):
+        raise ManifestError(f"{path}: build needs command and output")
+    run = (doc["run"] or {}).get("command")
+    if not run:
+        raise ManifestError(f"{path}: run needs command")
+    e2e = doc.get("e2e") or []
+    if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
+        raise ManifestError(f"{path}: e2e must be a list of settings mappings")
+    return Variant(
+        name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
+        build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
+        db_connections=str(doc.get("dbConnections", "DB_POOL")),
+        e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
+    )
+
+
+def discover(root: Path) -> list[Variant]:
+    """Every variant of the repository, in name order."""
+    out = []
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        out.append(load(manifest))
+    return out
+
+
+def by_name(root: Path, names) -> list[Variant]:
+    known = {v.name: v for v in discover(root)}
+    out = []
+    for n in names:
+        if n not in known:
+            raise ManifestError(f"unknown variant: {n} (one of: {', '.join(known)})")
+        out.append(known[n])
+    return out
+
+
+def select(root: Path, spec: str | None) -> list[Variant]:
+    """'all', None or a comma/space separated list of names."""
+    if not spec or spec == "all":
+        return discover(root)
+    return by_name(root, [n for n in spec.replace(",", " ").split() if n])
