@@ -10,7 +10,7 @@ variant_cmd() {
       echo "$JAVA_HOME/bin/java" $(java_run_opts) ${TB_JAVA_OPTS:-} -jar "$(jar_of "$v")" ;;
     node-engine)
       echo node "$TB_ROOT/node-engine/src/server.js" ;;
-    *) die "unknown variant: $v (one of: ${VARIANTS[*]})" ;;
+    *) die "unknown variant: $v (one of: $(variant_names | tr "\n" " "))" ;;
   esac
 }
 
@@ -26,7 +26,7 @@ ensure_variant_built() {
 
 tb_serve() {
   local v="${1:-}"
-  variant_known "$v" || die "usage: ./tradebench serve VARIANT (one of: ${VARIANTS[*]})"
+  variant_known "$v" || die "usage: ./tradebench serve VARIANT (one of: $(variant_names | tr "\n" " "))"
   ensure_variant_built "$v"
   db_env
   say "serving $v on port ${PORT:-3000} (database ${DB_HOST}:${DB_PORT:-3306}/${DB_NAME:-TRADER})"

@@ -132,7 +132,7 @@ bench_cleanup() {
 # bench_one VARIANT: one run with the B_* settings; prints the row; sets B_LAST_RESULT.
 bench_one() {
   local v="$1"
-  variant_known "$v" || die "unknown variant: $v (one of: ${VARIANTS[*]})"
+  variant_known "$v" || die "unknown variant: $v (one of: $(variant_names | tr "\n" " "))"
   [ -d "$TB_ROOT/$v" ] || die "variant $v is not in this tree yet"
   python_check
   local stamp; stamp=$(date +%Y%m%d-%H%M%S)
@@ -244,7 +244,7 @@ compare_run() {
 
 present_variants() {
   local v
-  for v in ${B_VARIANTS:-${VARIANTS[*]}}; do
+  for v in ${B_VARIANTS:-$(variant_names | tr "\n" " ")}; do
     variant_known "$v" || die "unknown variant: $v"
     if [ -d "$TB_ROOT/$v/src" ]; then echo "$v"; else say "variant $v is not in this tree yet: skipped"; fi
   done
@@ -307,7 +307,7 @@ compare_2014() {
 bench_selftest() {
   local v="" c
   for c in ${TB_SELFTEST_VARIANT:-java-threads node-engine java-akka java-spray-async}; do
-    [ -f "$TB_ROOT/$c/e2e.env" ] && { v="$c"; break; }
+    [ -f "$TB_ROOT/$c/variant.yaml" ] && { v="$c"; break; }
   done
   [ -n "$v" ] || { say "bench self-test: no variant yet"; return 0; }
   mkdir -p "$TB_RESULTS"

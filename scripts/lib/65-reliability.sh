@@ -282,7 +282,7 @@ rel_unlock() { [ "$(cat "$1/lock.d/pid" 2>/dev/null)" = "$BASHPID" ] && rm -rf "
 rel_test() {
   local variants=("$@") v
   if [ ${#variants[@]} -eq 0 ]; then
-    for v in ${TB_REL_VARIANTS:-${VARIANTS[*]}}; do [ -f "$TB_ROOT/$v/e2e.env" ] && variants+=("$v"); done
+    for v in ${TB_REL_VARIANTS:-$(variant_names | tr "\n" " ")}; do [ -f "$TB_ROOT/$v/variant.yaml" ] && variants+=("$v"); done
   fi
   [ ${#variants[@]} -gt 0 ] || { say "reliability: no variant yet"; return 0; }
   python_check
