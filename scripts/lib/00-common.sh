@@ -26,6 +26,13 @@ apt_install() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
+# variant_names: the variants of this tree (folders holding a variant.yaml; harness/tradebench_harness/variants.py).
+variant_names() {
+  local m
+  for m in "$TB_ROOT"/*/variant.yaml; do [ -f "$m" ] && basename "$(dirname "$m")"; done
+  return 0
+}
+
 # variant_known NAME: NAME is a folder holding a variant manifest (variant.yaml).
 variant_known() { [ -n "$1" ] && [ -f "$TB_ROOT/$1/variant.yaml" ]; }
 

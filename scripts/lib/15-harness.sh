@@ -58,9 +58,3 @@ harness_steps() {
     esac
   done <"$1"
 }
-
-# variant_names: the variants of this tree (folders holding a variant.yaml).
-variant_names() {
-  local m
-  for m in "$TB_ROOT"/*/variant.yaml; do [ -f "$m" ] && basename "$(dirname "$m")"; done
-}

@@ -54,7 +54,7 @@ compose_check() {
   [ -f "$root/docker-compose.yml" ] || { say "compose check: $root/docker-compose.yml is missing"; return 1; }
   compose_find_python || return 1
   py="$TB_COMPOSE_PY"
-  "$py" - "$root" "${VARIANTS[*]}" <<'PY' || rc=1
+  "$py" - "$root" "$(variant_names | tr "\n" " ")" <<'PY' || rc=1
 import glob, os, re, sys
 import yaml
 
