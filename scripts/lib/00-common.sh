@@ -32,16 +32,3 @@ variant_names() {
   for m in "$TB_ROOT"/*/variant.yaml; do [ -f "$m" ] && basename "$(dirname "$m")"; done
   return 0
 }
-
-# variant_known NAME: NAME is a folder holding a variant manifest (variant.yaml).
-variant_known() { [ -n "$1" ] && [ -f "$TB_ROOT/$1/variant.yaml" ]; }
-
-# wait_http URL SECONDS: wait until URL answers 200.
-wait_http() {
-  local url="$1" secs="${2:-60}" i
-  for ((i = 0; i < secs * 5; i++)); do
-    curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  return 1
-}

@@ -5,9 +5,11 @@
 # 3. end to end: each variant started on its own database and checked with
 #    `loadclient verify`, once per e2e configuration of its variant.yaml
 #    (harness/tradebench_harness/e2e.py),
-# 4. the reliability suite, the bench/compare end-to-end check,
+# 4. the reliability suite,
 # 5. the static check of docker-compose.yml,
-# 6. the harness's own tests (pytest, harness/tests).
+# 6. the harness's own tests (pytest, harness/tests), among them the
+#    bench/compare end-to-end check: a short real compare of two variants
+#    (--repeat 2), its results folder, and report.html in headless Chromium.
 # Each database test uses a database of its own (TRADER_TEST_<MODULE>,
 # TRADER_E2E), created here from schema.sql.
 
@@ -17,12 +19,6 @@ TB_TEST_DBS=(TRADER_TEST_ENGINE_MODEL TRADER_TEST_JAVA_THREADS TRADER_TEST_JAVA_
 TB_PASSED=0; TB_FAILED=0; TB_FAILURES=()
 step_ok()   { TB_PASSED=$((TB_PASSED + 1)); say "PASS $*"; }
 step_fail() { TB_FAILED=$((TB_FAILED + 1)); TB_FAILURES+=("$*"); say "FAIL $*"; }
-
-# free_port: a TCP port nobody listens on.
-free_port() {
-  local p
-  for ((p = 3100 + RANDOM % 800; ; p++)); do port_in_use "$p" || { echo "$p"; return; }; done
-}
 
 test_db_env() {
   db_start
@@ -52,9 +48,11 @@ tb_test() {
     harness_run e2e --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "end to end (the harness stopped early)"
     harness_steps "$steps"
   fi
-  if [ -f "$(jar_of loadclient)" ]; then rel_test || step_fail "reliability suite (scripts/lib/65-reliability.sh) stopped early"; fi
   if [ -f "$(jar_of loadclient)" ]; then
-    if bench_selftest; then step_ok "bench/compare end to end"; else step_fail "bench/compare end to end"; fi
+    say "the reliability suite (harness/tradebench_harness/reliability.py)"
+    : >"$steps"
+    harness_run reliability --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "reliability suite (the harness stopped early)"
+    harness_steps "$steps"
   fi
   if declare -F compose_check >/dev/null; then
     if compose_check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
@@ -75,7 +73,9 @@ tb_test() {
 harness_pytest() {
   local rc=0
   harness_env
-  (cd "$TB_ROOT/harness" && "$TB_VENV/bin/python" -m pytest -q -p no:cacheprovider tests) || rc=$?
+  # the report test looks at report.html in headless Chromium (Debian's chromium package)
+  command -v chromium >/dev/null 2>&1 || apt_install chromium fonts-dejavu-core || say "no chromium: the report test will fail"
+  (cd "$TB_ROOT/harness" && "$TB_VENV/bin/python" -m pytest -q -p no:cacheprovider tests "$@") || rc=$?
   case "$rc" in
     0) step_ok "harness tests (pytest)" ;;
     5) step_fail "harness tests: pytest collected no test in harness/tests" ;;

@@ -1,0 +1,143 @@
+"""The bench/compare end-to-end check: a short real compare of two variants
+(--repeat 2, short fixed windows) against the project's private database;
+its results folder; its report.html opened in headless Chromium."""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+from PIL import Image
+
+from tradebench_harness import db as dbmod
+from tradebench_harness import diff, loadclient
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANTS = ["java-threads", "node-engine"]
+TEST_DB = "TRADER_HARNESS_TEST"
+
+
+@pytest.fixture(scope="module")
+def compared(ctx, tmp_path_factory):
+    out = tmp_path_factory.mktemp("compare") / "run"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}   # the private database, sampled too
+    dbmod.start_private(ctx)
+    dbmod.create(ctx, TEST_DB)
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
+                        "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
+                        "--calibration-duration", "2", "--out", str(out)],
+                       env=env, capture_output=True, text=True, timeout=1200)
+    (out.parent / "compare.log").write_text(r.stdout + r.stderr)
+    assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
+    return out, json.loads((out / "results.json").read_text()), r.stdout
+
+
+def test_the_results_folder_holds_every_file(compared):
+    out, doc, _ = compared
+    for f in ("results.json", "report.html", "summary.md", "runs.csv"):
+        assert (out / f).stat().st_size > 0, f
+    rows = list(csv.DictReader(io.StringIO((out / "runs.csv").read_text())))
+    assert [r["variant"] for r in rows] == VARIANTS * 2
+
+
+def test_runs_are_interleaved_and_each_measured_real_sales(compared, ctx):
+    _, doc, _ = compared
+    runs = doc["runs"]
+    assert [(r["variant"], r["repeat"]) for r in runs] == [(v, 1) for v in VARIANTS] + [(v, 2) for v in VARIANTS]
+    for r in runs:
+        assert not r.get("error"), r.get("error")
+        assert r["salesInWindow"] > 0 and r["salesPerMinute"] > 0 and r["ordersPerSecond"] > 0
+        assert r["settings"]["ENGINES"] == "4" and "DB_POOL" in r["settings"] and r["settings"]["PERSIST"] == "per-sale"
+        for group in ("variant", "loadclient", "database"):
+            assert r["cpu"][group]["samples"] >= 1, (r["variant"], group)
+        assert r["cpu"]["variant"]["threadsMax"] >= 1 and r["cpu"]["variant"]["rssMaxMb"] > 10
+    # SALES is emptied before each run: the last run's rows are still there, count them again
+    last = runs[-1]
+    db = dbmod.private(ctx, TEST_DB)
+    counted = int(db.scalar(f"SELECT COUNT(*) FROM SALES WHERE CREATED >= {last['windowStartMs']} "
+                            f"AND CREATED < {last['windowEndMs']}"))
+    assert counted == last["salesInWindow"]
+
+
+def test_nothing_the_runs_started_is_left_running(compared):
+    _, doc, _ = compared
+    for r in doc["runs"]:
+        for pid in r["pids"].values():
+            assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE, pid
+
+
+def test_calibration_and_ceiling_fractions(compared, ctx):
+    _, doc, _ = compared
+    cal = doc["calibration"]
+    assert cal["http"]["java"]["ordersPerSecond"] > 0 and cal["http"]["node"]["ordersPerSecond"] > 0
+    for r in doc["runs"]:
+        ceiling = cal["http"][r["runtime"]]["ordersPerSecond"]
+        assert r["httpCeilingFraction"] == pytest.approx(r["ordersPerSecond"] / ceiling, rel=1e-3)
+    if loadclient.has_subcommand(ctx, "insert-ceiling"):
+        for r in doc["runs"]:
+            ins = cal["insert"][str(r["dbConnections"])]["singleRow"]["rowsPerSecond"]
+            assert ins > 0
+            assert r["insertCeilingFraction"] == pytest.approx(r["salesPerSecond"] / ins, rel=1e-3)
+
+
+def test_summary_has_median_min_max_per_variant(compared):
+    out, doc, stdout = compared
+    rows = {r["variant"]: r for r in doc["summary"]}
+    assert set(rows) == set(VARIANTS)
+    for v, row in rows.items():
+        vals = sorted(r["salesPerMinute"] for r in doc["runs"] if r["variant"] == v)
+        s = row["salesPerMinute"]
+        assert row["repeats"] == 2 and s["min"] == vals[0] and s["max"] == vals[1]
+        assert s["median"] == pytest.approx(sum(vals) / 2)
+        assert f"| {v} |" in (out / "summary.md").read_text()
+    env = doc["environment"]
+    assert env["gitCommit"] and env["cores"] >= 1 and env["jdk"] and env["node"] and env["database"]
+    assert env["loadAverageBefore"] and env["cpuModel"]
+    assert doc["options"]["repeat"] == 2
+    assert "java-threads" in stdout        # the table is printed at the end
+
+
+def test_diff_of_a_run_with_itself(compared):
+    _, doc, _ = compared
+    rows = diff.compare(doc, doc)
+    assert {r["variant"] for r in rows} == set(VARIANTS)
+    assert all(r["salesPerMinute"]["ratio"] == 1.0 and r["salesPerMinute"]["overlap"] for r in rows)
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "no chromium: ./tradebench test installs Debian's chromium package"
+    return path
+
+
+def test_report_html_shows_every_variant_and_its_charts_in_chromium(compared, tmp_path):
+    out, doc, _ = compared
+    url = (out / "report.html").as_uri()
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
+    for v in VARIANTS:
+        assert f'data-variant="{v}"' in dom, f"no row for {v}"
+    for chart in ("sales", "fractions", "cpu"):
+        assert f'id="chart-{chart}"' in dom, chart
+    if any(r.get("latencyPercentiles") for r in doc["runs"]):
+        assert 'id="chart-latency"' in dom
+    shot = tmp_path / "report.png"
+    subprocess.run([chromium(), *flags, "--window-size=1280,2000", f"--screenshot={shot}", url],
+                   capture_output=True, timeout=120)
+    img = Image.open(shot).convert("RGB")
+    assert img.size == (1280, 2000)
+    small = img.resize((128, 200))
+    raw = small.tobytes()
+    pixels = [tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)]
+    non_white = sum(1 for p in pixels if sum(p) < 720)
+    colours = len(set(pixels))
+    # a page with tables and bar charts: many non-white pixels, the charts' blues and oranges among them
+    assert non_white > len(pixels) * 0.05, f"only {non_white} non-white pixels of {len(pixels)}"
+    assert colours > 50
+    assert any(b > r + 60 and b > g for r, g, b in pixels), "no blue bar pixels"

@@ -1,0 +1,120 @@
+"""results.py, diff.py, experiments.py, compare.plan: the figures a reader sees come out right."""
+import json
+from pathlib import Path
+
+import pytest
+
+from tradebench_harness import compare, diff, experiments, results, variants
+from tradebench_harness.bench import Case, Timing
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HGRM = """       Value     Percentile TotalCount 1/(1-Percentile)
+
+       0.100 0.000000000000          1           1.00
+       0.500 0.500000000000        500           2.00
+       2.000 0.900000000000        900          10.00
+      10.000 0.990000000000        990         100.00
+      50.000 0.999000000000        999        1000.00
+     100.000 1.000000000000       1000
+#[Mean    =        1.000, StdDeviation   =        2.000]
+#[Max     =      100.000, Total count    =         1000]
+#[Buckets =           20, SubBuckets     =        2048]
+"""
+
+
+def run(variant, repeat, spm, ops=100.0, case="", runtime="java", persist="per-sale", conns=8, **kw):
+    r = {"variant": variant, "runtime": runtime, "case": case, "repeat": repeat, "engines": 4, "persist": persist,
+         "rate": None, "settings": {"ENGINES": "4"}, "dbConnections": conns, "salesPerMinute": spm,
+         "salesPerSecond": spm / 60 if spm is not None else None, "ordersPerSecond": ops, "p50Ms": 1.0, "p99Ms": 5.0, "p999Ms": 9.0,
+         "cpu": {"variant": {"cpuPercent": 150.0}, "loadclient": {"cpuPercent": 30.0}, "database": {"cpuPercent": 10.0}},
+         "steady": True, "driftFlagged": False}
+    r.update(kw)
+    return r
+
+
+def test_hgrm_is_read_as_percentile_and_milliseconds(tmp_path):
+    p = tmp_path / "l.hgrm"
+    p.write_text(HGRM)
+    pts = results.parse_hgrm(p)
+    assert pts[0] == [0.0, 0.1] and [50.0, 0.5] in pts and [99.9, 50.0] in pts and pts[-1] == [100.0, 100.0]
+    assert len(pts) == 6
+
+
+def test_summary_takes_median_min_max_and_marks_overlapping_ranges():
+    runs = [run("a", 1, 1000), run("b", 1, 1100), run("c", 1, 5000),
+            run("a", 2, 1200), run("b", 2, 1300), run("c", 2, 5200),
+            run("a", 3, 1100), run("b", 3, 1500), run("c", 3, 5100),
+            run("c", 4, None, error="verify failed")]
+    rows = {r["variant"]: r for r in results.summarize(runs)}
+    assert rows["a"]["salesPerMinute"] == {"median": 1100, "min": 1000, "max": 1200, "n": 3}
+    assert rows["c"]["repeats"] == 3                    # the failed run is left out
+    assert rows["a"]["withinNoiseOf"] == ["b"] and rows["b"]["withinNoiseOf"] == ["a"]
+    assert rows["c"]["withinNoiseOf"] == []
+    md = results.summary_md({"command": "compare", "runId": "x", "summary": list(rows.values()), "runs": runs,
+                             "environment": {}, "calibration": None})
+    assert "1,100 (1,000–1,200)" in md and "≈ b" in md
+    assert "verify failed" in md
+
+
+def test_fractions_divide_by_the_runtime_and_persist_mode_ceilings():
+    cal = {"http": {"java": {"ordersPerSecond": 1000.0}, "node": {"ordersPerSecond": 500.0}},
+           "insert": {"8": {"singleRow": {"rowsPerSecond": 100.0}, "multiRow": {"rowsPerSecond": 1000.0}}}}
+    j, n = run("j", 1, 600, ops=250), run("n", 1, 600, ops=250, runtime="node", persist="batch")
+    results.attach_fractions(j, cal)
+    results.attach_fractions(n, cal)
+    assert j["httpCeilingFraction"] == 0.25 and n["httpCeilingFraction"] == 0.5
+    assert j["insertCeilingFraction"] == 0.1 and n["insertCeilingFraction"] == 0.01
+    other = run("o", 1, 600, conns=12)
+    results.attach_fractions(other, cal)
+    assert other["insertCeilingFraction"] is None       # no ceiling measured at 12 connections
+
+
+def test_drift_over_ten_percent_is_flagged():
+    f = results.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    g = results.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    assert f["driftFlagged"] and not g["driftFlagged"]
+
+
+def test_diff_gives_both_medians_the_ratio_and_overlap():
+    a = {"runId": "A", "environment": {}, "summary": results.summarize([run("x", 1, 1000), run("x", 2, 1200),
+                                                                         run("y", 1, 100), run("y", 2, 110)])}
+    b = {"runId": "B", "environment": {}, "summary": results.summarize([run("x", 1, 2000), run("x", 2, 2400),
+                                                                         run("y", 1, 105), run("y", 2, 130)])}
+    rows = {r["variant"]: r for r in diff.compare(a, b)}
+    assert rows["x"]["salesPerMinute"]["ratio"] == 2.0 and rows["x"]["salesPerMinute"]["overlap"] is False
+    assert rows["y"]["salesPerMinute"]["overlap"] is True
+    text = diff.render(a, b, list(rows.values()))
+    assert "| x |" in text and "2.00" in text and "yes: within noise" in text
+
+
+def test_compare_plan_is_round_robin():
+    vs = variants.discover(ROOT)[:3]
+    order = [(rep, v.name) for rep, _, v in compare.plan(vs, [Case()], 2)]
+    names = [v.name for v in vs]
+    assert order == [(1, n) for n in names] + [(2, n) for n in names]
+    only = compare.plan(vs, [Case(variants=[names[1]])], 3)
+    assert [v.name for _, _, v in only] == [names[1]] * 3
+
+
+def test_the_2014_experiment_file_has_the_articles_cases(ctx):
+    meta, cases = experiments.load(ctx, "2014", {"TB_SLOW_DB_MS": "40"})
+    assert [c.label for c in cases] == ["case1-slow-db", "case2-fast-db", "followup-spray", "followup-node",
+                                        "followup-tomcat"]
+    assert cases[0].db_latency_ms == 40 and cases[1].db_latency_ms == 0
+    assert meta["article"]["case1-slow-db"]["java-threads"] == 5100
+    assert cases[3].engines == 25 and cases[3].variants == ["node-engine"]
+    _, again = experiments.load(ctx, "2014", {})
+    assert again[0].db_latency_ms == 50
+
+
+def test_a_users_experiment_file_is_read_and_a_bad_one_refused(ctx, tmp_path):
+    f = tmp_path / "mine.yaml"
+    f.write_text("cases:\n  - {label: small, engines: 2, wait: 10, persist: batch}\n")
+    meta, cases = experiments.load(ctx, str(f), {})
+    assert meta["name"] == "mine" and cases[0].persist == "batch" and cases[0].wait_ms == 10
+    f.write_text("cases:\n  - {label: small, engins: 2}\n")
+    with pytest.raises(experiments.ExperimentError, match="engins"):
+        experiments.load(ctx, str(f), {})
+    with pytest.raises(experiments.ExperimentError, match="2014"):
+        experiments.load(ctx, "no-such-experiment", {})

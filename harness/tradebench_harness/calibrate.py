@@ -1,0 +1,112 @@
+"""Machine calibration: this machine's ceilings, measured with the same load
+client and connection count as the runs they calibrate.
+
+  http.java   orders/s of loadclient against the Java TrivialServer (loadclient.jar)
+  http.node   orders/s against a node:http server that does no work (harness/trivial_server.js)
+  insert      rows/s of `loadclient insert-ceiling` into SALES, single-row autocommit
+              ("singleRow") and multi-row statements ("multiRow"), at each connection
+              count the variants open (their manifests' dbConnections)
+
+A run's orders/s divided by its runtime's HTTP ceiling, and its sales/s divided
+by the insert ceiling of its persist mode, are what two machines can compare.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+from . import loadclient, process
+from .context import Context
+
+MULTI_ROW_BATCH = 100
+
+
+def _wait_port(port: int, seconds: float, proc) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            return False
+        with socket.socket() as s:
+            s.settimeout(0.5)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup: int) -> dict:
+    port = process.free_port()
+    if runtime == "java":
+        argv = [ctx.java, *ctx.loadclient_opts, "-cp", str(ctx.loadclient_jar()), "tradebench.loadclient.TrivialServer", str(port)]
+    else:
+        argv = [ctx.env.get("TB_NODE") or "node", str(ctx.root / "harness" / "trivial_server.js"), str(port)]
+    server = process.start(f"trivial-{runtime}", argv, out / f"trivial-{runtime}.log")
+    try:
+        if not _wait_port(port, 30, server.popen):
+            return {"error": f"the trivial {runtime} server did not start (log: {server.log})"}
+        js = out / f"trivial-{runtime}.json"
+        rc = loadclient.run(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
+                            "--wait", wait_ms, "--duration", duration, "--warmup", warmup, "--json", js,
+                            log=out / f"trivial-{runtime}-load.log", timeout=duration + warmup + 120)
+        if rc != 0 or not js.exists():
+            return {"error": f"loadclient load against the trivial {runtime} server failed (log: {out}/trivial-{runtime}-load.log)"}
+        r = json.loads(js.read_text())
+        return {"ordersPerSecond": r.get("requestsPerSecond"), "p50Ms": (r.get("latencyMs") or {}).get("p50"),
+                "p99Ms": (r.get("latencyMs") or {}).get("p99"), "concurrency": concurrency, "waitMs": wait_ms,
+                "durationS": duration}
+    finally:
+        server.stop(5)
+
+
+def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup: int) -> dict:
+    js = out / f"insert-{connections}c-{batch_rows}r.json"
+    log = out / f"insert-{connections}c-{batch_rows}r.log"
+    rc = loadclient.run(ctx, "insert-ceiling", "--db-url", jdbc, "--connections", connections, "--duration", duration,
+                        "--warmup", warmup, "--batch-rows", batch_rows, "--json", js, log=log,
+                        timeout=duration + warmup + 120)
+    if rc != 0 or not js.exists():
+        return {"error": f"loadclient insert-ceiling failed (log: {log})"}
+    return json.loads(js.read_text())
+
+
+def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
+              concurrency: int, wait_ms: int, duration: int, warmup: int, on_step=None) -> dict:
+    """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
+    database with the SALES table that may be emptied."""
+    out.mkdir(parents=True, exist_ok=True)
+    cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmupS": warmup,
+                 "http": {}, "insert": {}, "multiRowBatch": MULTI_ROW_BATCH}
+    for rt in sorted(runtimes):
+        if on_step:
+            on_step(f"calibration: {rt} trivial HTTP server")
+        cal["http"][rt] = http_ceiling(ctx, rt, out, concurrency, wait_ms, duration, warmup)
+    if not loadclient.has_subcommand(ctx, "insert-ceiling"):
+        cal["insert"] = {"error": "this load client has no insert-ceiling command"}
+        return cal
+    for n in sorted(connection_counts):
+        entry = {}
+        for key, rows in (("singleRow", 1), ("multiRow", MULTI_ROW_BATCH)):
+            if on_step:
+                on_step(f"calibration: database inserts, {n} connections, {rows} row(s) per statement")
+            db.sql("DELETE FROM SALES", db_name)
+            entry[key] = insert_ceiling(ctx, db.jdbc(db_name), out, n, rows, duration, max(1, warmup // 2))
+        db.sql("DELETE FROM SALES", db_name)
+        cal["insert"][str(n)] = entry
+    return cal
+
+
+def http_of(cal: dict, runtime: str):
+    v = ((cal or {}).get("http") or {}).get(runtime) or {}
+    return v.get("ordersPerSecond")
+
+
+def insert_of(cal: dict, persist: str, connections: int):
+    entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
+    v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
+    return v.get("rowsPerSecond")
+
+
+def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup: int) -> int:
+    return runtimes * (duration + warmup + 8) + connection_counts * 2 * (duration + warmup // 2 + 6)

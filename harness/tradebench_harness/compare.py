@@ -1,0 +1,121 @@
+"""bench, compare and sweep: calibration, then every (repeat, case, variant)
+run interleaved round-robin (A B C D, A B C D, ...), with an up-front time
+estimate and a progress bar; then the results folder."""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from . import bench, calibrate, environment, results
+from . import db as dbmod
+from .bench import Case, RunFailed, Timing
+from .context import Context
+from .variants import ManifestError, Variant
+
+console = Console(stderr=True)
+
+
+def plan(variants: list[Variant], cases: list[Case], repeat: int) -> list[tuple[int, Case, Variant]]:
+    """Round-robin: repeat 1 of every (case, variant), then repeat 2, ..."""
+    out = []
+    for rep in range(1, repeat + 1):
+        for case in cases:
+            for v in variants:
+                if case.variants is None or v.name in case.variants:
+                    out.append((rep, case, v))
+    return out
+
+
+def human(seconds: float) -> str:
+    m, s = divmod(int(seconds), 60)
+    return f"{m} min {s:02d} s" if m else f"{s} s"
+
+
+def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Case], timing: Timing, repeat: int,
+            options: dict, calibration: dict | None = None, experiment: dict | None = None, out_dir: Path | None = None,
+            cal_duration: int = 10, cal_warmup: int = 5) -> tuple[Path, dict]:
+    """Runs the plan; writes results/<run-id>/; returns (folder, results document)."""
+    run_id = results.new_run_id(command)
+    folder = out_dir or ctx.results / run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
+    runs_plan = plan(variants, cases, repeat)
+    if not runs_plan:
+        raise ManifestError("nothing to run: no variant matches the cases")
+    for v in {v.name: v for _, _, v in runs_plan}.values():
+        console.print(f"tradebench: building {v.name} when needed")
+        v.ensure_built(ctx, log=open(folder / "build.log", "ab"))
+
+    env = environment.collect(ctx, db)
+    runtimes = {v.runtime for _, _, v in runs_plan}
+    conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) for _, c, v in runs_plan}
+    est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan)
+    est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup)
+    console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
+                  f"{len(cases)} case(s) x {repeat} repeat(s), round-robin) + calibration: about "
+                  f"{human(est_runs + est_cal)} (warm-up {timing.warmup}{' s' if timing.warmup != 'auto' else ', up to ' + str(timing.warmup_max) + ' s each'}, "
+                  f"window {timing.duration} s); results in {folder}")
+    doc = {"schemaVersion": results.SCHEMA_VERSION, "runId": run_id, "command": command,
+           "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finishedAt": None,
+           "environment": env, "options": options, "experiment": experiment, "calibration": calibration,
+           "runs": [], "summary": []}
+    t0 = time.monotonic()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[eta]}"), console=console, transient=False) as progress:
+        task = progress.add_task("calibration", total=len(runs_plan) + (0 if calibration is not None else 1),
+                                 eta=f"~{human(est_runs + est_cal)} left")
+        if calibration is None:
+            cal_db = "TRADER_CALIBRATION" if db.private else db.name
+            if db.private:
+                dbmod.create(ctx, cal_db)
+            conc = cases[0].concurrency
+            wait = cases[0].wait_ms if not cases[0].rate else 0
+            doc["calibration"] = calibrate.calibrate(
+                ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
+                on_step=lambda s: progress.update(task, description=s))
+            progress.advance(task)
+        left = est_runs
+        done_s = 0.0
+        for i, (rep, case, v) in enumerate(runs_plan, 1):
+            name = f"[{i}/{len(runs_plan)}] {v.name}{' ' + case.label if case.label else ''} #{rep}"
+            out = folder / "runs" / f"{i:02d}-{v.name}{'-' + case.label if case.label else ''}-r{rep}"
+            progress.update(task, description=name)
+            t_run = time.monotonic()
+            try:
+                rec = bench.run(ctx, db, v, case, timing, out, rep,
+                                on_progress=lambda s, n=name: progress.update(task, description=f"{n}: {s}"))
+            except (RunFailed, ManifestError, dbmod.DbError, OSError) as e:
+                rec = {"variant": v.name, "runtime": v.runtime, "case": case.label, "repeat": rep,
+                       "engines": case.engines, "persist": case.persist, "rate": case.rate, "error": str(e),
+                       "settings": bench.variant_settings(v, case, ctx.env), "cpu": {}}
+                console.print(f"tradebench: {name} failed: {e}")
+            results.attach_fractions(rec, doc["calibration"]) if not rec.get("error") else None
+            doc["runs"].append(rec)
+            done_s += time.monotonic() - t_run
+            left -= bench.estimate_run_seconds(v, case, timing)
+            # the estimate, corrected by how long the runs so far really took
+            remaining = (done_s / i) * (len(runs_plan) - i)
+            progress.update(task, advance=1, eta=f"~{human(remaining)} left")
+            if not rec.get("error"):
+                console.print(f"tradebench: {name}: sales/min {results.fmt(rec.get('salesPerMinute'))}, orders/s "
+                              f"{results.fmt(rec.get('ordersPerSecond'))}, p99 {results.fmt(rec.get('p99Ms'), '.2f')} ms, "
+                              f"steady {rec.get('steady')}, warm-up {rec.get('warmupS')} s")
+    doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    doc["elapsedS"] = round(time.monotonic() - t0, 1)
+    results.write_all(folder, doc)
+    if folder.parent == ctx.results:
+        latest = ctx.results / "latest"    # results/latest: the newest run
+        try:
+            if latest.is_symlink() or latest.exists():
+                latest.unlink()
+            latest.symlink_to(folder.name)
+        except OSError:
+            pass
+    print((folder / "summary.md").read_text(), flush=True)
+    console.print(f"tradebench: results in {folder} (results.json, report.html, summary.md, runs.csv)")
+    return folder, doc

@@ -1,0 +1,72 @@
+"""./tradebench diff RUN_A RUN_B: per (case, variant) both medians, their ratio
+(B ÷ A), and whether the min–max ranges overlap (then the difference is within
+the noise of the runs). The ceiling fractions are compared the same way: on
+two machines they are the figures that should agree."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from . import results
+
+
+def key(row: dict) -> tuple:
+    return (row["case"], row["variant"], row.get("rate"), row["engines"])
+
+
+def compare(a: dict, b: dict) -> list[dict]:
+    rows_b = {key(r): r for r in b["summary"]}
+    out = []
+    for ra in a["summary"]:
+        rb = rows_b.get(key(ra))
+        if not rb:
+            continue
+        entry = {"case": ra["case"], "variant": ra["variant"], "rate": ra.get("rate"), "engines": ra["engines"]}
+        for fig in ("salesPerMinute", "ordersPerSecond", "httpCeilingFraction", "insertCeilingFraction", "p99Ms"):
+            sa, sb = ra.get(fig), rb.get(fig)
+            ma, mb = (sa or {}).get("median"), (sb or {}).get("median")
+            entry[fig] = {"a": sa, "b": sb, "ratio": round(mb / ma, 4) if ma and mb is not None else None,
+                          "overlap": results.overlaps(sa, sb) if sa and sb else None}
+        out.append(entry)
+    return out
+
+
+def render(a: dict, b: dict, rows: list[dict]) -> str:
+    lines = [f"A = {a['runId']} ({a['environment'].get('cpuModel')}, {a['environment'].get('cores')} cores, git "
+             f"{(a['environment'].get('gitCommit') or '')[:10]})",
+             f"B = {b['runId']} ({b['environment'].get('cpuModel')}, {b['environment'].get('cores')} cores, git "
+             f"{(b['environment'].get('gitCommit') or '')[:10]})", "",
+             "| case | variant | sales/min A | sales/min B | B ÷ A | ranges overlap | HTTP fraction A → B | insert fraction A → B |",
+             "| --- | --- | ---: | ---: | ---: | --- | --- | --- |"]
+    for r in rows:
+        s = r["salesPerMinute"]
+        hf, inf = r["httpCeilingFraction"], r["insertCeilingFraction"]
+
+        def frac(f):
+            if not f["a"] or not f["b"]:
+                return "–"
+            return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"
+                    f" ({'overlap' if f['overlap'] else 'apart'})")
+        lines.append(f"| {r['case'] or '–'} | {r['variant']} | {results.cell(s['a'])} | {results.cell(s['b'])} | "
+                     f"{results.fmt(s['ratio'], '.2f')} | "
+                     f"{'yes: within noise' if s['overlap'] else 'no'} | {frac(hf)} | {frac(inf)} |")
+    only_a = {key(r) for r in a["summary"]} - {key(r) for r in b["summary"]}
+    only_b = {key(r) for r in b["summary"]} - {key(r) for r in a["summary"]}
+    if only_a or only_b:
+        lines += ["", f"only in A: {sorted(k[1] for k in only_a) or '–'}; only in B: {sorted(k[1] for k in only_b) or '–'}"]
+    return "\n".join(lines)
+
+
+def show(a: dict, b: dict) -> str:
+    rows = compare(a, b)
+    text = render(a, b, rows)
+    console = Console()
+    t = Table(title=f"{a['runId']} (A) vs {b['runId']} (B)")
+    for c in ("case", "variant", "sales/min A", "sales/min B", "B ÷ A", "overlap"):
+        t.add_column(c, justify="right" if "sales" in c or "÷" in c else "left")
+    for r in rows:
+        s = r["salesPerMinute"]
+        t.add_row(r["case"] or "–", r["variant"], results.cell(s["a"]), results.cell(s["b"]),
+                  results.fmt(s["ratio"], ".2f"), "yes" if s["overlap"] else "no")
+    console.print(t)
+    return text

@@ -1,0 +1,64 @@
+"""The environment block of every result: what a reader needs to reproduce
+or discount a figure (git state, machine, load, versions, flags)."""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+
+import psutil
+
+from .context import Context
+
+
+def _out(argv, cwd=None) -> str | None:
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (r.stdout or "") + (r.stderr or "")
+    return text.strip() if r.returncode == 0 else None
+
+
+def cpu_model() -> str | None:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def java_version(ctx: Context) -> str | None:
+    text = _out([ctx.java, "-version"])
+    return text.splitlines()[0] if text else None
+
+
+def collect(ctx: Context, db=None) -> dict:
+    """Everything but the variant settings (each run carries its own) and the harness options."""
+    status = _out(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ctx.root)
+    node = shutil.which(ctx.env.get("TB_NODE") or "node")
+    mem = psutil.virtual_memory().total
+    return {
+        "gitCommit": _out(["git", "rev-parse", "HEAD"], cwd=ctx.root),
+        "gitDirty": bool(status) if status is not None else None,
+        "cpuModel": cpu_model(),
+        "cores": os.cpu_count(),
+        "memoryGb": round(mem / 1024 ** 3, 1),
+        "kernel": platform.release(),
+        "os": platform.platform(),
+        "loadAverageBefore": [round(x, 2) for x in os.getloadavg()],
+        "jdk": java_version(ctx),
+        "javaHome": str(ctx.java_home) if ctx.java_home else None,
+        "node": _out([node, "--version"]) if node else None,
+        "database": db.version() if db is not None else None,
+        "databaseDurable": ctx.env.get("TB_DB_DURABLE") == "1",
+        "jvmFlags": ctx.jvm_opts,
+        "loadclientJvmFlags": ctx.loadclient_opts,
+        "python": sys.version.split()[0],
+        "hostname": platform.node(),
+    }

@@ -1,0 +1,269 @@
+"""report.html: one self-contained page (tables, and the charts as embedded
+PNG drawn with matplotlib): sales/min with min–max bars, the ceiling
+fractions, CPU per process group, the latency distributions of every variant
+on one log-scale percentile chart, the sweep curves, the calibration and the
+environment."""
+from __future__ import annotations
+
+import base64
+import html as h
+import io
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
+
+from . import results  # noqa: E402
+
+COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
+
+
+def label(row: dict) -> str:
+    base = row["variant"] if not row.get("case") else f"{row['case']}\n{row['variant']}"
+    if row.get("rate"):
+        base += f"\n{row['rate']}/s"
+    return base
+
+
+def png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def img(name: str, title: str, data: str) -> str:
+    return (f'<figure class="chart" id="chart-{name}"><img alt="{h.escape(title)}" '
+            f'src="data:image/png;base64,{data}"><figcaption>{h.escape(title)}</figcaption></figure>')
+
+
+def bar_chart(rows, key, title, ylabel, scale=1.0):
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
+    xs = range(len(rows))
+    med = [(r[key] or {}).get("median", 0) * scale for r in rows]
+    lo = [m - (r[key] or {}).get("min", 0) * scale if r[key] else 0 for m, r in zip(med, rows)]
+    hi = [(r[key] or {}).get("max", 0) * scale - m if r[key] else 0 for m, r in zip(med, rows)]
+    ax.bar(xs, med, color=[COLORS[i % len(COLORS)] for i in xs], yerr=[lo, hi], capsize=6)
+    for x, m in zip(xs, med):
+        ax.annotate(f"{m:,.0f}" if m >= 100 else f"{m:.1f}", (x, m), ha="center", va="bottom", fontsize=8,
+                    xytext=(8, 2), textcoords="offset points")
+    ax.set_xticks(list(xs), [label(r) for r in rows], fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return png(fig)
+
+
+def fractions_chart(rows):
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
+    w = 0.38
+    for j, (key, name) in enumerate((("httpCeilingFraction", "orders/s ÷ HTTP ceiling of its runtime"),
+                                     ("insertCeilingFraction", "sales/s ÷ insert ceiling of its persist mode"))):
+        med = [((r[key] or {}).get("median") or 0) * 100 for r in rows]
+        lo = [m - ((r[key] or {}).get("min") or 0) * 100 if r[key] else 0 for m, r in zip(med, rows)]
+        hi = [((r[key] or {}).get("max") or 0) * 100 - m if r[key] else 0 for m, r in zip(med, rows)]
+        ax.bar([x + (j - 0.5) * w for x in range(len(rows))], med, w, yerr=[lo, hi], capsize=4, label=name,
+               color=COLORS[j])
+    ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
+    ax.set_ylabel("% of this machine's ceiling")
+    ax.set_title("Ceiling fractions (comparable across machines)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return png(fig)
+
+
+def cpu_chart(rows):
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
+    groups = ("variant", "loadclient", "database")
+    w = 0.27
+    for j, g in enumerate(groups):
+        med = [((r["cpuPercent"].get(g) or {}).get("median") or 0) for r in rows]
+        ax.bar([x + (j - 1) * w for x in range(len(rows))], med, w, label=g, color=COLORS[j])
+    ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
+    ax.set_ylabel("CPU % (100 = one core), mean over the window")
+    ax.set_title("Who used the cores: the variant's process tree, the load client, the database")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return png(fig)
+
+
+def representative(runs: list[dict], row: dict) -> dict | None:
+    """The repeat whose sales/min is the median one of its row."""
+    rs = [r for r in runs if not r.get("error") and r["variant"] == row["variant"] and r["case"] == row["case"]
+          and r.get("rate") == row.get("rate") and r["engines"] == row["engines"] and r.get("latencyPercentiles")]
+    if not rs:
+        return None
+    rs.sort(key=lambda r: r.get("salesPerMinute") or 0)
+    return rs[len(rs) // 2]
+
+
+def latency_chart(doc):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    drawn = 0
+    for i, row in enumerate(doc["summary"]):
+        r = representative(doc["runs"], row)
+        if not r:
+            continue
+        pts = [p for p in r["latencyPercentiles"] if 50 <= p[0] < 100]
+        if not pts:
+            continue
+        xs = [1 / (1 - p[0] / 100) for p in pts]
+        ys = [max(p[1], 0.001) for p in pts]
+        ax.plot(xs, ys, label=label(row).replace("\n", " "), color=COLORS[i % len(COLORS)])
+        drawn += 1
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ticks = [2, 10, 100, 1000, 10000]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{100 - 100 / x:g}%"))
+    ax.set_xlim(2, 10000)
+    ax.set_xlabel("percentile")
+    ax.set_ylabel("latency ms (log)")
+    ax.set_title("Latency distribution of the measured window (the median repeat of each row)")
+    ax.grid(which="both", alpha=0.3)
+    if drawn:
+        ax.legend(fontsize=8)
+    return png(fig), drawn
+
+
+def sweep_rate_chart(doc):
+    rows = [r for r in doc["summary"] if r.get("rate")]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for i, v in enumerate(sorted({r["variant"] for r in rows})):
+        vr = sorted((r for r in rows if r["variant"] == v), key=lambda r: r["rate"])
+        x = [r["ordersPerSecond"]["median"] for r in vr]
+        for key, style in (("p50Ms", ":"), ("p99Ms", "-"), ("p999Ms", "--")):
+            ys = [(r[key] or {}).get("median") for r in vr]
+            if any(y is not None for y in ys):
+                ax.plot(x, [y or math.nan for y in ys], style, marker="o", color=COLORS[i % len(COLORS)],
+                        label=f"{v} {key[:-2]}")
+    ax.set_yscale("log")
+    ax.set_xlabel("achieved orders/s (offered: the sweep's rates)")
+    ax.set_ylabel("latency ms from the intended send time (log)")
+    ax.set_title("Latency versus load (open loop)")
+    ax.grid(which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    return png(fig)
+
+
+def sweep_engines_chart(doc):
+    rows = [r for r in doc["summary"] if not r.get("rate")]
+    engines = sorted({r["engines"] for r in rows})
+    if len(engines) < 2:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for i, v in enumerate(sorted({r["variant"] for r in rows})):
+        vr = sorted((r for r in rows if r["variant"] == v), key=lambda r: r["engines"])
+        med = [r["salesPerMinute"]["median"] for r in vr]
+        lo = [m - r["salesPerMinute"]["min"] for m, r in zip(med, vr)]
+        hi = [r["salesPerMinute"]["max"] - m for m, r in zip(med, vr)]
+        ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4, label=v,
+                    color=COLORS[i % len(COLORS)])
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(engines, [str(e) for e in engines])
+    ax.set_xlabel("ENGINES")
+    ax.set_ylabel("sales/min")
+    ax.set_title("Sales per minute by engine count")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return png(fig)
+
+
+def table(head: list[str], rows: list[list[str]], cls: str = "", row_attrs: list[str] | None = None) -> str:
+    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{h.escape(c)}</th>" for c in head) + "</tr></thead><tbody>"]
+    for i, r in enumerate(rows):
+        attrs = row_attrs[i] if row_attrs else ""
+        out.append(f"<tr {attrs}>" + "".join(f"<td>{h.escape(str(c))}</td>" for c in r) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+CSS = """
+body{font-family:sans-serif;margin:2em;color:#222;max-width:1200px}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}
+td,th{border:1px solid #bbb;padding:4px 8px;text-align:right}
+td:first-child,td:nth-child(2),td:nth-child(3),th{text-align:left}
+th{background:#eef}
+tr.noise td{background:#fff8e0}
+figure{display:inline-block;margin:1em 1em 1em 0}
+figcaption{font-size:12px;color:#555}
+code{background:#f4f4f4;padding:1px 3px}
+"""
+
+
+def html(doc: dict) -> str:
+    rows = doc["summary"]
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
+             f"<style>{CSS}</style></head><body>",
+             f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
+             "<p>Each cell: median (min–max) over the repeats; rows marked ≈ have sales/min ranges that overlap "
+             "another variant's of the same case (a difference within noise). ⚠ drift: the two halves of a measured "
+             "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
+             "they are what two machines can compare.</p>"]
+    head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
+            "p50 ms", "p99 ms", "CPU % variant / load client / db", "steady", "notes"]
+    body, attrs = [], []
+    for r in rows:
+        cpu = " / ".join(results.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
+                         for g in ("variant", "loadclient", "database"))
+        notes = []
+        if r["withinNoiseOf"]:
+            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
+        if r["driftFlagged"]:
+            notes.append("⚠ drift")
+        if r.get("articleSalesPerMinute"):
+            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+        body.append([r["case"] or "–", r["variant"], results.setting_text(r), results.cell(r["salesPerMinute"]),
+                     results.cell(r["ordersPerSecond"]), results.cell(r["httpCeilingFraction"], ".1f", True),
+                     results.cell(r["insertCeilingFraction"], ".1f", True), results.cell(r["p50Ms"], ".2f"),
+                     results.cell(r["p99Ms"], ".2f"), cpu, {True: "yes", False: "no", None: "–"}[r["steady"]],
+                     "; ".join(notes)])
+        attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
+    parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
+    if rows:
+        parts.append("<h2>Charts</h2>")
+        parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
+        parts.append(img("fractions", "ceiling fractions", fractions_chart(rows)))
+        parts.append(img("cpu", "CPU per process group", cpu_chart(rows)))
+        lat, drawn = latency_chart(doc)
+        if drawn:
+            parts.append(img("latency", "latency distributions (percentile, log scale)", lat))
+        s = sweep_rate_chart(doc)
+        if s:
+            parts.append(img("sweep-rate", "latency versus offered load", s))
+        s = sweep_engines_chart(doc)
+        if s:
+            parts.append(img("sweep-engines", "sales/min by engine count", s))
+    cal = doc.get("calibration")
+    if cal:
+        lines = [l.strip("|").split("|") for l in results.calibration_md(cal).splitlines()[2:]]
+        parts.append("<h2>This machine's ceilings (calibration)</h2>" +
+                     table(["ceiling", "figure"], [[c.strip() for c in l] for l in lines], "calibration"))
+    run_head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
+                "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
+    run_rows = []
+    for r in doc["runs"]:
+        cpu = r.get("cpu") or {}
+        run_rows.append([r["case"] or "–", r["variant"], r["repeat"], results.fmt(r.get("salesPerMinute")),
+                         results.fmt(r.get("ordersPerSecond")), results.fmt(r.get("p99Ms"), ".2f"),
+                         results.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
+                         results.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
+                         results.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
+                         results.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
+                         results.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
+                         results.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
+                         (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
+    parts.append("<h2>Every run (in the order they ran)</h2>" + table(run_head, run_rows, "runs"))
+    env = doc.get("environment") or {}
+    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
+    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
+    settings_rows = [[r["variant"], r["case"] or "–", " ".join(f"{k}={v}" for k, v in r["settings"].items())] for r in rows]
+    parts.append("<h2>Variant settings</h2>" + table(["variant", "case", "settings"], settings_rows, "settings"))
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,274 @@
+"""The results folder of a run: results/<run-id>/ with results.json (the format
+is docs/results-format.md), runs.csv, summary.md and report.html.
+
+This module turns the load client's JSON and the samples into run records,
+and run records into the summary (median, min, max, ceiling fractions, noise).
+"""
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+import time
+from pathlib import Path
+
+from . import calibrate, process
+
+SCHEMA_VERSION = 1
+DRIFT_FLAG = 0.10
+
+
+def new_run_id(command: str) -> str:
+    return time.strftime("%Y%m%d-%H%M%S") + f"-{command}"
+
+
+def parse_hgrm(path: Path) -> list[list[float]]:
+    """HdrHistogram's percentile distribution text: [[percentile (0-100), value ms], ...]."""
+    points = []
+    for line in path.read_text(errors="replace").splitlines():
+        parts = line.split()
+        # the last line (percentile 1.0) has no 1/(1-Percentile) column
+        if len(parts) not in (3, 4) or line.lstrip().startswith("#"):
+            continue
+        try:
+            value, pct = float(parts[0]), float(parts[1])
+            int(parts[2])
+        except ValueError:
+            continue
+        points.append([round(pct * 100, 6), value])
+    return points
+
+
+def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
+    """At most KEEP points of a percentile curve, evenly on the log(1/(1-p)) axis, the last one kept."""
+    if len(points) <= keep:
+        return points
+    import math
+
+    def x(p):
+        return math.log10(1 / max(1e-9, 1 - p[0] / 100))
+
+    lo, hi = x(points[0]), x(points[-1])
+    out, next_x = [], lo
+    for p in points:
+        if x(p) >= next_x:
+            out.append(p)
+            next_x = x(p) + (hi - lo) / keep
+    if out[-1] is not points[-1]:
+        out.append(points[-1])
+    return out
+
+
+def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
+    """The figures of one run from the load client's JSON and the process samples."""
+    dbf = load.get("db") or {}
+    lat = load.get("latencyMs") or {}
+    ans = load.get("answers") or {}
+    warm = load.get("warmup") or {}
+    halves = load.get("halves") or {}
+    start, end = load.get("windowStartMs"), load.get("windowEndMs")
+    drift = halves.get("drift")
+    spm = dbf.get("salesPerMinute")
+    return {
+        "salesPerMinute": spm,
+        "salesPerSecond": round(spm / 60, 1) if spm is not None else None,
+        "salesInWindow": dbf.get("sales"),
+        "ordersPerSecond": load.get("requestsPerSecond"),
+        "acceptedPerSecond": load.get("acceptedPerSecond"),
+        "p50Ms": lat.get("p50"), "p90Ms": lat.get("p90"), "p99Ms": lat.get("p99"), "p999Ms": lat.get("p999"),
+        "maxMs": lat.get("max"),
+        "answers503": ans.get("overloaded503", 0),
+        "errors": sum(ans.get(k, 0) or 0 for k in ("other4xx", "other5xx", "otherStatus", "ioErrors")),
+        "windowStartMs": start, "windowEndMs": end,
+        "warmupMode": warm.get("mode") or ("fixed" if timing.warmup != "auto" else "fixed (load client without auto)"),
+        "warmupS": warm.get("seconds", load.get("warmupS")),
+        "steady": warm.get("steady"),
+        "warmupWindowsOrdersPerSecond": warm.get("windowsOrdersPerSecond"),
+        "halves": halves or None,
+        "drift": drift,
+        "driftFlagged": drift is not None and abs(drift) > DRIFT_FLAG,
+        "cpu": {g: process.summarize(s, start, end) for g, s in samples.items()},
+        "latencyPercentiles": thin(parse_hgrm(hgrm)) if hgrm else None,
+        "load": {k: v for k, v in load.items() if k not in ("byStatus",)},
+    }
+
+
+def attach_fractions(run: dict, cal: dict) -> None:
+    """orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode."""
+    http = calibrate.http_of(cal, run["runtime"])
+    ins = calibrate.insert_of(cal, run["persist"], run["dbConnections"])
+    run["httpCeiling"] = http
+    run["insertCeiling"] = ins
+    ops, sps = run.get("ordersPerSecond"), run.get("salesPerSecond")
+    run["httpCeilingFraction"] = round(ops / http, 6) if http and ops is not None else None
+    run["insertCeilingFraction"] = round(sps / ins, 6) if ins and sps is not None else None
+
+
+def spread(values) -> dict | None:
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return None
+    return {"median": round(statistics.median(vals), 4), "min": min(vals), "max": max(vals), "n": len(vals)}
+
+
+def overlaps(a: dict | None, b: dict | None) -> bool:
+    return bool(a and b and a["min"] <= b["max"] and b["min"] <= a["max"])
+
+
+def summarize(runs: list[dict]) -> list[dict]:
+    """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
+    of the case have an overlapping sales/min range (a difference within noise)."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        if r.get("error") or r.get("salesPerMinute") is None:
+            continue
+        key = (r["case"], r["variant"], r.get("rate"), r["engines"])
+        groups.setdefault(key, []).append(r)
+    rows = []
+    for (case, variant, rate, engines), rs in groups.items():
+        cpu = {}
+        for g in ("variant", "loadclient", "database"):
+            cpu[g] = spread([(r["cpu"].get(g) or {}).get("cpuPercent") for r in rs])
+        rows.append({
+            "case": case, "variant": variant, "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
+            "persist": rs[0]["persist"], "settings": rs[0]["settings"], "repeats": len(rs),
+            "salesPerMinute": spread(r["salesPerMinute"] for r in rs),
+            "ordersPerSecond": spread(r["ordersPerSecond"] for r in rs),
+            "p50Ms": spread(r["p50Ms"] for r in rs),
+            "p99Ms": spread(r["p99Ms"] for r in rs),
+            "p999Ms": spread(r.get("p999Ms") for r in rs),
+            "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
+            "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
+            "cpuPercent": cpu,
+            "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
+            "driftFlagged": any(r.get("driftFlagged") for r in rs),
+        })
+    for row in rows:
+        row["withinNoiseOf"] = sorted(
+            o["variant"] for o in rows
+            if o is not row and o["case"] == row["case"] and o["rate"] == row["rate"] and o["engines"] == row["engines"]
+            and overlaps(row["salesPerMinute"], o["salesPerMinute"]))
+    return rows
+
+
+def fmt(v, spec=",.0f") -> str:
+    return "–" if v is None else format(v, spec)
+
+
+def cell(s: dict | None, spec=",.0f", pct=False) -> str:
+    """median (min–max)."""
+    if not s:
+        return "–"
+    k = 100 if pct else 1
+    suffix = " %" if pct else ""
+    if s["n"] == 1:
+        return f"{fmt(s['median'] * k, spec)}{suffix}"
+    return f"{fmt(s['median'] * k, spec)} ({fmt(s['min'] * k, spec)}–{fmt(s['max'] * k, spec)}){suffix}"
+
+
+def setting_text(row: dict) -> str:
+    s = row["settings"]
+    t = f"{row['engines']} engines, {row['persist']}"
+    extra = {k: v for k, v in s.items() if k in ("THREADS", "DISPATCHER") }
+    t += "".join(f", {k}={v}" for k, v in extra.items())
+    if row.get("rate"):
+        t += f", rate {row['rate']}/s"
+    return t
+
+
+SUMMARY_HEAD = ("| case | variant | settings | sales/min | orders/s | orders/s ÷ HTTP ceiling | sales/s ÷ insert ceiling "
+                "| p99 ms | CPU % variant / load client / db | steady | notes |\n"
+                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n")
+
+
+def summary_md(doc: dict) -> str:
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
+             "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
+             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %.\n",
+             SUMMARY_HEAD.rstrip("\n")]
+    for r in doc["summary"]:
+        cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
+        notes = []
+        if r["withinNoiseOf"]:
+            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
+        if r["driftFlagged"]:
+            notes.append("⚠ drift")
+        steady = {True: "yes", False: "no", None: "–"}[r["steady"]]
+        if r.get("articleSalesPerMinute"):
+            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+        lines.append(f"| {r['case'] or '–'} | {r['variant']} | {setting_text(r)} | {cell(r['salesPerMinute'])} "
+                     f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
+                     f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {steady} "
+                     f"| {'; '.join(notes)} |")
+    cal = doc.get("calibration") or {}
+    if cal:
+        lines += ["", "## This machine's ceilings", "", calibration_md(cal)]
+    failed = [r for r in doc["runs"] if r.get("error")]
+    if failed:
+        lines += ["", "## Failed runs", ""] + [f"- {r['variant']} {r['case']} repeat {r['repeat']}: {r['error']}" for r in failed]
+    e = doc["environment"]
+    lines += ["", "## Environment", "",
+              f"git {e.get('gitCommit')} (dirty: {e.get('gitDirty')}), {e.get('cpuModel')}, {e.get('cores')} cores, "
+              f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
+              f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
+    return "\n".join(lines) + "\n"
+
+
+def calibration_md(cal: dict) -> str:
+    out = ["| ceiling | figure |", "| --- | ---: |"]
+    for rt, v in (cal.get("http") or {}).items():
+        out.append(f"| HTTP, {rt} trivial server ({cal.get('concurrency')} connections) | "
+                   f"{fmt(v.get('ordersPerSecond'))} orders/s |" if "error" not in v else f"| HTTP, {rt} | {v['error']} |")
+    ins = cal.get("insert") or {}
+    if "error" in ins:
+        out.append(f"| database inserts | {ins['error']} |")
+    else:
+        for n, e in ins.items():
+            for key, name in (("singleRow", "single-row autocommit"), ("multiRow", f"{cal.get('multiRowBatch')}-row statements")):
+                v = e.get(key) or {}
+                out.append(f"| inserts, {name}, {n} connections | "
+                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s |" if "error" not in v else f"{v['error']} |"))
+    return "\n".join(out)
+
+
+CSV_FIELDS = ["case", "variant", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
+              "salesPerMinute", "ordersPerSecond", "p50Ms", "p99Ms", "p999Ms", "answers503", "errors", "warmupS",
+              "steady", "drift", "httpCeilingFraction", "insertCeilingFraction", "cpuVariant", "cpuLoadclient",
+              "cpuDatabase", "rssVariantMb", "threadsVariant", "error"]
+
+
+def write_csv(path: Path, runs: list[dict]) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for r in runs:
+            cpu = r.get("cpu") or {}
+            row = dict(r)
+            row["cpuVariant"] = (cpu.get("variant") or {}).get("cpuPercent")
+            row["cpuLoadclient"] = (cpu.get("loadclient") or {}).get("cpuPercent")
+            row["cpuDatabase"] = (cpu.get("database") or {}).get("cpuPercent")
+            row["rssVariantMb"] = (cpu.get("variant") or {}).get("rssMaxMb")
+            row["threadsVariant"] = (cpu.get("variant") or {}).get("threadsMax")
+            w.writerow(row)
+
+
+def write_all(folder: Path, doc: dict) -> None:
+    """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
+    from . import report
+    doc["summary"] = summarize(doc["runs"])
+    article = (doc.get("experiment") or {}).get("article") or {}
+    for row in doc["summary"]:
+        row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])
+    (folder / "results.json").write_text(json.dumps(doc, indent=1))
+    write_csv(folder / "runs.csv", doc["runs"])
+    (folder / "summary.md").write_text(summary_md(doc))
+    (folder / "report.html").write_text(report.html(doc))
+
+
+def load(ref: str, results_dir: Path) -> dict:
+    """A results.json by run id, folder or file."""
+    p = Path(ref)
+    for cand in (p, p / "results.json", results_dir / ref / "results.json"):
+        if cand.is_file():
+            return json.loads(cand.read_text())
+    raise FileNotFoundError(f"no results.json for {ref} (looked in {results_dir})")
