@@ -90,10 +90,34 @@ def cpu_chart(rows):
     return png(fig)
 
 
-def representative(runs: list[dict], row: dict) -> dict | None:
+def cpu_timeline_chart(doc):
+    """CPU % per second of the three process groups, for the median repeat of each row."""
+    rows = [(row, representative(doc["runs"], row, need_latency=False)) for row in doc["summary"]]
+    rows = [(row, r) for row, r in rows if r and r.get("samples")][:8]
+    if not rows:
+        return None
+    fig, axes = plt.subplots(len(rows), 1, figsize=(8, 1.9 * len(rows)), sharex=False, squeeze=False)
+    for ax, (row, r) in zip(axes[:, 0], rows):
+        t0 = r.get("windowStartMs") or min(s["t"] for g in r["samples"].values() for s in g) if r["samples"] else 0
+        for j, g in enumerate(("variant", "loadclient", "database")):
+            ss = r["samples"].get(g) or []
+            ax.plot([(s["t"] - t0) / 1000 for s in ss], [s["cpuPercent"] for s in ss], label=g, color=COLORS[j])
+        if r.get("windowStartMs") and r.get("windowEndMs"):
+            ax.axvspan(0, (r["windowEndMs"] - r["windowStartMs"]) / 1000, color="#eee", zorder=0)
+        ax.set_title(label(row).replace("\n", " "), fontsize=9)
+        ax.set_ylabel("CPU %", fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0, 0].legend(fontsize=7, ncol=3)
+    axes[-1, 0].set_xlabel("seconds from the start of the measured window (shaded); before it: the warm-up")
+    fig.tight_layout()
+    return png(fig)
+
+
+def representative(runs: list[dict], row: dict, need_latency: bool = True) -> dict | None:
     """The repeat whose sales/min is the median one of its row."""
     rs = [r for r in runs if not r.get("error") and r["variant"] == row["variant"] and r["case"] == row["case"]
-          and r.get("rate") == row.get("rate") and r["engines"] == row["engines"] and r.get("latencyPercentiles")]
+          and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
+          and (r.get("latencyPercentiles") or not need_latency)]
     if not rs:
         return None
     rs.sort(key=lambda r: r.get("salesPerMinute") or 0)
@@ -231,6 +255,9 @@ def html(doc: dict) -> str:
         parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
         parts.append(img("fractions", "ceiling fractions", fractions_chart(rows)))
         parts.append(img("cpu", "CPU per process group", cpu_chart(rows)))
+        s = cpu_timeline_chart(doc)
+        if s:
+            parts.append(img("cpu-timeline", "CPU per second, per process group (the median repeat of each row)", s))
         lat, drawn = latency_chart(doc)
         if drawn:
             parts.append(img("latency", "latency distributions (percentile, log scale)", lat))
