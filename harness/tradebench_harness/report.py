@@ -159,14 +159,16 @@ def sweep_rate_chart(doc):
     if not rows:
         return None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for i, v in enumerate(sorted({r["variant"] for r in rows})):
-        vr = sorted((r for r in rows if r["variant"] == v), key=lambda r: r["rate"])
+    several = len({r["engines"] for r in rows}) > 1
+    for i, (v, e) in enumerate(sorted({(r["variant"], r["engines"]) for r in rows})):
+        vr = sorted((r for r in rows if r["variant"] == v and r["engines"] == e), key=lambda r: r["rate"])
         x = [r["ordersPerSecond"]["median"] for r in vr]
+        name = f"{v}, {e} engines" if several else v
         for key, style in (("p50Ms", ":"), ("p99Ms", "-"), ("p999Ms", "--")):
             ys = [(r[key] or {}).get("median") for r in vr]
             if any(y is not None for y in ys):
                 ax.plot(x, [y or math.nan for y in ys], style, marker="o", color=COLORS[i % len(COLORS)],
-                        label=f"{v} {key[:-2]}")
+                        label=f"{name} {key[:-2]}")
     ax.set_yscale("log")
     ax.set_xlabel("achieved orders/s (offered: the sweep's rates)")
     ax.set_ylabel("latency ms from the intended send time (log)")
@@ -177,18 +179,20 @@ def sweep_rate_chart(doc):
 
 
 def sweep_engines_chart(doc):
-    rows = [r for r in doc["summary"] if not r.get("rate")]
+    """sales/min against ENGINES: one line per variant (and offered rate, in an open-loop sweep)."""
+    rows = doc["summary"]
     engines = sorted({r["engines"] for r in rows})
     if len(engines) < 2:
         return None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for i, v in enumerate(sorted({r["variant"] for r in rows})):
-        vr = sorted((r for r in rows if r["variant"] == v), key=lambda r: r["engines"])
+    lines = sorted({(r["variant"], r.get("rate") or 0) for r in rows})
+    for i, (v, rate) in enumerate(lines):
+        vr = sorted((r for r in rows if r["variant"] == v and (r.get("rate") or 0) == rate), key=lambda r: r["engines"])
         med = [r["salesPerMinute"]["median"] for r in vr]
         lo = [m - r["salesPerMinute"]["min"] for m, r in zip(med, vr)]
         hi = [r["salesPerMinute"]["max"] - m for m, r in zip(med, vr)]
-        ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4, label=v,
-                    color=COLORS[i % len(COLORS)])
+        ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4,
+                    label=v + (f" at {rate}/s" if rate else ""), color=COLORS[i % len(COLORS)])
     ax.set_xscale("log", base=2)
     ax.set_xticks(engines, [str(e) for e in engines])
     ax.set_xlabel("ENGINES")

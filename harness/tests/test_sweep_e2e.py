@@ -1,0 +1,35 @@
+"""A real sweep: open loop at two offered rates and two engine counts; each point measured, the curves drawn."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tradebench_harness import db as dbmod
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST_DB = "TRADER_HARNESS_TEST"
+
+
+def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
+    out = tmp_path / "sweep"
+    dbmod.start_private(ctx)
+    dbmod.create(ctx, TEST_DB)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "node-engine", "--rates", "100,300",
+                        "--engines", "1,2", "--duration", "3", "--warmup", "1", "--no-verify", "--no-calibrate",
+                        "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
+    doc = json.loads((out / "results.json").read_text())
+    points = sorted((run["engines"], run["rate"]) for run in doc["runs"])
+    assert points == [(1, 100), (1, 300), (2, 100), (2, 300)]
+    for run in doc["runs"]:
+        assert not run.get("error"), run["error"]
+        assert run["load"]["mode"] == "rate" and run["settings"]["ENGINES"] == str(run["engines"])
+        # open loop: the client sends at the offered rate, far below what the variant can answer
+        assert 0.5 * run["rate"] < run["ordersPerSecond"] < 1.5 * run["rate"], run["ordersPerSecond"]
+        assert run["p99Ms"] is not None and run["salesPerMinute"] >= 0
+    assert len(doc["summary"]) == 4
+    html = (out / "report.html").read_text()
+    assert 'id="chart-sweep-rate"' in html and 'id="chart-sweep-engines"' in html
