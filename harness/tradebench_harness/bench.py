@@ -44,6 +44,7 @@ class Timing:
     warmup: str = "auto"         # "auto" or seconds
     warmup_max: int = 120
     verify: bool = True
+    max_error_rate: float | None = None   # None: the load client's default (1 %)
 
 
 class RunFailed(Exception):
@@ -72,6 +73,8 @@ def load_args(ctx: Context, case: Case, timing: Timing, url: str, jdbc: str, jso
                  "--warmup-max", timing.warmup_max]
     else:
         args += ["--warmup", 10 if timing.warmup == "auto" else timing.warmup]
+    if timing.max_error_rate is not None and loadclient.supports(ctx, "load", "--max-error-rate"):
+        args += ["--max-error-rate", timing.max_error_rate]
     if loadclient.supports(ctx, "load", "--histogram"):
         args += ["--histogram", hgrm]
     return args
@@ -81,7 +84,8 @@ def last_progress(log: Path) -> str:
     try:
         with open(log, "rb") as f:
             f.seek(max(0, os.path.getsize(log) - 4000))
-            lines = [l for l in f.read().decode(errors="replace").splitlines() if l.startswith("progress")]
+            lines = [l for l in f.read().decode(errors="replace").splitlines()
+                     if l.startswith("progress") or l.startswith("warmup")]
         return lines[-1] if lines else ""
     except OSError:
         return ""
@@ -141,7 +145,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         sampler.start()
         while lc.popen.poll() is None:
             time.sleep(1)
-            say(last_progress(lc.log)[9:120] or "load")
+            say(last_progress(lc.log)[:120] or "load")
             if not variant.alive():
                 lc.stop(5)
                 raise RunFailed(f"{v.name} died during the load (log: {out / 'variant.log'})")

@@ -63,11 +63,14 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
     p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement (default 10)")
+    p.add_argument("--max-error-rate", type=float, default=None,
+                   help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
     p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
 
 
 def timing_of(a) -> Timing:
-    return Timing(duration=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify)
+    return Timing(duration=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
+                  max_error_rate=a.max_error_rate)
 
 
 def case_of(a, **over) -> Case:
