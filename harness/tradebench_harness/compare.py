@@ -73,8 +73,9 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             cal_db = "TRADER_CALIBRATION" if db.private else db.name
             if db.private:
                 dbmod.create(ctx, cal_db)
+            # a ceiling is measured at saturation: the runs' connection count, no pause
             conc = cases[0].concurrency
-            wait = cases[0].wait_ms if not cases[0].rate else 0
+            wait = 0
             doc["calibration"] = calibrate.calibrate(
                 ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
                 on_step=lambda s: progress.update(task, description=s))
