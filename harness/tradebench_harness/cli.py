@@ -55,6 +55,12 @@ def cmd_reliability(ctx, args) -> int:
     return steps.close("reliability")
 
 
+def cmd_compose_check(ctx, args) -> int:
+    from . import compose_check
+    # the variant services to check: the variants of the tree (their manifests)
+    return compose_check.main([str(ctx.root), "--variants", ",".join(v.name for v in discover(ctx.root))])
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="./tradebench", description="the tradebench harness")
     sub = p.add_subparsers(dest="command", required=True)
@@ -74,6 +80,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("variants", nargs="*")
     s.add_argument("--steps-file", default=None)
     s.set_defaults(func=cmd_reliability)
+
+    s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")
+    s.set_defaults(func=cmd_compose_check)
 
     from . import bench_cli
     bench_cli.add(sub)
