@@ -9,7 +9,8 @@ variant_cmd() {
       # shellcheck disable=SC2046
       echo "$JAVA_HOME/bin/java" $(java_run_opts) ${TB_JAVA_OPTS:-} -jar "$(jar_of "$v")" ;;
     node-engine)
-      echo node "$TB_ROOT/node-engine/src/server.js" ;;
+      find_node
+      echo "$TB_NODE" "$TB_ROOT/node-engine/src/server.js" ;;
     *) die "unknown variant: $v (one of: ${VARIANTS[*]})" ;;
   esac
 }
