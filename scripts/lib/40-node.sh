@@ -74,5 +74,5 @@ node_replay() {
 # in parallel on machines with more than two cores).
 node_test() {
   node_install
-  (cd "$TB_ROOT/node-engine" && "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec test/) || return 1
+  (cd "$TB_ROOT/node-engine" && "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js') || return 1
 }
