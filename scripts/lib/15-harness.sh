@@ -37,7 +37,7 @@ harness_env() {
   if [ "${TB_JAVA_MAJOR:-0}" -ge 24 ] && [[ "${MAVEN_OPTS:-}" != *sun-misc-unsafe* ]]; then
     export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
   fi
-  node_check
+  find_node   # exports TB_NODE (the manifests' {node}) and puts it first on PATH (npm ci)
 }
 
 # harness_run ARGS: python -m tradebench_harness ARGS (returns its exit code).

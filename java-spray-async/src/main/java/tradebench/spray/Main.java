@@ -36,9 +36,10 @@ public final class Main {
         System.out.println(SprayService.VARIANT + " listening on port " + service.port() + " (" + service.config().describe()
                 + " dispatcherThreads=" + service.dispatcherThreads() + ")");
 
-        // Shutdown's drain thread is a daemon (it inherits from the signal thread): once the
-        // actor system is gone, nothing else would keep the JVM up until the exit line is printed
-        // and the exit code is set. The main thread does.
+        // Only Shutdown ends the process: its thread (not a daemon) drains, prints the exit
+        // line and calls System.exit with the code. main waits for the actor system; if the
+        // system stops with no drain under way (it failed on its own), main exits 1 instead of
+        // leaving a process that serves nothing.
         service.whenTerminated().join();
         if (!exitLinePrinted.await(60, TimeUnit.SECONDS)) {
             System.err.println(SprayService.VARIANT + ": the actor system stopped without a drain");
