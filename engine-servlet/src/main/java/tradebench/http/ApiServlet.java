@@ -9,15 +9,15 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import tradebench.db.Database;
-import tradebench.engine.BadRequest;
-import tradebench.engine.FaultInjection;
-import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
-import tradebench.engine.OrderViews;
-import tradebench.model.Order;
-import tradebench.model.OrderStatus;
 import tradebench.model.Side;
+import tradebench.wire.Answers;
+import tradebench.wire.BadRequest;
+import tradebench.wire.FaultInjection;
+import tradebench.json.JsonText;
+import tradebench.wire.OrderParams;
+import tradebench.wire.OrderViews;
 
 /**
  * The HTTP API of contract section 3 for the servlet variants (java-threads,
@@ -49,20 +49,20 @@ public final class ApiServlet extends HttpServlet {
             case "/buy" -> order(Side.BUY, method, req, resp);
             case "/sell" -> order(Side.SELL, method, req, resp);
             case "/stats" -> {
-                if (onlyGet(method, path, resp)) send(resp, 200, gateway.stats().json());
+                if (onlyGet(method, path, resp)) send(resp, 200, Answers.stats(gateway.stats()));
             }
             case "/health" -> {
                 if (onlyGet(method, path, resp)) health(resp);
             }
             case FaultInjection.PATH -> {
-                if (crasher == null) send(resp, 404, JsonText.error("not found: " + path));
+                if (crasher == null) send(resp, 404, Answers.notFound(path));
                 else crash(method, req, resp);
             }
             default -> {
                 if (path.startsWith("/orders/")) {
                     if (onlyGet(method, path, resp)) order(path.substring("/orders/".length()), resp);
                 } else {
-                    send(resp, 404, JsonText.error("not found: " + path));
+                    send(resp, 404, Answers.notFound(path));
                 }
             }
         }
@@ -71,22 +71,22 @@ public final class ApiServlet extends HttpServlet {
     private void order(Side side, String method, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         if (!method.equals("GET") && !method.equals("POST")) {
             resp.setHeader("Allow", "GET, POST");
-            send(resp, 405, JsonText.error("method not allowed: " + method + " " + req.getRequestURI()));
+            send(resp, 405, Answers.methodNotAllowed(method, req.getRequestURI()));
             return;
         }
         OrderRequest request;
         try {
-            request = OrderRequest.parse(side, name -> values(req, name), gateway.config().products());
+            request = OrderParams.parse(side, name -> values(req, name), gateway.config().products());
         } catch (BadRequest e) {
             gateway.rejected();
             send(resp, e.status(), JsonText.error(e.getMessage()));
             return;
         }
         switch (gateway.submit(request)) {
-            case OrderGateway.Accepted a -> send(resp, 202, a.json());
+            case OrderGateway.Accepted a -> send(resp, 202, Answers.accepted(a));
             case OrderGateway.Refused r -> {
                 resp.setHeader("Retry-After", "1");
-                send(resp, 503, r.json());
+                send(resp, 503, Answers.refused(r));
             }
         }
     }
@@ -104,22 +104,20 @@ public final class ApiServlet extends HttpServlet {
             send(resp, 400, JsonText.error(e.getMessage()));
             return;
         }
+        OrderViews.Lookup lookup = OrderViews.lookup(gateway, id); // before the fills: see OrderViews
         try {
-            Order known = gateway.registry().find(id);
-            OrderStatus status = known == null ? null : known.status(); // before the fills: see OrderViews.json
-            String body = OrderViews.json(id, known, status, gateway.ids().issued(id), db.fills(id));
-            if (body == null) send(resp, 404, OrderViews.notFound(id));
-            else send(resp, 200, body);
+            OrderViews.Answer a = lookup.answer(db.fills(id));
+            send(resp, a.status(), a.body());
         } catch (SQLException e) {
             resp.setHeader("Retry-After", "1");
-            send(resp, 503, JsonText.error("database unreachable"));
+            send(resp, 503, Answers.DATABASE_UNREACHABLE);
         }
     }
 
     private void crash(String method, HttpServletRequest req, HttpServletResponse resp) throws IOException {
         if (!method.equals("POST")) {
             resp.setHeader("Allow", "POST");
-            send(resp, 405, JsonText.error("method not allowed: " + method + " " + FaultInjection.PATH));
+            send(resp, 405, Answers.methodNotAllowed(method, FaultInjection.PATH));
             return;
         }
         try {
@@ -132,14 +130,14 @@ public final class ApiServlet extends HttpServlet {
     }
 
     private void health(HttpServletResponse resp) throws IOException {
-        if (db.healthy()) send(resp, 200, "{\"status\":\"up\"}");
-        else send(resp, 503, "{\"status\":\"down\",\"error\":\"database unreachable\"}");
+        if (db.healthy()) send(resp, 200, Answers.HEALTH_UP);
+        else send(resp, 503, Answers.HEALTH_DOWN);
     }
 
     private static boolean onlyGet(String method, String path, HttpServletResponse resp) throws IOException {
         if (method.equals("GET") || method.equals("HEAD")) return true;
         resp.setHeader("Allow", "GET");
-        send(resp, 405, JsonText.error("method not allowed: " + method + " " + path));
+        send(resp, 405, Answers.methodNotAllowed(method, path));
         return false;
     }
 

@@ -7,28 +7,23 @@ import java.util.List;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
+import tradebench.engine.SalesTable;
 import tradebench.model.Prices;
 import tradebench.model.Sale;
 
 /**
- * The blocking sales writer of one engine (contract section 4).
+ * The blocking sales writer of one engine (contract section 4), with the SQL of
+ * {@link SalesTable}.
  * <ul>
  * <li>{@code per-sale}: one INSERT per sale, one after the other on one connection
  *     (the original experiment's way);</li>
- * <li>{@code batch}: one multi-row INSERT per cycle (in chunks of {@value #CHUNK} rows).</li>
+ * <li>{@code batch}: one multi-row INSERT per cycle (in chunks of {@value SalesTable#CHUNK} rows).</li>
  * </ul>
- * Every insert is {@code ... ON DUPLICATE KEY UPDATE ID = ID} over the unique
- * (PO_ID, SO_ID): when a connection dies after the server committed but before
- * we heard so, the retry stores nothing twice. A failed insert is retried (with
- * a backoff up to 1 s) until it is stored: the engine waits, its inbox fills,
- * and new orders get 503 — no sale is ever dropped.
+ * A failed insert is retried (the back-off of {@link SalesPersister}) until it
+ * is stored: the engine waits, its inbox fills, and new orders get 503; no sale
+ * is ever dropped.
  */
 public final class JdbcSalesWriter implements SalesPersister {
-    static final int CHUNK = 1000;
-    static final String COLUMNS = "INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ";
-    static final String ROW = "(?,?,?,?,?,?,?,?)";
-    static final String IDEMPOTENT = " ON DUPLICATE KEY UPDATE ID = ID";
-    private static final String ONE = COLUMNS + ROW + IDEMPOTENT;
 
     private final Database db;
     private final PersistMode mode;
@@ -44,7 +39,7 @@ public final class JdbcSalesWriter implements SalesPersister {
     @Override
     public void store(List<Sale> sales, Runnable stored) {
         int done = 0; // sales [0, done) are stored
-        long backoffMs = 50;
+        long backoffMs = FIRST_BACKOFF_MS;
         boolean interrupted = false;
         while (done < sales.size()) {
             int[] progress = {done};
@@ -59,7 +54,7 @@ public final class JdbcSalesWriter implements SalesPersister {
                 } catch (InterruptedException ie) {
                     interrupted = true; // shutting down: still store every sale first
                 }
-                backoffMs = Math.min(backoffMs * 2, 1000);
+                backoffMs = SalesPersister.nextBackoff(backoffMs);
             }
             done = progress[0];
         }
@@ -68,7 +63,7 @@ public final class JdbcSalesWriter implements SalesPersister {
     }
 
     private static void insertEach(Connection c, List<Sale> sales, int[] progress) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(ONE)) {
+        try (PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
             for (int i = progress[0]; i < sales.size(); i++) {
                 bind(ps, 0, sales.get(i), System.currentTimeMillis());
                 ps.executeUpdate();
@@ -79,24 +74,14 @@ public final class JdbcSalesWriter implements SalesPersister {
 
     private static void insertChunks(Connection c, List<Sale> sales, int[] progress) throws SQLException {
         while (progress[0] < sales.size()) {
-            int from = progress[0], n = Math.min(CHUNK, sales.size() - from);
-            try (PreparedStatement ps = c.prepareStatement(multiRow(n))) {
+            int from = progress[0], n = Math.min(SalesTable.CHUNK, sales.size() - from);
+            try (PreparedStatement ps = c.prepareStatement(SalesTable.insertRows(n))) {
                 long now = System.currentTimeMillis();
                 for (int i = 0; i < n; i++) bind(ps, i * 8, sales.get(from + i), now);
                 ps.executeUpdate();
             }
             progress[0] = from + n;
         }
-    }
-
-    static String multiRow(int rows) {
-        StringBuilder sb = new StringBuilder(COLUMNS.length() + rows * (ROW.length() + 1) + IDEMPOTENT.length());
-        sb.append(COLUMNS);
-        for (int i = 0; i < rows; i++) {
-            if (i > 0) sb.append(',');
-            sb.append(ROW);
-        }
-        return sb.append(IDEMPOTENT).toString();
     }
 
     private static void bind(PreparedStatement ps, int at, Sale s, long created) throws SQLException {

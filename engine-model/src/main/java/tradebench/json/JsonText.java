@@ -1,6 +1,6 @@
-package tradebench.engine;
+package tradebench.json;
 
-/** Writing JSON by hand on the hot path: the answers are small and fixed in shape. */
+/** JSON written by hand (the HTTP answers on the hot path, the replay's RESULT): small and fixed in shape. */
 public final class JsonText {
     private JsonText() {
     }

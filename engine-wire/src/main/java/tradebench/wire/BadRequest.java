@@ -1,4 +1,4 @@
-package tradebench.engine;
+package tradebench.wire;
 
 /** Bad input: answered 4xx with {"error": message}; never reaches an engine. */
 public final class BadRequest extends Exception {

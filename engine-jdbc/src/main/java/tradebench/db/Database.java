@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import tradebench.engine.Config;
 import tradebench.engine.Fill;
+import tradebench.engine.SalesTable;
 import tradebench.model.Prices;
 
 /**
@@ -65,7 +66,7 @@ public final class Database implements AutoCloseable {
         long deadline = System.currentTimeMillis() + waitMs;
         while (true) {
             try (Connection c = connection();
-                 PreparedStatement ps = c.prepareStatement("SELECT COALESCE(MAX(PO_ID), 0), COALESCE(MAX(SO_ID), 0) FROM SALES");
+                 PreparedStatement ps = c.prepareStatement(SalesTable.LARGEST_ORDER_ID);
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return Math.max(rs.getLong(1), rs.getLong(2));
@@ -79,14 +80,9 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static final String FILLS = "SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
-            + " FROM SALES WHERE PO_ID = ? UNION ALL"
-            + " SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
-            + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
-
     /** The SALES rows of an order, by ID. */
     public List<Fill> fills(long orderId) throws SQLException {
-        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(FILLS)) {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(SalesTable.FILLS)) {
             ps.setLong(1, orderId);
             ps.setLong(2, orderId);
             List<Fill> out = new ArrayList<>();
@@ -124,7 +120,7 @@ public final class Database implements AutoCloseable {
         pool.close();
     }
 
-    static void sleep(long ms) {
+    private static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -1,13 +1,12 @@
-package tradebench.threads.engine;
+package tradebench.engine;
 
 import java.util.Locale;
-import tradebench.engine.Config;
 
 /**
- * THREADS: what the engines (and Tomcat's request handlers, see
- * {@code tradebench.http.TomcatServer}) run on. {@code platform} is the 2014
- * design, one OS thread each; {@code virtual} runs the same blocking code on
- * Java 21 virtual threads.
+ * THREADS, read here only: what java-threads' engines and the servlet variants'
+ * Tomcat request handlers ({@code tradebench.http.TomcatServer}) run on.
+ * {@code platform} is the 2014 design, one OS thread each; {@code virtual} runs
+ * the same blocking code on virtual threads. The value is case-insensitive.
  */
 public enum ThreadKind {
     PLATFORM, VIRTUAL;
@@ -26,7 +25,7 @@ public enum ThreadKind {
     }
 
     /** Starts {@code task} on a new thread of this kind. Platform engine threads keep the JVM alive. */
-    Thread start(String name, Runnable task) {
+    public Thread start(String name, Runnable task) {
         Thread.Builder builder = this == VIRTUAL ? Thread.ofVirtual() : Thread.ofPlatform().daemon(false);
         return builder.name(name).start(task);
     }

@@ -1,4 +1,6 @@
-package tradebench.engine;
+package tradebench.wire;
+
+import tradebench.engine.Config;
 
 /**
  * Test-only fault injection for the reliability suite (crash isolation). With

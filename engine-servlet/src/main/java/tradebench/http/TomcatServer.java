@@ -8,12 +8,13 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
 import tradebench.engine.Config;
+import tradebench.engine.ThreadKind;
 
 /**
  * Embedded Tomcat 10.1 with the NIO connector in front of {@link ApiServlet}.
  * Defaults are the original experiment's: 200 request threads, 10,000
  * connections. Settings (environment): HTTP_THREADS, MAX_CONNECTIONS, and
- * THREADS=virtual for virtual request threads.
+ * THREADS=virtual for virtual request threads ({@link ThreadKind}).
  */
 public final class TomcatServer {
     private final Tomcat tomcat;
@@ -38,7 +39,7 @@ public final class TomcatServer {
         connector.setProperty("maxKeepAliveRequests", "-1");
         connector.setProperty("connectionTimeout", "20000");
         connector.setProperty("maxParameterCount", "64");
-        if ("virtual".equals(config.extra("THREADS", "platform"))) {
+        if (ThreadKind.of(config) == ThreadKind.VIRTUAL) {
             connector.setProperty("useVirtualThreads", "true");
         }
         tomcat.setConnector(connector); // also adds it to the service

@@ -1,17 +1,18 @@
-package tradebench.threads.engine;
+package tradebench.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import tradebench.engine.Config;
 
 class ThreadKindTest {
     @Test
     void threadsIsPlatformByDefaultOrVirtualAndNothingElse() {
         assertEquals(ThreadKind.PLATFORM, ThreadKind.of(Config.from(Map.of())));
         assertEquals(ThreadKind.VIRTUAL, ThreadKind.of(Config.from(Map.of("THREADS", "virtual"))));
+        assertEquals(ThreadKind.VIRTUAL, ThreadKind.of(Config.from(Map.of("THREADS", "Virtual"))));
+        assertEquals(ThreadKind.PLATFORM, ThreadKind.of(Config.from(Map.of("THREADS", " PLATFORM "))));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ThreadKind.of(Config.from(Map.of("THREADS", "green"))));
         assertEquals("THREADS must be platform or virtual, not 'green'", e.getMessage());

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
-import tradebench.engine.JsonText;
+import tradebench.json.JsonText;
 
 /**
  * Errors Tomcat answers itself (a malformed URI, a servlet that threw) get a

@@ -1,4 +1,4 @@
-package tradebench.engine;
+package tradebench.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,17 +10,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import tradebench.engine.OrderRequest;
 import tradebench.model.Order;
 import tradebench.model.Side;
 
 /** contract section 3's bad input, as docs/contract.md reads it. */
-class OrderRequestTest {
+class OrderParamsTest {
     private static OrderRequest parse(Side side, String... kv) throws BadRequest {
         Map<String, List<String>> params = new HashMap<>();
         for (int i = 0; i + 1 < kv.length; i += 2) {
             params.computeIfAbsent(kv[i], k -> new java.util.ArrayList<>()).add(kv[i + 1]);
         }
-        return OrderRequest.parse(side, params::get, 100);
+        return OrderParams.parse(side, params::get, 100);
     }
 
     @Test
