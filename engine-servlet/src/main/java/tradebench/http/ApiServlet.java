@@ -38,7 +38,7 @@ public final class ApiServlet extends HttpServlet {
     public ApiServlet(OrderGateway gateway, Database db, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
-        this.crasher = crasher != null && FaultInjection.enabled(gateway.config()) ? crasher : null;
+        this.crasher = FaultInjection.ifEnabled(crasher, gateway.config());
     }
 
     @Override

@@ -25,6 +25,11 @@ public final class FaultInjection {
         return "on".equalsIgnoreCase(config.extra("FAULTS", "off"));
     }
 
+    /** The crasher when FAULTS=on, else null (the path is then unknown: 404). */
+    public static EngineCrasher ifEnabled(EngineCrasher crasher, Config config) {
+        return crasher != null && enabled(config) ? crasher : null;
+    }
+
     /** The engine number of the request; 400 when it is not one of this service's engines. */
     public static int engine(String value, Config config) throws BadRequest {
         if (value == null || !value.matches("[0-9]{1,4}") || Integer.parseInt(value) >= config.engines()) {

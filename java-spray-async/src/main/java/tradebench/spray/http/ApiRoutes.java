@@ -64,7 +64,7 @@ public final class ApiRoutes extends AllDirectives {
     public ApiRoutes(OrderGateway gateway, AsyncDatabase db, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
-        this.crasher = crasher != null && FaultInjection.enabled(gateway.config()) ? crasher : null;
+        this.crasher = FaultInjection.ifEnabled(crasher, gateway.config());
     }
 
     /** The whole API, sealed: unknown paths, malformed input and exceptions get their JSON answer here. */
