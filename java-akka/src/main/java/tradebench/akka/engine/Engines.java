@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 import tradebench.db.Database;
 import tradebench.engine.Config;
 import tradebench.engine.EngineProtocol;
-import tradebench.engine.InboxLimit;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.Partition;
@@ -37,20 +36,16 @@ public final class Engines implements OrderGateway.EngineDoor {
     /** ENGINES engine actors under one supervisor, each with its partition and a JDBC writer for its sales. */
     public static Engines start(ActorSystem system, Config config, Database db, OrderRegistry registry, ServiceStats stats,
                                 Supplier<Market> markets, String persistenceDispatcher) {
-        List<Partition> partitions = new ArrayList<>();
+        List<Partition> partitions = Partition.forEngines(config, stats, registry, s -> db.writer(config.persist(), s));
         List<Props> props = new ArrayList<>();
-        for (int i = 0; i < config.engines(); i++) {
-            InboxLimit limit = new InboxLimit(config.inboxLimit());
-            stats.engine(i).pendingFrom(limit::pending);
-            Partition p = new Partition(i, limit, stats.engine(i), registry, db.writer(config.persist(), stats.engine(i)));
-            partitions.add(p);
+        for (Partition p : partitions) {
             props.add(EngineActor.props(p, config.delayMs(), config.timeoutMs(), markets, persistenceDispatcher));
         }
         ActorRef supervisor = system.actorOf(EngineSupervisor.props(props), "engines");
         EngineSupervisor.EngineRefs refs = (EngineSupervisor.EngineRefs) Patterns
                 .ask(supervisor, EngineSupervisor.GetEngines.INSTANCE, Duration.ofSeconds(10))
                 .toCompletableFuture().join();
-        return new Engines(refs.engines(), List.copyOf(partitions));
+        return new Engines(refs.engines(), partitions);
     }
 
     /** Called by request threads: false (503 overloaded) when the engine already has INBOX_LIMIT orders waiting. */

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import tradebench.engine.Config;
 import tradebench.engine.EngineProtocol;
-import tradebench.engine.InboxLimit;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.Partition;
@@ -35,16 +34,13 @@ public final class Engines implements OrderGateway.EngineDoor {
     }
 
     public static Engines start(ActorSystem system, Config config, AsyncDatabase db, OrderRegistry registry, ServiceStats stats) {
+        List<Partition> partitions = Partition.forEngines(config, stats, registry, s -> db.writer(config.persist(), s));
         List<ActorRef> actors = new ArrayList<>();
-        List<Partition> partitions = new ArrayList<>();
-        for (int i = 0; i < config.engines(); i++) {
-            InboxLimit limit = new InboxLimit(config.inboxLimit());
-            stats.engine(i).pendingFrom(limit::pending);
-            Partition p = new Partition(i, limit, stats.engine(i), registry, db.writer(config.persist(), stats.engine(i)));
-            partitions.add(p);
-            actors.add(system.actorOf(EngineActor.props(p, config.delayMs(), config.timeoutMs(), OrderBookMarket::new), "engine-" + i));
+        for (Partition p : partitions) {
+            actors.add(system.actorOf(EngineActor.props(p, config.delayMs(), config.timeoutMs(), OrderBookMarket::new),
+                    "engine-" + p.engine()));
         }
-        return new Engines(List.copyOf(actors), List.copyOf(partitions));
+        return new Engines(List.copyOf(actors), partitions);
     }
 
     /** From a request's thread: never blocks; false (503) when the engine's inbox is full. */
