@@ -52,4 +52,4 @@ function loadConfig(env = process.env) {
   };
 }
 
-module.exports = { loadConfig, ConfigError, DEFAULTS };
+module.exports = { loadConfig, ConfigError };

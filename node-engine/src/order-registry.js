@@ -74,4 +74,4 @@ class OrderRegistry {
   }
 }
 
-module.exports = { OrderRegistry, CLOSED_KEPT };
+module.exports = { OrderRegistry };

@@ -9,10 +9,12 @@ const COLUMNS = '(BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, S
 const UPSERT = 'ON DUPLICATE KEY UPDATE ID = ID';
 const INSERT_ONE = `INSERT INTO SALES ${COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?) ${UPSERT}`;
 const INSERT_MANY = `INSERT INTO SALES ${COLUMNS} VALUES ? ${UPSERT}`;
-const BATCH_ROWS = 2000;          // keeps one statement well under max_allowed_packet
+// Chunk size and back-off are the Java writers' (engine-model SalesTable.CHUNK,
+// SalesPersister.FIRST_BACKOFF_MS / MAX_BACKOFF_MS).
+const BATCH_ROWS = 1000;          // keeps one statement well under max_allowed_packet
 const INSERT_TIMEOUT_MS = 10000;  // a stalled insert becomes a failure, then a retry
-const BACKOFF_FIRST_MS = 20;
-const BACKOFF_MAX_MS = 2000;
+const BACKOFF_FIRST_MS = 50;
+const BACKOFF_MAX_MS = 1000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,4 +87,4 @@ async function storeSales(pool, mode, sales, { onFailure = () => {} } = {}) {
   }
 }
 
-module.exports = { storeSales, priceText };
+module.exports = { storeSales };

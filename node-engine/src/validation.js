@@ -1,7 +1,7 @@
 'use strict';
 // Request parameters and their validation (contract section 3, docs/contract.md), in the
 // contract's order; the first failure is the answer. The messages are the
-// Java variants' (engine-model OrderRequest), so all four answer alike.
+// Java variants' (engine-wire OrderParams), so all four answer alike.
 const { MAX_PRICE_CENTS, parsePriceText } = require('./prices');
 
 class BadRequest extends Error {
@@ -112,4 +112,4 @@ function parseOrderId(text) {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-module.exports = { BadRequest, parseParams, paramsOf, parseOrder, parseOrderId, MAX_QUANTITY };
+module.exports = { BadRequest, parseParams, paramsOf, parseOrder, parseOrderId };

@@ -1,5 +1,5 @@
 'use strict';
-// contract section 2: the replay reproduces every vector of ../shared/conformance
+// contract section 2: the replay reproduces every vector of docs/conformance
 // exactly, through the same command the launcher runs.
 const test = require('node:test');
 const assert = require('node:assert/strict');

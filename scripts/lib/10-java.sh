@@ -57,12 +57,22 @@ mvn_cmd() {
 # jar_of MODULE: the runnable jar of a Java module.
 jar_of() { echo "$TB_ROOT/$1/target/$1.jar"; }
 
+# The shared Java modules every variant builds on (engine-model, engine-wire,
+# engine-jdbc, engine-servlet): their sources and poms.
+engine_module_paths() {
+  local d
+  for d in "$TB_ROOT"/engine-*/; do
+    [ -f "$d/pom.xml" ] && printf '%s\n' "$d/src/main" "$d/pom.xml"
+  done
+}
+
 # ensure_jar MODULE: builds the module (and what it needs) when its jar is missing
-# or older than its sources or the engine-model sources.
+# or older than its sources or the shared engine-* modules' sources.
 ensure_jar() {
   find_java
   local m="$1" jar; jar=$(jar_of "$m")
-  if [ -f "$jar" ] && [ -z "$(find "$TB_ROOT/$m/src/main" "$TB_ROOT/engine-model/src/main" "$TB_ROOT/pom.xml" "$TB_ROOT/$m/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
+  local shared=(); mapfile -t shared < <(engine_module_paths)
+  if [ -f "$jar" ] && [ -z "$(find "$TB_ROOT/$m/src/main" "${shared[@]}" "$TB_ROOT/pom.xml" "$TB_ROOT/$m/pom.xml" -newer "$jar" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
   say "building $m"
@@ -98,14 +108,17 @@ tb_bench_model() {
     tradebench.model.bench.MarketBenchmark "$orders"
 }
 
+# ensure_model_jar: engine-model alone (the market, the replay and its benchmark:
+# no database driver, no HTTP server), built when missing or older than its sources.
 ensure_model_jar() {
   find_java
   local jar="$TB_ROOT/engine-model/target/engine-model.jar"
-  if [ ! -f "$jar" ] || [ -n "$(find "$TB_ROOT/engine-model/src/main" -newer "$jar" -print -quit)" ]; then
+  if [ ! -f "$jar" ] || [ ! -f "$TB_ROOT/engine-model/target/classpath.txt" ] \
+     || [ -n "$(find "$TB_ROOT/engine-model/src/main" "$TB_ROOT/engine-model/pom.xml" "$TB_ROOT/pom.xml" -newer "$jar" -print -quit)" ]; then
     say "building engine-model"
-    (cd "$TB_ROOT" && mvn_cmd -DskipTests -pl engine-model install) >&2 || die "build of engine-model failed"
+    (cd "$TB_ROOT" && mvn_cmd -DskipTests -pl engine-model package) >&2 || die "build of engine-model failed"
   fi
 }
 
-# model_classpath: engine-model's classes and its dependencies (written by its build).
+# model_classpath: engine-model's classes and its runtime dependencies (written by its build).
 model_classpath() { echo "$TB_ROOT/engine-model/target/engine-model.jar:$(cat "$TB_ROOT/engine-model/target/classpath.txt")"; }

@@ -11,17 +11,17 @@ function orderStatus({ registry, pool }) {
     if (id === null) return res.status(404).json({ error: `no such order: ${req.params.id}` });
     const known = registry.get(id);
     if (known) {
-      // The status is read before the fills: an engine reports a sale only once
-      // it is stored, so a status read first is never ahead of the fills read
-      // after it. (Read after the query, a report that arrived meanwhile made a
-      // "filled" order with no fills; loadclient verify caught it.)
+      // The rule of the Java variants (engine-wire OrderViews). The status is
+      // read before the fills: an engine reports a sale only once it is
+      // stored, so a status read first is never ahead of the fills read after
+      // it. Remaining is the quantity less the stored fills; an order still
+      // open whose stored fills cover its quantity is shown filled (its
+      // engine's report is on its way).
       const statusBefore = known.status;
       const fills = await fillsOf(pool, id, known.side);
-      // Remaining and status from the stored fills, so that the answer agrees
-      // with itself even while an engine's report is still on its way.
       const stored = fills.reduce((sum, f) => sum + f.quantity, 0);
-      const remaining = Math.max(0, known.quantity - stored);
-      const status = statusBefore === 'open' && remaining === 0 ? 'filled' : statusBefore;
+      const remaining = known.quantity - stored;
+      const status = statusBefore === 'open' && remaining <= 0 ? 'filled' : statusBefore;
       // Keys in the Java variants' order; `price` (the SO's price, the PO's
       // maxPrice) only where the order has one, as they do.
       const body = { id, side: known.side, userId: known.userId, productId: known.productId, quantity: known.quantity };

@@ -66,10 +66,4 @@ public final class EngineStats {
     public int pendingOrders() {
         return pending.getAsInt();
     }
-
-    String json() {
-        return "{\"engine\":" + engine + ",\"accepted\":" + accepted.get() + ",\"openOrders\":" + openOrders
-                + ",\"pendingOrders\":" + pendingOrders() + ",\"salesPersisted\":" + salesPersisted.get()
-                + ",\"cycles\":" + cycles.get() + ",\"persistenceFailures\":" + persistenceFailures.get() + "}";
-    }
 }

@@ -19,18 +19,12 @@ public final class OrderGateway {
     public sealed interface Outcome permits Accepted, Refused {
     }
 
-    /** 202 {"id": N, "side": ..., "status": "accepted"} */
+    /** Answered 202 (the body: {@code tradebench.wire.Answers}). */
     public record Accepted(long id, String side) implements Outcome {
-        public String json() {
-            return "{\"id\":" + id + ",\"side\":\"" + side + "\",\"status\":\"accepted\"}";
-        }
     }
 
-    /** 503 with Retry-After: "overloaded", "shutting down", "engine unavailable". */
+    /** Answered 503 with Retry-After: "overloaded" or "shutting down". */
     public record Refused(String reason) implements Outcome {
-        public String json() {
-            return JsonText.error(reason);
-        }
     }
 
     public static final Refused OVERLOADED = new Refused("overloaded");
@@ -76,10 +70,6 @@ public final class OrderGateway {
     /** Stop accepting orders (shutdown): every later submit is refused. */
     public void close() {
         closed = true;
-    }
-
-    public boolean isClosed() {
-        return closed;
     }
 
     public Config config() {

@@ -4,7 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The service's counters: per engine, and the answers that never reach one. */
+/**
+ * The service's counters: per engine, and the answers that never reach one.
+ * {@code /stats} renders them ({@code tradebench.wire.Answers}); the lines
+ * printed to standard output are here.
+ */
 public final class ServiceStats {
     private final String variant;
     private final long startMs = System.currentTimeMillis();
@@ -38,12 +42,32 @@ public final class ServiceStats {
         overloaded.incrementAndGet();
     }
 
+    public long uptimeMs() {
+        return System.currentTimeMillis() - startMs;
+    }
+
     public long accepted() {
         return engines.stream().mapToLong(EngineStats::acceptedCount).sum();
     }
 
     public long salesPersisted() {
         return engines.stream().mapToLong(EngineStats::salesPersisted).sum();
+    }
+
+    public long salesLastMinute() {
+        return window.lastMinute(System.currentTimeMillis());
+    }
+
+    public long persistenceFailures() {
+        return engines.stream().mapToLong(EngineStats::persistenceFailures).sum();
+    }
+
+    public long openOrders() {
+        return engines.stream().mapToLong(EngineStats::openOrders).sum();
+    }
+
+    public long pendingOrders() {
+        return engines.stream().mapToLong(EngineStats::pendingOrders).sum();
     }
 
     public long overloadedCount() {
@@ -54,34 +78,12 @@ public final class ServiceStats {
         return rejected.get();
     }
 
-    public String json() {
-        long now = System.currentTimeMillis();
-        StringBuilder sb = new StringBuilder(256 + engines.size() * 160);
-        sb.append("{\"variant\":").append(JsonText.quote(variant)).append(",\"uptimeMs\":").append(now - startMs)
-                .append(",\"accepted\":").append(accepted()).append(",\"rejected\":").append(rejected.get())
-                .append(",\"overloaded\":").append(overloaded.get())
-                .append(",\"salesPersisted\":").append(salesPersisted())
-                .append(",\"salesLastMinute\":").append(window.lastMinute(now))
-                .append(",\"persistenceFailures\":").append(engines.stream().mapToLong(EngineStats::persistenceFailures).sum())
-                .append(",\"openOrders\":").append(engines.stream().mapToLong(EngineStats::openOrders).sum())
-                .append(",\"pendingOrders\":").append(engines.stream().mapToLong(EngineStats::pendingOrders).sum())
-                .append(",\"engines\":[");
-        for (int i = 0; i < engines.size(); i++) {
-            if (i > 0) sb.append(',');
-            sb.append(engines.get(i).json());
-        }
-        return sb.append("]}").toString();
-    }
-
     /** The line printed every 5 s (docs/contract.md). */
     public String line() {
-        long now = System.currentTimeMillis();
         return "stats variant=" + variant + " accepted=" + accepted() + " rejected=" + rejected.get()
                 + " overloaded=" + overloaded.get() + " sales=" + salesPersisted()
-                + " salesLastMinute=" + window.lastMinute(now)
-                + " open=" + engines.stream().mapToLong(EngineStats::openOrders).sum()
-                + " pending=" + engines.stream().mapToLong(EngineStats::pendingOrders).sum()
-                + " failures=" + engines.stream().mapToLong(EngineStats::persistenceFailures).sum();
+                + " salesLastMinute=" + salesLastMinute() + " open=" + openOrders() + " pending=" + pendingOrders()
+                + " failures=" + persistenceFailures();
     }
 
     /** The last line at exit (docs/contract.md). */

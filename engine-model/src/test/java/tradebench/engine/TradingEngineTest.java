@@ -2,6 +2,8 @@ package tradebench.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +13,7 @@ import tradebench.model.Order;
 import tradebench.model.OrderBookMarket;
 import tradebench.model.OrderStatus;
 import tradebench.model.Sale;
+import tradebench.testing.ForwardingMarket;
 
 /** The cycle protocol: trade, persist, and only then are orders filled and sales counted. */
 class TradingEngineTest {
@@ -72,5 +75,33 @@ class TradingEngineTest {
         assertEquals(OrderGateway.SHUTTING_DOWN, gw.submit(r));
         assertEquals(3, stats.accepted());
         assertEquals(2, stats.overloadedCount());
+    }
+
+    /**
+     * A cycle throws half-way through its batch: the open orders of the dead market, the rest of
+     * the batch and the orders waiting outside it are forgotten; a timed-out order keeps its status.
+     */
+    @Test
+    void abandonForgetsEveryOpenOrderOfADeadMarketAndNothingClosed() {
+        Order old = Order.sell(1, "s", 3, 2, 500, 0);          // open in the market, then times out
+        Order resting = Order.sell(2, "s", 4, 2, 900, 5_000);  // open in the market
+        Order poison = Order.buy(3, "b", 9, 1, Order.NO_LIMIT, 5_000);
+        Order unjoined = Order.buy(4, "b", 4, 1, 100, 5_000);  // after the poison in the batch
+        Order waiting = Order.buy(5, "b", 4, 1, 100, 5_000);   // taken in for the next cycle
+        for (Order o : List.of(old, resting, poison, unjoined, waiting)) registry.register(o);
+        TradingEngine broken = new TradingEngine(new ForwardingMarket() {
+            @Override
+            public void join(Order order) {
+                if (order == poison) throw new IllegalStateException("a bug");
+                market.join(order);
+            }
+        }, 1000, stats.engine(0), registry);
+        broken.runBlocking(100, new ArrayList<>(List.of(old, resting)), (sales, stored) -> stored.run());
+        broken.runBlocking(1_500, new ArrayList<>(), (sales, stored) -> stored.run()); // old times out
+        assertEquals(OrderStatus.TIMED_OUT, old.status());
+        assertThrows(IllegalStateException.class, () -> broken.trade(6_000, new ArrayList<>(List.of(poison, unjoined))));
+        assertEquals(4, broken.abandon(List.of(waiting, resting))); // resting named twice, counted once
+        for (long id : new long[] {2, 3, 4, 5}) assertNull(registry.find(id), "order " + id + " forgotten");
+        assertSame(old, registry.find(1), "a timed-out order keeps its status");
     }
 }

@@ -1,8 +1,8 @@
 package tradebench.akka;
 
 import java.util.concurrent.CountDownLatch;
-import tradebench.engine.Config;
 import tradebench.engine.Shutdown;
+import tradebench.engine.Startup;
 
 /**
  * java-akka: embedded Tomcat (NIO, 200 request threads, 10,000 connections)
@@ -16,20 +16,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        Config config;
-        AkkaService service;
-        try {
-            config = Config.fromEnv();
-            service = AkkaService.start(config);
-        } catch (IllegalArgumentException e) {
-            System.err.println(AkkaService.VARIANT + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        } catch (Exception e) {
-            System.err.println(AkkaService.VARIANT + ": cannot start: " + e);
-            System.exit(1);
-            return;
-        }
+        AkkaService service = Startup.startOrExit(AkkaService.VARIANT, AkkaService::start);
         Shutdown.onSignal(() -> System.out.println(service.drain()));
         System.out.println(service.describe());
         // Only Shutdown ends the process: its thread (not a daemon) drains, prints

@@ -20,6 +20,7 @@ import tradebench.engine.OrderRequest;
 import tradebench.model.Side;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /** The whole service over HTTP on the test database: overload, drain, settings. */
 class AkkaServiceTest {
@@ -69,7 +70,7 @@ class AkkaServiceTest {
     void aFullInboxAnswers503WithRetryAfterAndTheDrainStillJoinsWhatWaits() throws Exception {
         // one engine, room for one waiting order, and no cycle for a minute after the first
         start("ENGINES", "1", "INBOX_LIMIT", "1", "DELAY_MS", "60000");
-        waitFor(() -> service.stats().engine(0).cycles() >= 1, "the start's cycle (the next is a minute away)");
+        Wait.until(() -> service.stats().engine(0).cycles() >= 1, "the start's cycle (the next is a minute away)");
         HttpResponse<String> first = post("/sell?userId=s1&productId=3&quantity=2&price=12.5");
         assertEquals(202, first.statusCode(), first.body());
         HttpResponse<String> second = post("/buy?userId=b1&productId=4&quantity=1");
@@ -112,8 +113,8 @@ class AkkaServiceTest {
             proxy.cut();
             assertEquals(202, post("/sell?userId=s1&productId=5&quantity=2&price=12.5").statusCode());
             assertEquals(202, post("/buy?userId=b1&productId=5&quantity=2").statusCode());
-            waitFor(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
-            waitFor(() -> get("/health").statusCode() == 503, "/health says the database is down");
+            Wait.until(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
+            Wait.until(() -> get("/health").statusCode() == 503, "/health says the database is down");
 
             // the engine waits for its write (on the persistence dispatcher): its inbox (3) fills, then 503
             for (int i = 0; i < 3; i++) {
@@ -125,8 +126,8 @@ class AkkaServiceTest {
             assertEquals(0, service.stats().salesPersisted(), "nothing counts as stored while the database is away");
 
             proxy.restore();
-            waitFor(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
-            waitFor(() -> get("/health").statusCode() == 200, "/health says up again");
+            Wait.until(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
+            Wait.until(() -> get("/health").statusCode() == 200, "/health says up again");
             assertEquals("exit variant=java-akka accepted=5 sales=1", service.drain());
             service = null;
             assertEquals(1, tdb.count(""), "stored once, not once per try");
@@ -134,17 +135,7 @@ class AkkaServiceTest {
         }
     }
 
-    private interface Check {
-        boolean holds() throws Exception;
-    }
 
-    private static void waitFor(Check condition, String what) throws Exception {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.holds()) {
-            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting: " + what);
-            Thread.sleep(20);
-        }
-    }
 
     @Test
     void aBadDispatcherSettingStopsTheStartWithAMessage() {

@@ -2,8 +2,8 @@ package tradebench.spray;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import tradebench.engine.Config;
 import tradebench.engine.Shutdown;
+import tradebench.engine.Startup;
 
 /** java-spray-async: Akka HTTP + one actor per engine + jasync-mysql, on one execution context. */
 public final class Main {
@@ -11,22 +11,7 @@ public final class Main {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        Config config;
-        try {
-            config = Config.fromEnv();
-        } catch (IllegalArgumentException e) {
-            System.err.println(SprayService.VARIANT + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        SprayService service;
-        try {
-            service = SprayService.start(config);
-        } catch (Exception e) {
-            System.err.println(SprayService.VARIANT + ": cannot start: " + e);
-            System.exit(1);
-            return;
-        }
+        SprayService service = Startup.startOrExit(SprayService.VARIANT, SprayService::start);
         CountDownLatch exitLinePrinted = new CountDownLatch(1);
         Shutdown.onSignal(() -> {
             service.drain();

@@ -59,7 +59,7 @@ public final class SprayService {
             ServiceStats stats = new ServiceStats(VARIANT, config.engines());
             Engines engines = Engines.start(system, config, db, registry, stats);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            ApiRoutes routes = new ApiRoutes(gateway, db, engines.saleIds(), engines::crash);
+            ApiRoutes routes = new ApiRoutes(gateway, db, engines::crash);
             ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
                     .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /** The whole service in process, over a real socket: SIGTERM's drain stores every sale of every accepted order. */
 class DrainTest {
@@ -70,15 +71,15 @@ class DrainTest {
         try {
             String lost = post(http, base + "/sell?userId=s1&productId=1&quantity=1&price=5").body();
             long lostId = Long.parseLong(lost.replaceAll("\\D*(\\d+).*", "$1"));
-            waitFor(() -> service.stats().engine(1).openOrders() == 1);
+            Wait.until(() -> service.stats().engine(1).openOrders() == 1, "engine 1 holds the order");
             assertEquals(400, post(http, base + "/faults/crash-engine?engine=2").statusCode());
             HttpResponse<String> crash = post(http, base + "/faults/crash-engine?engine=1");
             assertEquals(202, crash.statusCode());
             assertEquals("{\"engine\":1,\"status\":\"crashing\"}", crash.body());
-            waitFor(() -> service.gateway().registry().find(lostId) == null);
+            Wait.until(() -> service.gateway().registry().find(lostId) == null, "the lost order is forgotten");
             assertEquals(202, post(http, base + "/sell?userId=s2&productId=1&quantity=1&price=7").statusCode());
             assertEquals(202, post(http, base + "/buy?userId=b1&productId=1&quantity=1").statusCode());
-            waitFor(() -> service.stats().salesPersisted() == 1);
+            Wait.until(() -> service.stats().salesPersisted() == 1, "the sale is stored");
         } finally {
             service.drain();
         }
@@ -92,13 +93,6 @@ class DrainTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.currentTimeMillis() < deadline, "condition not met within 10 s");
-            Thread.sleep(20);
-        }
-    }
 
     /** Requests too malformed for the routes are answered by Akka HTTP itself: still JSON, and a 4xx, never a 5xx. */
     @Test

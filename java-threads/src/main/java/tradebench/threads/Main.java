@@ -1,8 +1,8 @@
 package tradebench.threads;
 
 import java.util.concurrent.CountDownLatch;
-import tradebench.engine.Config;
 import tradebench.engine.Shutdown;
+import tradebench.engine.Startup;
 
 /**
  * java-threads: embedded Tomcat (NIO, 200 request threads, 10,000 connections),
@@ -14,26 +14,7 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        Config config;
-        try {
-            config = Config.fromEnv();
-        } catch (IllegalArgumentException e) {
-            System.err.println(ThreadsService.VARIANT + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        ThreadsService service;
-        try {
-            service = ThreadsService.start(config);
-        } catch (IllegalArgumentException e) {
-            System.err.println(ThreadsService.VARIANT + ": " + e.getMessage());
-            System.exit(2);
-            return;
-        } catch (Exception e) {
-            System.err.println(ThreadsService.VARIANT + ": cannot start: " + e);
-            System.exit(1);
-            return;
-        }
+        ThreadsService service = Startup.startOrExit(ThreadsService.VARIANT, ThreadsService::start);
         CountDownLatch drained = new CountDownLatch(1);
         Shutdown.onSignal(() -> {
             System.out.println(service.drain());

@@ -7,12 +7,12 @@ import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
+import tradebench.engine.ThreadKind;
 import tradebench.http.ApiServlet;
 import tradebench.http.TomcatServer;
 import tradebench.model.Market;
 import tradebench.model.OrderBookMarket;
 import tradebench.threads.engine.EngineThreads;
-import tradebench.threads.engine.ThreadKind;
 
 /**
  * The java-threads service, wired in the order every variant follows:

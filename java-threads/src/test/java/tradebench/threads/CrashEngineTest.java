@@ -7,11 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * Fault injection (docs/contract.md): with FAULTS=on, POST /faults/crash-engine
@@ -33,15 +33,15 @@ class CrashEngineTest {
 
         assertEquals(202, post(base + "/sell?userId=s1&productId=0&quantity=2&price=10").statusCode());
         assertEquals(202, post(base + "/buy?userId=b1&productId=0&quantity=1").statusCode());
-        waitFor(() -> service.stats().salesPersisted() == 1, "a sale before the crash");
+        Wait.until(() -> service.stats().salesPersisted() == 1, "a sale before the crash");
         long lost = id(post(base + "/sell?userId=s2&productId=2&quantity=1&price=99"));   // engine 0
         long kept = id(post(base + "/sell?userId=s3&productId=1&quantity=1&price=99"));   // engine 1
-        waitFor(() -> service.stats().engine(0).openOrders() == 2, "engine 0 holds two open sells");
+        Wait.until(() -> service.stats().engine(0).openOrders() == 2, "engine 0 holds two open sells");
 
         HttpResponse<String> crash = post(base + "/faults/crash-engine?engine=0");
         assertEquals(202, crash.statusCode());
         assertEquals("{\"engine\":0,\"status\":\"crashing\"}", crash.body());
-        waitFor(() -> service.engines().engine(0).restarts() == 1, "engine 0 restarted");
+        Wait.until(() -> service.engines().engine(0).restarts() == 1, "engine 0 restarted");
 
         assertTrue(get(base + "/orders/" + lost).body().contains("\"status\":\"unknown\""), "the lost order is unknown");
         assertTrue(get(base + "/orders/" + kept).body().contains("\"status\":\"open\""), "engine 1 kept its order");
@@ -49,7 +49,7 @@ class CrashEngineTest {
 
         assertEquals(202, post(base + "/sell?userId=s4&productId=0&quantity=1&price=10").statusCode());
         assertEquals(202, post(base + "/buy?userId=b4&productId=0&quantity=1").statusCode());
-        waitFor(() -> service.stats().salesPersisted() == 2, "engine 0 trades again");
+        Wait.until(() -> service.stats().salesPersisted() == 2, "engine 0 trades again");
         assertEquals(400, post(base + "/faults/crash-engine?engine=2").statusCode(), "only engines 0..1");
 
         assertEquals("exit variant=java-threads accepted=6 sales=2", service.drain());
@@ -84,11 +84,4 @@ class CrashEngineTest {
         return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting: " + what);
-            Thread.sleep(10);
-        }
-    }
 }

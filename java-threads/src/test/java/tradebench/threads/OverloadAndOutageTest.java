@@ -7,11 +7,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * Overload and a database outage, end to end over HTTP: a full inbox answers
@@ -30,7 +30,7 @@ class OverloadAndOutageTest {
         Config config = tdb.config("PORT", "0", "ENGINES", "1", "DELAY_MS", "60000",
                 "INBOX_LIMIT", "2");
         ThreadsService service = ThreadsService.start(config);
-        waitFor(() -> service.stats().engine(0).cycles() >= 1, "the first cycle ran");
+        Wait.until(() -> service.stats().engine(0).cycles() >= 1, "the first cycle ran");
         String base = "http://127.0.0.1:" + service.port();
 
         assertEquals(202, send(base + "/buy?userId=b1&productId=3&quantity=1").statusCode());
@@ -59,8 +59,8 @@ class OverloadAndOutageTest {
             proxy.cut();
             assertEquals(202, send(base + "/sell?userId=s1&productId=5&quantity=2&price=12.5").statusCode());
             assertEquals(202, send(base + "/buy?userId=b1&productId=5&quantity=2").statusCode());
-            waitFor(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
-            waitFor(() -> get(base + "/health").statusCode() == 503, "/health says the database is down");
+            Wait.until(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
+            Wait.until(() -> get(base + "/health").statusCode() == 503, "/health says the database is down");
 
             // the engine is stuck storing: its inbox (3) fills, then orders are refused
             for (int i = 0; i < 3; i++) {
@@ -70,8 +70,8 @@ class OverloadAndOutageTest {
             assertEquals(0, service.stats().salesPersisted(), "nothing counts as stored while the database is away");
 
             proxy.restore();
-            waitFor(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
-            waitFor(() -> get(base + "/health").statusCode() == 200, "/health says up again");
+            Wait.until(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
+            Wait.until(() -> get(base + "/health").statusCode() == 200, "/health says up again");
             assertEquals("exit variant=java-threads accepted=5 sales=1", service.drain());
             assertEquals(1, tdb.count(""), "stored once, not once per try");
             assertEquals(1, tdb.count("BUYER_NAME = 'b1' AND SELLER_NAME = 's1' AND QUANTITY = 2 AND PRICE = 12.50"));
@@ -94,11 +94,4 @@ class OverloadAndOutageTest {
         }
     }
 
-    private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting: " + what);
-            Thread.sleep(20);
-        }
-    }
 }

@@ -56,11 +56,39 @@ class FlagsAndMixTest {
     }
 
     @Test
+    void theHarnessFlagsAreRead() {
+        LoadOptions d = LoadOptions.parse(new String[0]);
+        assertFalse(d.warmupAuto());
+        assertEquals(5.0, d.steadyWindowS());
+        assertEquals(0.05, d.steadyTolerance());
+        assertEquals(120.0, d.warmupMaxS());
+        assertEquals(0.01, d.maxErrorRate());
+        assertNull(d.histogramFile());
+        LoadOptions o = LoadOptions.parse(new String[] {"--warmup", "auto", "--steady-window", "2.5", "--steady-tolerance",
+                "0.1", "--warmup-max", "60", "--max-error-rate", "0.2", "--histogram", "h.hgrm",
+                "--url", "http://a:1/, http://b:2"});
+        assertTrue(o.warmupAuto());
+        assertEquals(0.0, o.warmupS());
+        assertEquals(2.5, o.steadyWindowS());
+        assertEquals(0.1, o.steadyTolerance());
+        assertEquals(60.0, o.warmupMaxS());
+        assertEquals(0.2, o.maxErrorRate());
+        assertEquals("h.hgrm", o.histogramFile());
+        assertEquals("http://a:1/, http://b:2", o.urlText());
+        assertEquals("http://a:1", o.url(0).toString());
+        assertEquals("http://b:2", o.url(1).toString());
+        assertEquals("http://a:1", o.url(2).toString(), "round-robin");
+    }
+
+    @Test
     void mistakesOnTheCommandLineAreRefused() {
         for (String[] bad : new String[][] {
                 {"--concurency", "5"}, {"--concurrency"}, {"--concurrency", "0"}, {"--concurrency", "x"},
                 {"--duration", "0"}, {"--warmup", "-1"}, {"--rate", "0"}, {"--threads", "green"}, {"--client", "curl"},
-                {"--wait", "5", "--wait", "6"}, {"extra"}, {"--url", "nohost"}}) {
+                {"--wait", "5", "--wait", "6"}, {"extra"}, {"--url", "nohost"}, {"--warmup", "automatic"},
+                {"--url", "http://a:1,,http://b:2"}, {"--url", "http://a:1,nohost"}, {"--steady-window", "0"},
+                {"--steady-tolerance", "-0.1"}, {"--warmup-max", "-1"}, {"--max-error-rate", "-0.5"},
+                {"--max-error-rate", "x"}}) {
             assertThrows(Flags.UsageException.class, () -> LoadOptions.parse(bad), String.join(" ", bad));
         }
         assertThrows(Flags.UsageException.class, () -> VerifyOptions.parse(new String[] {"--url", "http://h:1"}),

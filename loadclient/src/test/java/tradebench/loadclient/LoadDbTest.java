@@ -20,6 +20,18 @@ import tradebench.loadclient.load.LoadRun;
 /** {@code load --db-url}: SALES rows of the measured window and the server's insert counters. */
 class LoadDbTest {
 
+    private static long countOwn(Connection db, long from, long to) throws Exception {
+        try (PreparedStatement ps = db.prepareStatement(
+                "SELECT COUNT(*) FROM SALES WHERE CREATED >= ? AND CREATED < ? AND BUYER_NAME = 'loaddb-b'")) {
+            ps.setLong(1, from);
+            ps.setLong(2, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     @Test
     void countsTheSalesStoredInTheMeasuredWindow() throws Exception {
         String url = TestDb.jdbcUrl();
@@ -49,16 +61,7 @@ class LoadDbTest {
             long from = (Long) dbFigures.get("windowStartMs");
             long to = (Long) dbFigures.get("windowEndMs");
             assertEquals(2000, to - from, 5);
-            long expected;
-            try (PreparedStatement ps = db.prepareStatement(
-                    "SELECT COUNT(*) FROM SALES WHERE CREATED >= ? AND CREATED < ? AND BUYER_NAME = 'loaddb-b'")) {
-                ps.setLong(1, from);
-                ps.setLong(2, to);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    expected = rs.getLong(1);
-                }
-            }
+            long expected = countOwn(db, from, to);
             long sales = (Long) dbFigures.get("sales");
             assertTrue(expected > 50, "the server stored rows: " + expected);
             assertEquals(expected, sales, "every row of the window, and no other test writes this database now");
@@ -74,6 +77,16 @@ class LoadDbTest {
             assertTrue(rowsWritten >= sales * 0.8, "the storage engine saw the inserts: " + rowsWritten + " vs " + sales);
             assertTrue(comInsert >= sales * 0.8, "Com_insert saw them: " + comInsert + " vs " + sales);
             assertTrue((Long) counters.get("salesIdDelta") >= sales * 0.8);
+            // The halves: SALES rows of [start, mid) and [mid, end), per minute of half window.
+            Map<String, Object> halves = r.halves();
+            long mid = (Long) halves.get("midMs");
+            assertEquals(from + (to - from) / 2, mid);
+            long firstRows = countOwn(db, from, mid);
+            long secondRows = countOwn(db, mid, to);
+            assertEquals(sales, firstRows + secondRows);
+            assertTrue(firstRows > 0 && secondRows > 0, firstRows + " / " + secondRows);
+            assertEquals(firstRows * 60_000.0 / (mid - from), (Double) halves.get("firstSalesPerMinute"), 0.05);
+            assertEquals(secondRows * 60_000.0 / (to - mid), (Double) halves.get("secondSalesPerMinute"), 0.05);
         }
     }
 }

@@ -8,7 +8,7 @@ import tradebench.model.Market;
 import tradebench.model.Order;
 import tradebench.model.Prices;
 import tradebench.model.Sale;
-import tradebench.engine.JsonText;
+import tradebench.json.JsonText;
 
 /**
  * Runs a {@link Scenario} through a {@link Market} with no clock, no threads and

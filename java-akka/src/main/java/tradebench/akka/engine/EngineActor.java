@@ -13,13 +13,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import tradebench.engine.Cycle;
+import tradebench.engine.EngineProtocol.Crash;
+import tradebench.engine.EngineProtocol.Drain;
+import tradebench.engine.EngineProtocol.Drained;
+import tradebench.engine.EngineProtocol.NewOrder;
+import tradebench.engine.EngineProtocol.PersistenceComplete;
+import tradebench.engine.EngineProtocol.PersistenceFailed;
+import tradebench.engine.EngineProtocol.Run;
+import tradebench.engine.Partition;
 import tradebench.engine.TradingEngine;
 import tradebench.model.Market;
 import tradebench.model.Order;
 
 /**
  * One engine (contract section 1) as an actor: it alone owns the market of its
- * partition, so nothing in it is shared or locked.
+ * partition, so nothing in it is shared or locked. Its messages are
+ * {@link tradebench.engine.EngineProtocol}'s, as in java-spray-async.
  * <ul>
  * <li>{@link NewOrder}: an order waits in the engine's inbox (the mailbox, then
  *     {@link #arrived}) until the next cycle;</li>
@@ -34,59 +43,17 @@ import tradebench.model.Order;
  */
 public final class EngineActor extends AbstractActorWithTimers {
 
-    /** An accepted order for this engine (already admitted by its InboxLimit). */
-    public record NewOrder(Order order) {
-    }
-
-    /** Run one cycle. */
-    public static final class Run {
-        public static final Run INSTANCE = new Run();
-
-        private Run() {
-        }
-    }
-
-    /** The persistence dispatcher stored every sale of {@code cycle}. */
-    public record PersistenceComplete(Cycle cycle) {
-    }
-
-    /** The writer gave up in an unexpected way (it retries SQL failures itself): store the cycle again. */
-    public record PersistenceFailed(Cycle cycle, Throwable cause) {
-    }
-
-    /** Shutting down: answer {@link Drained} once every admitted order has joined and every sale is stored. */
-    public static final class Drain {
-        public static final Drain INSTANCE = new Drain();
-
-        private Drain() {
-        }
-    }
-
-    public record Drained(int engine) {
-    }
-
-    /** Test-only (FAULTS=on, docs/contract.md): the next cycle throws, as a bug in the market would. */
-    public static final class Crash {
-        public static final Crash INSTANCE = new Crash();
-
-        private Crash() {
-        }
-    }
-
     private static final Object RUN_TIMER = "run";
     private static final Runnable NOTHING = () -> { };
 
     private final LoggingAdapter log = Logging.getLogger(getContext().getSystem(), this);
     private final Partition part;
     private final long delayMs;
-    private final Market market;
     private final TradingEngine engine;
     private final Executor persistence;
 
     /** Orders received since the last cycle, in arrival (mailbox) order. */
     private List<Order> arrived = new ArrayList<>();
-    /** The orders of the cycle being traded: lost if the cycle throws. */
-    private List<Order> joining = List.of();
     private boolean persisting;
     private final List<ActorRef> drainWaiters = new ArrayList<>();
     /** Drained: no more cycles. A later cycle could still trade (a buyer meets one seller per cycle) and make sales nobody stores. */
@@ -100,8 +67,7 @@ public final class EngineActor extends AbstractActorWithTimers {
     private EngineActor(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets, String persistenceDispatcher) {
         this.part = part;
         this.delayMs = delayMs;
-        this.market = markets.get();
-        this.engine = new TradingEngine(market, timeoutMs, part.stats(), part.registry());
+        this.engine = new TradingEngine(markets.get(), timeoutMs, part.stats(), part.registry());
         this.persistence = getContext().getSystem().dispatchers().lookup(persistenceDispatcher);
     }
 
@@ -135,9 +101,7 @@ public final class EngineActor extends AbstractActorWithTimers {
         List<Order> batch = arrived;
         arrived = new ArrayList<>();
         part.limit().release(batch.size()); // joined now: room for as many new orders
-        joining = batch;
         Cycle cycle = engine.trade(System.currentTimeMillis(), batch);
-        joining = List.of();
         if (cycle.sales().isEmpty()) {
             engine.stored(cycle);
             cycleDone();
@@ -201,24 +165,17 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     /**
-     * A cycle threw: this instance and its market go, the partition stays. The
-     * orders that were open here are lost to the market (the registry forgets
-     * them, so /orders/{id} says "unknown" and shows their stored fills); the
-     * orders still in the mailbox survive the restart and join the new market.
-     * Sales already stored stay stored and counted. A Drain being waited for is
-     * passed on to the new instance.
+     * A cycle threw: this instance and its market go, the partition stays
+     * ({@link TradingEngine#abandon}: the orders open here are forgotten; the
+     * orders still in the mailbox survive the restart and join the new market;
+     * sales already stored stay stored and counted). A Drain being waited for
+     * is passed on to the new instance.
      */
     @Override
     public void preRestart(Throwable reason, Optional<Object> message) throws Exception {
-        try {
-            log.warning("engine {}: restarting after {}; {} open orders lost", part.engine(), reason, market.openOrders());
-            market.forEachOpen(part.registry()::unregister);
-        } catch (RuntimeException e) { // the market that threw may be beyond asking: the restart goes on
-            log.warning("engine {}: cannot list the lost orders: {}", part.engine(), e);
-        }
-        for (Order o : joining) part.registry().unregister(o);
         part.limit().release(arrived.size()); // never joined, never will: give their places back
-        for (Order o : arrived) part.registry().unregister(o);
+        int lost = engine.abandon(arrived);
+        log.warning("engine {}: restarting after {}; {} open orders lost", part.engine(), reason, lost);
         for (ActorRef w : drainWaiters) getSelf().tell(Drain.INSTANCE, w);
         super.preRestart(reason, message);
     }

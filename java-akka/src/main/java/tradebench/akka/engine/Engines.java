@@ -11,9 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import tradebench.db.Database;
 import tradebench.engine.Config;
-import tradebench.engine.InboxLimit;
+import tradebench.engine.EngineProtocol;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
+import tradebench.engine.Partition;
 import tradebench.engine.ServiceStats;
 import tradebench.model.Market;
 import tradebench.model.Order;
@@ -24,12 +25,10 @@ import tradebench.model.Order;
  * and the drain at shutdown.
  */
 public final class Engines implements OrderGateway.EngineDoor {
-    private final ActorRef supervisor;
     private final List<ActorRef> engines;
     private final List<Partition> partitions;
 
-    private Engines(ActorRef supervisor, List<ActorRef> engines, List<Partition> partitions) {
-        this.supervisor = supervisor;
+    private Engines(List<ActorRef> engines, List<Partition> partitions) {
         this.engines = engines;
         this.partitions = partitions;
     }
@@ -37,27 +36,23 @@ public final class Engines implements OrderGateway.EngineDoor {
     /** ENGINES engine actors under one supervisor, each with its partition and a JDBC writer for its sales. */
     public static Engines start(ActorSystem system, Config config, Database db, OrderRegistry registry, ServiceStats stats,
                                 Supplier<Market> markets, String persistenceDispatcher) {
-        List<Partition> partitions = new ArrayList<>();
+        List<Partition> partitions = Partition.forEngines(config, stats, registry, s -> db.writer(config.persist(), s));
         List<Props> props = new ArrayList<>();
-        for (int i = 0; i < config.engines(); i++) {
-            InboxLimit limit = new InboxLimit(config.inboxLimit());
-            stats.engine(i).pendingFrom(limit::pending);
-            Partition p = new Partition(i, limit, stats.engine(i), registry, db.writer(config.persist(), stats.engine(i)));
-            partitions.add(p);
+        for (Partition p : partitions) {
             props.add(EngineActor.props(p, config.delayMs(), config.timeoutMs(), markets, persistenceDispatcher));
         }
         ActorRef supervisor = system.actorOf(EngineSupervisor.props(props), "engines");
         EngineSupervisor.EngineRefs refs = (EngineSupervisor.EngineRefs) Patterns
                 .ask(supervisor, EngineSupervisor.GetEngines.INSTANCE, Duration.ofSeconds(10))
                 .toCompletableFuture().join();
-        return new Engines(supervisor, refs.engines(), List.copyOf(partitions));
+        return new Engines(refs.engines(), partitions);
     }
 
     /** Called by request threads: false (503 overloaded) when the engine already has INBOX_LIMIT orders waiting. */
     @Override
     public boolean offer(int engine, Order order) {
         if (!partitions.get(engine).limit().tryAdmit()) return false;
-        engines.get(engine).tell(new EngineActor.NewOrder(order), ActorRef.noSender());
+        engines.get(engine).tell(new EngineProtocol.NewOrder(order), ActorRef.noSender());
         return true;
     }
 
@@ -67,14 +62,14 @@ public final class Engines implements OrderGateway.EngineDoor {
      */
     public CompletableFuture<Void> drain(Duration timeout) {
         CompletableFuture<?>[] all = engines.stream()
-                .map(e -> Patterns.ask(e, EngineActor.Drain.INSTANCE, timeout).toCompletableFuture())
+                .map(e -> Patterns.ask(e, EngineProtocol.Drain.INSTANCE, timeout).toCompletableFuture())
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(all);
     }
 
     /** Test-only (FAULTS=on): engine {@code i}'s next cycle throws; its supervisor restarts it. */
     public void crash(int i) {
-        engines.get(i).tell(EngineActor.Crash.INSTANCE, ActorRef.noSender());
+        engines.get(i).tell(EngineProtocol.Crash.INSTANCE, ActorRef.noSender());
     }
 
     public ActorRef engine(int i) {
@@ -83,9 +78,5 @@ public final class Engines implements OrderGateway.EngineDoor {
 
     public Partition partition(int i) {
         return partitions.get(i);
-    }
-
-    public ActorRef supervisor() {
-        return supervisor;
     }
 }

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tradebench.engine.EngineProtocol;
+import tradebench.engine.Partition;
 import tradebench.akka.AkkaSettings;
 import tradebench.db.Database;
 import tradebench.engine.Config;
@@ -65,7 +67,7 @@ class EngineActorTest {
     private Order send(ActorRef engine, Order o) {
         assertTrue(limit.tryAdmit());
         registry.register(o);
-        engine.tell(new EngineActor.NewOrder(o), ActorRef.noSender());
+        engine.tell(new EngineProtocol.NewOrder(o), ActorRef.noSender());
         return o;
     }
 
@@ -105,7 +107,7 @@ class EngineActorTest {
 
         Order so2 = send(engine, sell(3, 1, 600));
         Order po2 = send(engine, buy(3, 1));
-        engine.tell(EngineActor.Run.INSTANCE, ActorRef.noSender()); // a stray Run starts no cycle either
+        engine.tell(EngineProtocol.Run.INSTANCE, ActorRef.noSender()); // a stray Run starts no cycle either
         kit.expectNoMessage(Duration.ofMillis(300)); // plenty of DELAY_MS pauses, had the engine not waited
         assertEquals(cyclesWhileHeld, stats.engine(0).cycles(), "no cycle runs while the last one's sales are being stored");
         assertEquals(2, limit.pending(), "the new orders wait in the inbox");
@@ -131,12 +133,12 @@ class EngineActorTest {
         assertTrue(persister.awaitHeld(10_000));
         Order lateBuy = send(engine, buy(4, 1)); // waits in the mailbox behind the held cycle
 
-        engine.tell(EngineActor.Drain.INSTANCE, kit.getRef());
+        engine.tell(EngineProtocol.Drain.INSTANCE, kit.getRef());
         kit.expectNoMessage(Duration.ofMillis(300));
         assertEquals(0, stats.salesPersisted());
 
         persister.open();
-        kit.expectMsg(WAIT, new EngineActor.Drained(0));
+        kit.expectMsg(WAIT, new EngineProtocol.Drained(0));
         assertEquals(2, stats.salesPersisted(), "the late order joined and its sale was stored before the answer");
         assertEquals(2, tdb.count(""));
         assertEquals(OrderStatus.FILLED, lateBuy.status());
@@ -146,8 +148,8 @@ class EngineActorTest {
         long cycles = stats.engine(0).cycles();
         kit.expectNoMessage(Duration.ofMillis(200));
         assertEquals(cycles, stats.engine(0).cycles(), "a drained engine runs no more cycles: what they traded could not be stored");
-        engine.tell(EngineActor.Drain.INSTANCE, kit.getRef());
-        kit.expectMsg(WAIT, new EngineActor.Drained(0)); // asked again: answered at once
+        engine.tell(EngineProtocol.Drain.INSTANCE, kit.getRef());
+        kit.expectMsg(WAIT, new EngineProtocol.Drained(0)); // asked again: answered at once
     }
 
     @Test
@@ -159,9 +161,9 @@ class EngineActorTest {
         for (int i = 0; i < 3; i++) send(engine, sell(5, 1, 100 + i));
         send(engine, buy(5, 3));
         assertTrue(persister.awaitHeld(10_000));
-        engine.tell(EngineActor.Drain.INSTANCE, kit.getRef());
+        engine.tell(EngineProtocol.Drain.INSTANCE, kit.getRef());
         persister.open();
-        kit.expectMsg(WAIT, new EngineActor.Drained(0));
+        kit.expectMsg(WAIT, new EngineProtocol.Drained(0));
         kit.expectNoMessage(Duration.ofMillis(200));
         assertEquals(1, stats.salesPersisted(), "the drain finished the cycle under way and traded no further");
         assertEquals(1, tdb.count(""));

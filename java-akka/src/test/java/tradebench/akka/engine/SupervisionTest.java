@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import tradebench.engine.EngineProtocol;
+import tradebench.engine.Partition;
 import tradebench.akka.AkkaSettings;
 import tradebench.db.Database;
 import tradebench.engine.Config;
@@ -123,7 +125,7 @@ class SupervisionTest {
         kit.awaitCond(WAIT, () -> stats.engine(0).cycles() == 1); // the start's cycle is behind us
 
         Order poison = send(sell(PoisonMarket.POISON, 0));
-        engine0.tell(EngineActor.Run.INSTANCE, ActorRef.noSender()); // this cycle joins the poison and throws
+        engine0.tell(EngineProtocol.Run.INSTANCE, ActorRef.noSender()); // this cycle joins the poison and throws
         Order so = send(sell("s", 0));                              // these two wait in the mailbox meanwhile
         Order po = send(buy("b", 0));
 

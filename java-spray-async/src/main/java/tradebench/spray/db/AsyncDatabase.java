@@ -23,6 +23,7 @@ import scala.concurrent.ExecutionContextExecutor;
 import tradebench.engine.Config;
 import tradebench.engine.EngineStats;
 import tradebench.engine.Fill;
+import tradebench.engine.SalesTable;
 import tradebench.model.Prices;
 
 /**
@@ -39,11 +40,6 @@ public final class AsyncDatabase implements AutoCloseable {
     /** The original experiment needed a wait queue of 1,000 queries in front of its pool. */
     static final int DEFAULT_QUEUE = 1000;
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
-
-    static final String FILLS = "SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
-            + " FROM SALES WHERE PO_ID = ? UNION ALL"
-            + " SELECT ID, BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED"
-            + " FROM SALES WHERE SO_ID = ? ORDER BY ID";
 
     private final ConnectionPool<MySQLConnection> pool;
     /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for the reads of /orders and /health). */
@@ -107,7 +103,7 @@ public final class AsyncDatabase implements AutoCloseable {
         long deadline = System.currentTimeMillis() + waitMs;
         while (true) {
             try {
-                QueryResult r = query("SELECT COALESCE(MAX(PO_ID), 0), COALESCE(MAX(SO_ID), 0) FROM SALES")
+                QueryResult r = query(SalesTable.LARGEST_ORDER_ID)
                         .get(10, TimeUnit.SECONDS);
                 RowData row = r.getRows().get(0);
                 return Math.max(number(row.get(0)), number(row.get(1)));
@@ -127,7 +123,7 @@ public final class AsyncDatabase implements AutoCloseable {
 
     /** The SALES rows of an order, by ID; fails (after {@value #READ_TIMEOUT}) when the database is away. */
     public CompletionStage<List<Fill>> fills(long orderId) {
-        return within(READ_TIMEOUT, prepared(FILLS, List.of(orderId, orderId)).thenApply(r -> {
+        return within(READ_TIMEOUT, prepared(SalesTable.FILLS, List.of(orderId, orderId)).thenApply(r -> {
             List<Fill> out = new ArrayList<>(r.getRows().size());
             for (RowData row : r.getRows()) {
                 out.add(new Fill(number(row.get(0)), (String) row.get(1), (String) row.get(2), (String) row.get(3),
@@ -143,7 +139,7 @@ public final class AsyncDatabase implements AutoCloseable {
         long now = System.currentTimeMillis();
         if (now - healthCheckedAt < 500) return CompletableFuture.completedFuture(healthy);
         healthCheckedAt = now;
-        return within(Duration.ofSeconds(1), query("SELECT 1")).handle((r, e) -> {
+        return within(Duration.ofSeconds(1), query(SalesTable.PING)).handle((r, e) -> {
             healthy = e == null;
             return healthy;
         });

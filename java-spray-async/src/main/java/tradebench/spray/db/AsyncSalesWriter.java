@@ -2,45 +2,35 @@ package tradebench.spray.db;
 
 import com.github.jasync.sql.db.QueryResult;
 import com.github.jasync.sql.db.mysql.MySQLConnection;
-import com.github.jasync.sql.db.mysql.MySQLQueryResult;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
+import tradebench.engine.SalesTable;
 import tradebench.model.Prices;
 import tradebench.model.Sale;
 
 /**
- * The non-blocking sales writer of one engine (contract section 4), with the same
- * SQL as engine-model's JdbcSalesWriter:
+ * The non-blocking sales writer of one engine (contract section 4), with the
+ * SQL of {@link SalesTable}, as engine-jdbc's blocking writer:
  * <ul>
  * <li>{@code per-sale}: every INSERT of the cycle is fired at once onto the
  *     pool's connections (see {@link PerSale}); the callback runs when the
- *     last one is acknowledged, with the generated sale ids the driver read
- *     back (the 2014 driver could not);</li>
- * <li>{@code batch}: one multi-row INSERT (in chunks of {@value #CHUNK} rows,
- *     fired together), sent as text: a prepared statement per row count would
- *     fill the server's statement cache.</li>
+ *     last one is acknowledged;</li>
+ * <li>{@code batch}: one multi-row INSERT (in chunks of {@value SalesTable#CHUNK}
+ *     rows, fired together), sent as text: a prepared statement per row count
+ *     would fill the server's statement cache.</li>
  * </ul>
- * Every insert is {@code ... ON DUPLICATE KEY UPDATE ID = ID} over the unique
- * (PO_ID, SO_ID), so a retry whose first try did commit stores nothing twice.
- * A failed insert (the database away, the wait queue full) is retried after a
- * back-off (5 ms doubling up to 1 s) on Akka's scheduler until it is stored:
+ * A failed insert (the database away, the wait queue full) is retried with the
+ * back-off of {@link SalesPersister}, on Akka's scheduler, until it is stored:
  * no thread waits, the engine simply does not start its next cycle.
  */
 public final class AsyncSalesWriter implements SalesPersister {
-    static final int CHUNK = 1000;
-    static final String COLUMNS = "INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ";
-    static final String IDEMPOTENT = " ON DUPLICATE KEY UPDATE ID = ID";
-    static final String ONE = COLUMNS + "(?,?,?,?,?,?,?,?)" + IDEMPOTENT;
-    /** The sale id of a retried insert whose first try had stored the row: the driver reads back 0. */
-    public static final long ID_UNKNOWN = 0;
 
     /**
      * Per-sale: a lane gives its connection back after holding it this long and takes one again.
@@ -66,27 +56,19 @@ public final class AsyncSalesWriter implements SalesPersister {
         this.laneHoldMs = laneHoldMs;
     }
 
+    /** Stores {@code sales}; {@code stored} runs (on Akka's dispatcher) once every one is in SALES. */
     @Override
     public void store(List<Sale> sales, Runnable stored) {
-        store(sales, ids -> stored.run());
-    }
-
-    /**
-     * Stores {@code sales}; {@code stored} runs (on Akka's dispatcher) once every one is in SALES, with the
-     * generated ids in per-sale mode ({@link #ID_UNKNOWN} where not known; all unknown in batch mode).
-     */
-    public void store(List<Sale> sales, Consumer<long[]> stored) {
-        long[] ids = new long[sales.size()];
         if (sales.isEmpty()) {
-            stored.accept(ids);
+            stored.run();
             return;
         }
         if (mode == PersistMode.PER_SALE) {
             List<Integer> all = new ArrayList<>(sales.size());
             for (int i = 0; i < sales.size(); i++) all.add(i);
-            new PerSale(sales, ids, stored).round(all, 5);
+            new PerSale(sales, stored).round(all, FIRST_BACKOFF_MS);
         } else {
-            new Batch(sales, ids, stored).start();
+            new Batch(sales, stored).start();
         }
     }
 
@@ -101,17 +83,15 @@ public final class AsyncSalesWriter implements SalesPersister {
      */
     private final class PerSale {
         final List<Sale> sales;
-        final long[] ids;
-        final Consumer<long[]> stored;
+        final Runnable stored;
         final ArrayDeque<Integer> todo = new ArrayDeque<>();
         final List<Integer> failed = new ArrayList<>();
         Throwable firstError;
         int lanes;
         long backoffMs;
 
-        PerSale(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
+        PerSale(List<Sale> sales, Runnable stored) {
             this.sales = sales;
-            this.ids = ids;
             this.stored = stored;
         }
 
@@ -153,10 +133,8 @@ public final class AsyncSalesWriter implements SalesPersister {
                 return;
             }
             insert(conn, sales.get(i), System.currentTimeMillis()).whenCompleteAsync((r, e) -> {
-                synchronized (this) {
-                    if (e == null) {
-                        ids[i] = r instanceof MySQLQueryResult m ? m.getLastInsertId() : ID_UNKNOWN;
-                    } else {
+                if (e != null) {
+                    synchronized (this) {
                         failed.add(i);
                     }
                 }
@@ -191,59 +169,57 @@ public final class AsyncSalesWriter implements SalesPersister {
                 firstError = null;
             }
             if (again.isEmpty()) {
-                stored.accept(ids);
+                stored.run();
                 return;
             }
             failure(error);
             again.sort(null); // keep the cycle's order on the retry
-            db.later(backoff, () -> round(again, Math.min(backoff * 2, 1000)));
+            db.later(backoff, () -> round(again, SalesPersister.nextBackoff(backoff)));
         }
     }
 
     /**
-     * Multi-row INSERTs of up to {@value #CHUNK} rows: a cycle of one chunk (the usual case) is one
+     * Multi-row INSERTs of up to {@value SalesTable#CHUNK} rows: a cycle of one chunk (the usual case) is one
      * INSERT; a larger one fires all its chunks at once, on as many connections. A failed chunk
      * goes again alone after a back-off.
      */
     private final class Batch {
         final List<Sale> sales;
-        final long[] ids;
-        final Consumer<long[]> stored;
+        final Runnable stored;
         final AtomicInteger chunksLeft;
 
-        Batch(List<Sale> sales, long[] ids, Consumer<long[]> stored) {
+        Batch(List<Sale> sales, Runnable stored) {
             this.sales = sales;
-            this.ids = ids;
             this.stored = stored;
-            this.chunksLeft = new AtomicInteger((sales.size() + CHUNK - 1) / CHUNK);
+            this.chunksLeft = new AtomicInteger((sales.size() + SalesTable.CHUNK - 1) / SalesTable.CHUNK);
         }
 
         void start() {
-            for (int from = 0; from < sales.size(); from += CHUNK) chunk(from, 5);
+            for (int from = 0; from < sales.size(); from += SalesTable.CHUNK) chunk(from, FIRST_BACKOFF_MS);
         }
 
         private void chunk(int from, long backoffMs) {
-            int n = Math.min(CHUNK, sales.size() - from);
+            int n = Math.min(SalesTable.CHUNK, sales.size() - from);
             db.query(multiRow(sales.subList(from, from + n), System.currentTimeMillis())).whenComplete((r, e) -> {
                 if (e != null) {
                     failure(e);
-                    db.later(backoffMs, () -> chunk(from, Math.min(backoffMs * 2, 1000)));
+                    db.later(backoffMs, () -> chunk(from, SalesPersister.nextBackoff(backoffMs)));
                 } else if (chunksLeft.decrementAndGet() == 0) {
-                    Arrays.fill(ids, ID_UNKNOWN); // a multi-row INSERT reads back only its first id
-                    stored.accept(ids);
+                    stored.run();
                 }
             });
         }
     }
 
     private static CompletableFuture<QueryResult> insert(MySQLConnection conn, Sale s, long created) {
-        return conn.sendPreparedStatement(ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
+        return conn.sendPreparedStatement(SalesTable.INSERT_ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
                 Prices.toDecimal(s.priceCents()), s.quantity(), s.poId(), s.soId(), created), false);
     }
 
     /** The multi-row INSERT as text. User ids are validated ([A-Za-z0-9_.-]) but quoted with care all the same. */
     static String multiRow(List<Sale> rows, long created) {
-        StringBuilder sb = new StringBuilder(COLUMNS.length() + rows.size() * 80 + IDEMPOTENT.length()).append(COLUMNS);
+        StringBuilder sb = new StringBuilder(SalesTable.INSERT.length() + rows.size() * 80 + SalesTable.IDEMPOTENT.length())
+                .append(SalesTable.INSERT);
         for (int i = 0; i < rows.size(); i++) {
             Sale s = rows.get(i);
             if (i > 0) sb.append(',');
@@ -254,7 +230,7 @@ public final class AsyncSalesWriter implements SalesPersister {
                     .append(s.quantity()).append(',').append(s.poId()).append(',').append(s.soId()).append(',')
                     .append(created).append(')');
         }
-        return sb.append(IDEMPOTENT).toString();
+        return sb.append(SalesTable.IDEMPOTENT).toString();
     }
 
     private static StringBuilder quote(StringBuilder sb, String s) {

@@ -9,58 +9,40 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import tradebench.engine.Cycle;
-import tradebench.engine.EngineStats;
-import tradebench.engine.InboxLimit;
-import tradebench.engine.OrderRegistry;
+import tradebench.engine.EngineProtocol.Crash;
+import tradebench.engine.EngineProtocol.Drain;
+import tradebench.engine.EngineProtocol.Drained;
+import tradebench.engine.EngineProtocol.NewOrder;
+import tradebench.engine.EngineProtocol.PersistenceComplete;
+import tradebench.engine.EngineProtocol.Run;
+import tradebench.engine.Partition;
 import tradebench.engine.TradingEngine;
 import tradebench.model.Market;
 import tradebench.model.Order;
-import tradebench.spray.db.AsyncSalesWriter;
 
 /**
  * One engine (one partition of the products) as an actor: the 2014 original's
- * engine actor. Orders arrive as messages and wait in {@link #arrived} until
- * the next cycle; a cycle trades, fires its inserts and returns at once; the
- * writer's callback sends {@link PersistenceComplete}, and only then is the
- * next cycle scheduled, {@code DELAY_MS} later, on Akka's scheduler. No thread
- * ever waits for the database.
+ * engine actor. Its messages are {@link tradebench.engine.EngineProtocol}'s, as
+ * in java-akka.
+ * <ul>
+ * <li>{@link NewOrder}: the order waits in {@link #arrived} until the next cycle;</li>
+ * <li>{@link Run}: one cycle (join, time out, trade); its inserts are fired and
+ *     the cycle returns at once;</li>
+ * <li>{@link PersistenceComplete}: sent by the writer's callback when the last
+ *     insert is acknowledged; only then is the next {@code Run} scheduled,
+ *     {@code DELAY_MS} later, on Akka's scheduler.</li>
+ * </ul>
+ * No thread ever waits for the database. An engine with nothing to trade or
+ * time out schedules no cycle until an order arrives.
  */
 public final class EngineActor extends AbstractActorWithTimers {
+    private static final Object RUN_TIMER = "run";
 
-    /** An order for this engine (already admitted against INBOX_LIMIT). */
-    public record Arrived(Order order) {
-    }
-
-    /** Every sale of {@code cycle} is stored; {@code saleIds} are the ids the driver read back. */
-    public record PersistenceComplete(Cycle cycle, long[] saleIds) {
-    }
-
-    /** Reply {@link Drained} once every admitted order has joined a cycle and every sale is stored. */
-    public record Drain() {
-    }
-
-    public record Drained(int engine) {
-    }
-
-    /** Test-only (FAULTS=on, docs/contract.md): the next cycle throws, as a bug in the market would. */
-    public record Crash() {
-    }
-
-    private enum Tick { INSTANCE }
-
-    private static final Object CYCLE_TIMER = "cycle";
-
-    private final int index;
-    private final Market market;
-    private final TradingEngine engine;
-    private final OrderRegistry registry;
-    private final AsyncSalesWriter writer;
-    private final InboxLimit inbox;
-    private final SaleIds saleIds;
+    private final Partition part;
     private final Duration delay;
+    private final TradingEngine engine;
+    /** Orders received since the last cycle, in arrival (mailbox) order. */
     private final List<Order> arrived = new ArrayList<>();
-    /** The orders of the cycle being traded: lost if the cycle throws. */
-    private List<Order> joining = List.of();
     private boolean crashNextCycle;
     private final List<ActorRef> drainWaiters = new ArrayList<>();
     /** A cycle's sales are being stored: no other cycle may start. */
@@ -68,57 +50,39 @@ public final class EngineActor extends AbstractActorWithTimers {
     /** Nothing to trade and nothing to time out: no cycle is scheduled until an order arrives. */
     private boolean idle = true;
 
-    /** What an engine is made of; its market is made anew by each instance (a restart starts empty). */
-    public record Parts(int index, Supplier<Market> markets, long timeoutMs, EngineStats stats, OrderRegistry registry,
-                        AsyncSalesWriter writer, InboxLimit inbox, SaleIds saleIds, long delayMs) {
+    /** The market is made anew by each instance: a restarted engine starts empty. */
+    public static Props props(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets) {
+        return Props.create(EngineActor.class, () -> new EngineActor(part, delayMs, timeoutMs, markets));
     }
 
-    public static Props props(Parts parts) {
-        return Props.create(EngineActor.class, () -> new EngineActor(parts));
-    }
-
-    private EngineActor(Parts p) {
-        this(p.index(), p.markets().get(), p.timeoutMs(), p.stats(), p.registry(), p.writer(), p.inbox(), p.saleIds(), p.delayMs());
-    }
-
-    private EngineActor(int index, Market market, long timeoutMs, EngineStats stats, OrderRegistry registry,
-                        AsyncSalesWriter writer, InboxLimit inbox, SaleIds saleIds, long delayMs) {
-        this.index = index;
-        this.market = market;
-        this.engine = new TradingEngine(market, timeoutMs, stats, registry);
-        this.registry = registry;
-        this.writer = writer;
-        this.inbox = inbox;
-        this.saleIds = saleIds;
+    private EngineActor(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets) {
+        this.part = part;
         this.delay = Duration.ofMillis(delayMs);
+        this.engine = new TradingEngine(markets.get(), timeoutMs, part.stats(), part.registry());
     }
 
     @Override
     public Receive createReceive() {
         return receiveBuilder()
-                .match(Arrived.class, this::onArrived)
-                .matchEquals(Tick.INSTANCE, t -> onTick())
+                .match(NewOrder.class, this::onNewOrder)
+                .match(Run.class, r -> onRun())
                 .match(PersistenceComplete.class, this::onPersistenceComplete)
                 .match(Drain.class, d -> onDrain())
                 .match(Crash.class, c -> onCrash())
                 .build();
     }
 
-    private void onArrived(Arrived a) {
-        arrived.add(a.order());
-        if (idle) {
-            idle = false;
-            scheduleCycle();
-        }
+    private void onNewOrder(NewOrder m) {
+        arrived.add(m.order());
+        wake();
     }
 
-    private void onTick() {
-        if (crashNextCycle) throw new IllegalStateException("injected fault: engine " + index + " fails (FAULTS=on)");
-        joining = new ArrayList<>(arrived);
+    private void onRun() {
+        if (crashNextCycle) throw new IllegalStateException("injected fault: engine " + part.engine() + " fails (FAULTS=on)");
+        List<Order> batch = new ArrayList<>(arrived);
         arrived.clear();
-        inbox.release(joining.size()); // joined now: room for as many new orders
-        Cycle cycle = engine.trade(System.currentTimeMillis(), joining);
-        joining = List.of();
+        part.limit().release(batch.size()); // joined now: room for as many new orders
+        Cycle cycle = engine.trade(System.currentTimeMillis(), batch);
         if (cycle.sales().isEmpty()) {
             engine.stored(cycle);
             cycleDone();
@@ -128,45 +92,34 @@ public final class EngineActor extends AbstractActorWithTimers {
         // The callback runs on whichever dispatcher thread completes the last insert:
         // it only sends a message, it never touches this actor's state.
         ActorRef self = getSelf();
-        writer.store(cycle.sales(), ids -> self.tell(new PersistenceComplete(cycle, ids), ActorRef.noSender()));
+        part.writer().store(cycle.sales(), () -> self.tell(new PersistenceComplete(cycle), ActorRef.noSender()));
     }
 
-    private void onPersistenceComplete(PersistenceComplete done) {
+    private void onPersistenceComplete(PersistenceComplete m) {
         persisting = false;
-        saleIds.record(done.cycle().sales(), done.saleIds());
-        engine.stored(done.cycle());
+        engine.stored(m.cycle());
         cycleDone();
     }
 
     private void onCrash() {
         crashNextCycle = true;
-        if (idle) {
-            idle = false;
-            scheduleCycle();
-        }
+        wake();
     }
 
     /**
      * A cycle threw: this instance and its market go, the partition stays (the
-     * default supervision restarts the actor with a new, empty market). The
-     * orders that were open here are lost to the market (the registry forgets
-     * them, so /orders/{id} says "unknown" and shows their stored fills); the
-     * orders still in the mailbox survive the restart and join the new market.
-     * Sales already stored stay stored and counted. A drain being waited for is
-     * passed on to the new instance.
+     * default supervision restarts the actor with a new, empty market;
+     * {@link TradingEngine#abandon}: the orders open here are forgotten, the
+     * orders still in the mailbox survive the restart and join the new market,
+     * sales already stored stay stored and counted). A drain being waited for
+     * is passed on to the new instance.
      */
     @Override
     public void preRestart(Throwable reason, Optional<Object> message) throws Exception {
-        try {
-            System.err.println("engine " + index + ": restarting after " + reason + "; " + market.openOrders() + " open orders lost");
-            market.forEachOpen(registry::unregister);
-        } catch (RuntimeException e) { // the market that threw may be beyond asking: the restart goes on
-            System.err.println("engine " + index + ": cannot list the lost orders: " + e);
-        }
-        for (Order o : joining) registry.unregister(o);
-        inbox.release(arrived.size()); // never joined, never will: give their places back
-        for (Order o : arrived) registry.unregister(o);
-        for (ActorRef w : drainWaiters) getSelf().tell(new Drain(), w);
+        part.limit().release(arrived.size()); // never joined, never will: give their places back
+        int lost = engine.abandon(arrived);
+        System.err.println("engine " + part.engine() + ": restarting after " + reason + "; " + lost + " open orders lost");
+        for (ActorRef w : drainWaiters) getSelf().tell(Drain.INSTANCE, w);
         super.preRestart(reason, message);
     }
 
@@ -181,18 +134,25 @@ public final class EngineActor extends AbstractActorWithTimers {
         if (arrived.isEmpty() && engine.openOrders() == 0) {
             idle = true; // an arriving order wakes the engine
         } else {
-            scheduleCycle();
+            scheduleRun();
         }
     }
 
     private void answerDrainWaiters() {
-        if (drainWaiters.isEmpty() || inbox.pending() > 0) return;
-        for (ActorRef w : drainWaiters) w.tell(new Drained(index), getSelf());
+        if (drainWaiters.isEmpty() || part.limit().pending() > 0) return;
+        for (ActorRef w : drainWaiters) w.tell(new Drained(part.engine()), getSelf());
         drainWaiters.clear();
     }
 
-    private void scheduleCycle() {
-        if (delay.isZero()) getSelf().tell(Tick.INSTANCE, getSelf());
-        else getTimers().startSingleTimer(CYCLE_TIMER, Tick.INSTANCE, delay);
+    private void wake() {
+        if (idle) {
+            idle = false;
+            scheduleRun();
+        }
+    }
+
+    private void scheduleRun() {
+        if (delay.isZero()) getSelf().tell(Run.INSTANCE, getSelf());
+        else getTimers().startSingleTimer(RUN_TIMER, Run.INSTANCE, delay);
     }
 }

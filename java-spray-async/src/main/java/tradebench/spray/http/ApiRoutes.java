@@ -26,25 +26,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import tradebench.engine.BadRequest;
-import tradebench.engine.FaultInjection;
-import tradebench.engine.Fill;
-import tradebench.engine.JsonText;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
-import tradebench.engine.OrderViews;
-import tradebench.model.Order;
-import tradebench.model.OrderStatus;
 import tradebench.model.Side;
 import tradebench.spray.db.AsyncDatabase;
-import tradebench.spray.engine.SaleIds;
+import tradebench.wire.Answers;
+import tradebench.wire.BadRequest;
+import tradebench.wire.FaultInjection;
+import tradebench.json.JsonText;
+import tradebench.wire.OrderParams;
+import tradebench.wire.OrderViews;
 
 import static akka.http.javadsl.server.PathMatchers.remaining;
 import static akka.http.javadsl.server.PathMatchers.segment;
 
 /**
  * The HTTP API of contract section 3 as Akka HTTP routes: the same paths, statuses
- * and bodies as engine-model's ApiServlet (docs/contract.md). An order is
+ * and bodies as engine-servlet's ApiServlet, from the same wire format
+ * (engine-wire). An order is
  * validated, handed to its engine with a fire-and-forget tell and answered 202
  * at once; {@code /orders/{id}} and {@code /health} ask the database without
  * blocking (the answer completes on the driver's callback). Every answer,
@@ -55,19 +54,17 @@ public final class ApiRoutes extends AllDirectives {
 
     private final OrderGateway gateway;
     private final AsyncDatabase db;
-    private final SaleIds saleIds;
     private final FaultInjection.EngineCrasher crasher; // null unless FAULTS=on
 
-    public ApiRoutes(OrderGateway gateway, AsyncDatabase db, SaleIds saleIds) {
-        this(gateway, db, saleIds, null);
+    public ApiRoutes(OrderGateway gateway, AsyncDatabase db) {
+        this(gateway, db, null);
     }
 
     /** With a crasher, {@code POST /faults/crash-engine?engine=N} works when FAULTS=on (the reliability suite). */
-    public ApiRoutes(OrderGateway gateway, AsyncDatabase db, SaleIds saleIds, FaultInjection.EngineCrasher crasher) {
+    public ApiRoutes(OrderGateway gateway, AsyncDatabase db, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
-        this.saleIds = saleIds;
-        this.crasher = crasher != null && FaultInjection.enabled(gateway.config()) ? crasher : null;
+        this.crasher = FaultInjection.ifEnabled(crasher, gateway.config());
     }
 
     /** The whole API, sealed: unknown paths, malformed input and exceptions get their JSON answer here. */
@@ -75,7 +72,7 @@ public final class ApiRoutes extends AllDirectives {
         return concat(
                 path("buy", () -> order(Side.BUY)),
                 path("sell", () -> order(Side.SELL)),
-                path("stats", () -> onlyGet(() -> complete(json(200, gateway.stats().json())))),
+                path("stats", () -> onlyGet(() -> complete(json(200, Answers.stats(gateway.stats()))))),
                 path("health", () -> onlyGet(this::health)),
                 pathPrefix("orders", () -> path(remaining(), idText -> onlyGet(() -> orderView(idText)))),
                 path(segment("faults").slash("crash-engine"), this::crash))
@@ -88,7 +85,7 @@ public final class ApiRoutes extends AllDirectives {
         return extractRequest(req -> {
             HttpMethod m = req.method();
             if (m != HttpMethods.GET && m != HttpMethods.POST) {
-                return complete(json(405, JsonText.error("method not allowed: " + m.name() + " " + req.getUri().path()))
+                return complete(json(405, Answers.methodNotAllowed(m.name(), req.getUri().path()))
                         .addHeader(Allow.create(HttpMethods.GET, HttpMethods.POST)));
             }
             if (m == HttpMethods.POST && isForm(req.entity())) {
@@ -103,14 +100,14 @@ public final class ApiRoutes extends AllDirectives {
     private HttpResponse submit(Side side, Map<String, List<String>> params) {
         OrderRequest request;
         try {
-            request = OrderRequest.parse(side, params::get, gateway.config().products());
+            request = OrderParams.parse(side, params::get, gateway.config().products());
         } catch (BadRequest e) {
             gateway.rejected();
             return json(e.status(), JsonText.error(e.getMessage()));
         }
         return switch (gateway.submit(request)) {
-            case OrderGateway.Accepted a -> json(202, a.json());
-            case OrderGateway.Refused r -> json(503, r.json()).addHeader(RetryAfter.create(1L));
+            case OrderGateway.Accepted a -> json(202, Answers.accepted(a));
+            case OrderGateway.Refused r -> json(503, Answers.refused(r)).addHeader(RetryAfter.create(1L));
         };
     }
 
@@ -142,7 +139,7 @@ public final class ApiRoutes extends AllDirectives {
         if (crasher == null) return reject(); // FAULTS off: an unknown path, 404
         return extractRequest(req -> {
             if (req.method() != HttpMethods.POST) {
-                return complete(json(405, JsonText.error("method not allowed: " + req.method().name() + " " + FaultInjection.PATH))
+                return complete(json(405, Answers.methodNotAllowed(req.method().name(), FaultInjection.PATH))
                         .addHeader(Allow.create(HttpMethods.POST)));
             }
             List<String> engine = parameters(req, null).get("engine");
@@ -165,41 +162,25 @@ public final class ApiRoutes extends AllDirectives {
         } catch (BadRequest e) {
             return complete(json(400, JsonText.error(e.getMessage())));
         }
-        Order known = gateway.registry().find(id);
-        // the status before the fills: an order becomes filled only once its rows are committed,
-        // so a "filled" read first guarantees the query sees every row (see OrderViews.json)
-        OrderStatus status = known == null ? null : known.status();
-        boolean issued = gateway.ids().issued(id);
+        OrderViews.Lookup lookup = OrderViews.lookup(gateway, id); // before the fills: see OrderViews
         return completeWithFuture(db.fills(id).handle((fills, e) -> {
-            if (e != null) return json(503, JsonText.error("database unreachable")).addHeader(RetryAfter.create(1L));
-            checkSaleIds(fills);
-            String body = OrderViews.json(id, known, status, issued, fills);
-            return body == null ? json(404, OrderViews.notFound(id)) : json(200, body);
+            if (e != null) return json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
+            OrderViews.Answer a = lookup.answer(fills);
+            return json(a.status(), a.body());
         }));
-    }
-
-    /** A fill's SALES id must be the id the driver read back when it stored that sale. */
-    private void checkSaleIds(List<Fill> fills) {
-        for (Fill f : fills) {
-            long readBack = saleIds.of(f.poId(), f.soId());
-            if (readBack != 0 && readBack != f.saleId()) {
-                System.err.println("sale (" + f.poId() + ", " + f.soId() + ") is row " + f.saleId()
-                        + " in SALES but was stored as row " + readBack);
-            }
-        }
     }
 
     private Route health() {
         return completeWithFuture(db.healthy().thenApply(up -> up
-                ? json(200, "{\"status\":\"up\"}")
-                : json(503, "{\"status\":\"down\",\"error\":\"database unreachable\"}")));
+                ? json(200, Answers.HEALTH_UP)
+                : json(503, Answers.HEALTH_DOWN)));
     }
 
     private Route onlyGet(java.util.function.Supplier<Route> inner) {
         return extractRequest(req -> {
             HttpMethod m = req.method();
             if (m == HttpMethods.GET || m == HttpMethods.HEAD) return inner.get();
-            return complete(json(405, JsonText.error("method not allowed: " + m.name() + " " + req.getUri().path()))
+            return complete(json(405, Answers.methodNotAllowed(m.name(), req.getUri().path()))
                     .addHeader(Allow.create(HttpMethods.GET)));
         });
     }
@@ -213,7 +194,7 @@ public final class ApiRoutes extends AllDirectives {
     /** 404 names the path; any other rejection keeps Akka's status, headers and message, as JSON. */
     private RejectionHandler rejections() {
         return RejectionHandler.newBuilder()
-                .handleNotFound(extractUri(uri -> complete(json(404, JsonText.error("not found: " + uri.path())))))
+                .handleNotFound(extractUri(uri -> complete(json(404, Answers.notFound(uri.path())))))
                 .build()
                 .withFallback(RejectionHandler.defaultHandler())
                 .mapRejectionResponse(ApiRoutes::asJson);

@@ -6,7 +6,7 @@ import akka.http.javadsl.model.HttpResponse;
 import akka.http.scaladsl.model.ErrorInfo;
 import akka.http.scaladsl.model.StatusCode;
 import akka.http.scaladsl.settings.ServerSettings;
-import tradebench.engine.JsonText;
+import tradebench.json.JsonText;
 
 /**
  * Requests too malformed to reach the routes (a bad request line, an illegal

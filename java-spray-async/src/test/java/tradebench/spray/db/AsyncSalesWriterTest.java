@@ -1,35 +1,31 @@
 package tradebench.spray.db;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.ActorSystem;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import tradebench.engine.Config;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesWindow;
 import tradebench.model.Sale;
-import tradebench.testing.TcpProxy;
+import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TestDatabase;
 
-/** The jasync writer against the real test database: stores exactly, reads back ids, retries, never doubles. */
-class AsyncSalesWriterTest {
+/**
+ * The jasync writer against the real test database: the writers' contract,
+ * and what only a non-blocking writer on a bounded pool must do.
+ */
+class AsyncSalesWriterTest extends SalesWriterContract {
     private static TestDatabase tdb;
     private static ActorSystem system;
 
@@ -39,95 +35,24 @@ class AsyncSalesWriterTest {
         system = ActorSystem.create("writer-test");
     }
 
+    @Override
+    protected TestDatabase database() {
+        return tdb;
+    }
+
+    @Override
+    protected Writers open(Config config) {
+        AsyncDatabase db = database(config);
+        return new Writers((mode, stats) -> db.writer(mode, stats), db);
+    }
+
     @AfterAll
     static void stop() {
         if (system != null) system.terminate();
     }
 
-    @BeforeEach
-    void empty() throws Exception {
-        tdb.deleteAllSales();
-        base = System.currentTimeMillis() * 1000;
-    }
-
-    /**
-     * Ids never seen by this table, like a service's: reusing the ids of rows another test
-     * deleted would make InnoDB lock the delete-marked index entries, and concurrent inserts
-     * deadlock on them (a retry stores them all the same, but the test counts failures).
-     */
-    private long base;
-
-    private static List<Sale> sales(long firstPo, int n) {
-        List<Sale> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(new Sale("b" + i, "s" + i, i % 100, 1000 + i, 1 + i % 10, firstPo + i, firstPo + 9_000_000 + i));
-        }
-        return out;
-    }
-
     private AsyncDatabase database(Config c) {
         return new AsyncDatabase(c, system.dispatcher(), system.scheduler());
-    }
-
-    /** Stores and waits for the callback (the test's thread may wait; the service's never do). */
-    private static long[] store(AsyncSalesWriter w, List<Sale> sales, long seconds) throws Exception {
-        CompletableFuture<long[]> done = new CompletableFuture<>();
-        w.store(sales, done::complete);
-        return done.get(seconds, TimeUnit.SECONDS);
-    }
-
-    @ParameterizedTest
-    @EnumSource(PersistMode.class)
-    void storesEverySaleExactlyAsTraded(PersistMode mode) throws Exception {
-        try (AsyncDatabase db = database(tdb.config())) {
-            EngineStats stats = new EngineStats(0, new SalesWindow());
-            store(db.writer(mode, stats), sales(base + 1, 2500), 60); // batch: three chunks; per-sale: 2500 in flight at once
-            assertEquals(2500, tdb.count(""));
-            try (Connection conn = tdb.connect(); Statement s = conn.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, SO_ID, CREATED FROM SALES WHERE PO_ID = " + (base + 1234))) {
-                assertTrue(rs.next());
-                assertEquals("b1233", rs.getString(1));
-                assertEquals("s1233", rs.getString(2));
-                assertEquals("33", rs.getString(3));
-                assertEquals(0, new java.math.BigDecimal("22.33").compareTo(rs.getBigDecimal(4)));
-                assertEquals(4, rs.getLong(5));
-                assertEquals(base + 1 + 9_001_233, rs.getLong(6));
-                assertTrue(Math.abs(System.currentTimeMillis() - rs.getLong(7)) < 60_000);
-            }
-        }
-    }
-
-    /** The 2014 driver could not read generated ids back; this one does, in per-sale mode. */
-    @Test
-    void perSaleReadsBackTheGeneratedSaleIds() throws Exception {
-        try (AsyncDatabase db = database(tdb.config())) {
-            List<Sale> sales = sales(base + 1, 50);
-            long[] ids = store(db.writer(PersistMode.PER_SALE, new EngineStats(0, new SalesWindow())), sales, 30);
-            long[] expected = new long[sales.size()];
-            try (Connection conn = tdb.connect(); Statement s = conn.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT PO_ID, ID FROM SALES")) {
-                while (rs.next()) expected[(int) (rs.getLong(1) - base - 1)] = rs.getLong(2);
-            }
-            assertArrayEquals(expected, ids);
-            assertEquals(50, java.util.Arrays.stream(ids).distinct().filter(id -> id > 0).count());
-        }
-    }
-
-    @ParameterizedTest
-    @EnumSource(PersistMode.class)
-    void storingTheSameSalesAgainStoresNothingTwice(PersistMode mode) throws Exception {
-        try (AsyncDatabase db = database(tdb.config())) {
-            EngineStats stats = new EngineStats(0, new SalesWindow());
-            List<Sale> sales = sales(base + 1, 300);
-            store(db.writer(mode, stats), sales, 30);
-            long[] again = store(db.writer(mode, stats), sales.subList(100, 300), 30); // a retry after a lost answer
-            assertEquals(300, tdb.count(""));
-            assertEquals(0, stats.persistenceFailures());
-            if (mode == PersistMode.PER_SALE) {
-                assertEquals(0, java.util.Arrays.stream(again).filter(id -> id != AsyncSalesWriter.ID_UNKNOWN).count(),
-                        "a duplicate stores nothing and reads back no id");
-            }
-        }
     }
 
     /** Cycles far larger than the pool's wait queue, from every engine at once: the queue never overflows. */
@@ -135,12 +60,12 @@ class AsyncSalesWriterTest {
     void cyclesLargerThanTheWaitQueueNeverOverflowIt() throws Exception {
         try (AsyncDatabase db = database(tdb.config("DB_QUEUE", "20", "DB_POOL", "2", "ENGINES", "4"))) {
             List<EngineStats> stats = new ArrayList<>();
-            List<CompletableFuture<long[]>> cycles = new ArrayList<>();
+            List<CompletableFuture<Void>> cycles = new ArrayList<>();
             for (int engine = 0; engine < 4; engine++) {
                 EngineStats s = new EngineStats(engine, new SalesWindow());
                 stats.add(s);
-                CompletableFuture<long[]> done = new CompletableFuture<>();
-                db.writer(PersistMode.PER_SALE, s).store(sales(base + 1 + engine * 1000L, 400), done::complete);
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                db.writer(PersistMode.PER_SALE, s).store(sales(base + 1 + engine * 1000L, 400), () -> done.complete(null));
                 cycles.add(done);
             }
             for (var c : cycles) c.get(60, TimeUnit.SECONDS);
@@ -159,39 +84,15 @@ class AsyncSalesWriterTest {
         try (AsyncDatabase db = database(tdb.config("DB_POOL", "1", "ENGINES", "2"))) {
             EngineStats bigStats = new EngineStats(0, new SalesWindow());
             CompletableFuture<Long> bigDone = new CompletableFuture<>();
-            db.writer(PersistMode.PER_SALE, bigStats, 20).store(sales(base + 1, 3000), ids -> bigDone.complete(System.nanoTime()));
+            db.writer(PersistMode.PER_SALE, bigStats, 20).store(sales(base + 1, 3000), () -> bigDone.complete(System.nanoTime()));
             Thread.sleep(50); // the big cycle holds the only connection now
-            long[] small = store(db.writer(PersistMode.PER_SALE, new EngineStats(1, new SalesWindow())), sales(base + 100_001, 1), 60);
+            store(db.writer(PersistMode.PER_SALE, new EngineStats(1, new SalesWindow())), sales(base + 100_001, 1), 60);
             long smallDone = System.nanoTime();
             assertNull(bigDone.getNow(null), "the small cycle was stored while the big one was still running");
             bigDone.get(120, TimeUnit.SECONDS);
-            assertTrue(small[0] > 0, "the small cycle's sale id was read back");
             assertTrue(smallDone < bigDone.get());
             assertEquals(3001, tdb.count(""));
             assertEquals(0, bigStats.persistenceFailures());
-        }
-    }
-
-    /** The database goes away mid-cycle: the writer retries, then every sale is stored once. */
-    @ParameterizedTest
-    @EnumSource(PersistMode.class)
-    void retriesThroughAnOutageWithoutLosingOrDoublingASale(PersistMode mode) throws Exception {
-        Config direct = tdb.config();
-        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
-             AsyncDatabase db = database(tdb.config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port()), "DB_POOL", "2"))) {
-            EngineStats stats = new EngineStats(0, new SalesWindow());
-            AsyncSalesWriter writer = db.writer(mode, stats);
-            store(writer, sales(base + 1, 10), 30); // the pool has live connections now
-            proxy.cut();
-            CompletableFuture<long[]> stored = new CompletableFuture<>();
-            writer.store(sales(base + 1, 1500), stored::complete);
-            Thread.sleep(1500);
-            assertNull(stored.getNow(null), "nothing can be stored while the database is away");
-            proxy.restore();
-            stored.get(120, TimeUnit.SECONDS); // generous: the machine may be crowded
-            assertTrue(stats.persistenceFailures() > 0, "the outage was seen");
-            assertEquals(1500, tdb.count(""));
-            assertEquals(1500, tdb.count("PO_ID BETWEEN " + (base + 1) + " AND " + (base + 1500)));
         }
     }
 

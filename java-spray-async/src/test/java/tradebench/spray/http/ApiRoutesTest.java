@@ -29,7 +29,6 @@ import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
 import tradebench.model.Order;
 import tradebench.spray.db.AsyncDatabase;
-import tradebench.spray.engine.SaleIds;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
 
@@ -73,7 +72,7 @@ class ApiRoutesTest {
                     }
                     return true;
                 });
-        api = new ApiRoutes(gateway, db, new SaleIds()).route().handler(system);
+        api = new ApiRoutes(gateway, db).route().handler(system);
     }
 
     private HttpResponse send(HttpRequest r) throws Exception {
@@ -228,7 +227,7 @@ class ApiRoutesTest {
             AsyncDatabase viaProxy = new AsyncDatabase(tdb.config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port())),
                     system.dispatcher(), system.scheduler());
             try {
-                var routes = new ApiRoutes(gateway, viaProxy, new SaleIds()).route().handler(system);
+                var routes = new ApiRoutes(gateway, viaProxy).route().handler(system);
                 HttpResponse up = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
                 assertEquals(200, up.status().intValue());
                 proxy.cut();

@@ -1,11 +1,8 @@
 package tradebench.threads.engine;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -14,10 +11,10 @@ import tradebench.engine.EngineStats;
 import tradebench.engine.Inbox;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.SalesPersister;
+import tradebench.engine.ThreadKind;
 import tradebench.engine.TradingEngine;
 import tradebench.model.Market;
 import tradebench.model.Order;
-import tradebench.model.OrderStatus;
 
 /**
  * One engine of the market: its inbox and the thread that owns its orders.
@@ -30,9 +27,9 @@ import tradebench.model.OrderStatus;
  * {@code newSalesOrders} hand-over, without its ConcurrentModificationException.
  *
  * <p>A cycle that throws does not take the partition down: the thread logs it
- * and starts again with a fresh market. The open orders of the failed market
- * are lost (they are forgotten, so {@code /orders/{id}} says {@code unknown});
- * the sales already stored stay stored, and the inbox is kept. With FAULTS=on,
+ * and starts again with a fresh market ({@link TradingEngine#abandon}: the open
+ * orders of the failed market are forgotten, the sales already stored stay
+ * stored); the inbox is kept. With FAULTS=on,
  * {@code POST /faults/crash-engine?engine=N} makes engine N's next cycle throw.
  */
 public final class EngineThread {
@@ -116,13 +113,12 @@ public final class EngineThread {
     private void run() {
         List<Order> arrived = new ArrayList<>();
         while (true) {
-            Market market = markets.get();
-            TradingEngine trading = new TradingEngine(market, timeoutMs, stats, registry);
+            TradingEngine trading = new TradingEngine(markets.get(), timeoutMs, stats, registry);
             try {
                 cycleUntilStopped(trading, arrived);
                 return;
             } catch (Throwable t) { // whatever broke the cycle, the partition must go on trading
-                int lost = forgetOpenOrders(market, arrived);
+                int lost = trading.abandon(arrived); // the orders taken from the inbox for the failed cycle
                 restarts++;
                 System.err.println("engine " + engine + ": a cycle failed, restarting with an empty market ("
                         + lost + " open orders lost, stored sales kept): " + t);
@@ -148,21 +144,6 @@ public final class EngineThread {
             arrived.clear();
             sleepUnlessStopping(delayNanos);
         }
-    }
-
-    /** After a failed cycle: the orders of the dead market, still open, are forgotten. */
-    private int forgetOpenOrders(Market market, List<Order> arrived) {
-        Set<Order> lost = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Order o : arrived) if (o.status() == OrderStatus.OPEN) lost.add(o);
-        try {
-            market.forEachOpen(o -> {
-                if (o.status() == OrderStatus.OPEN) lost.add(o);
-            });
-        } catch (RuntimeException e) {
-            // a market broken this badly cannot list its orders; they stay "open" in the registry
-        }
-        for (Order o : lost) registry.unregister(o);
-        return lost.size();
     }
 
     private void sleepUnlessStopping(long nanos) {

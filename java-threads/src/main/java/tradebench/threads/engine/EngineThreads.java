@@ -8,9 +8,9 @@ import tradebench.engine.Config;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
+import tradebench.engine.ThreadKind;
 import tradebench.model.Market;
 import tradebench.model.Order;
-import tradebench.model.OrderBookMarket;
 
 /**
  * The market partitioned over ENGINES engines, each on its own thread, and the
@@ -22,10 +22,6 @@ public final class EngineThreads implements OrderGateway.EngineDoor {
     private final List<EngineThread> engines = new ArrayList<>();
 
     private EngineThreads() {
-    }
-
-    public static EngineThreads start(Config config, Database db, OrderRegistry registry, ServiceStats stats) {
-        return start(config, db, registry, stats, OrderBookMarket::new);
     }
 
     /** {@code markets} makes each engine's market (and a fresh one after a failed cycle). */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import tradebench.db.Database;
 import tradebench.engine.Config;
@@ -22,6 +21,7 @@ import tradebench.model.Sale;
 import tradebench.testing.ForwardingMarket;
 import tradebench.model.Side;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * A cycle that throws does not end the engine: it starts again with a fresh
@@ -45,13 +45,13 @@ class EngineRestartTest {
 
             long lostSell = accept(gateway, new OrderRequest(Side.SELL, "s1", 7, 1, 1000));
             long lostBuy = accept(gateway, new OrderRequest(Side.BUY, "b1", 7, 1, Order.NO_LIMIT));
-            waitFor(() -> engines.engine(0).restarts() == 1, "the engine restarted");
+            Wait.until(() -> engines.engine(0).restarts() == 1, "the engine restarted");
             assertNull(registry.find(lostSell), "the broken market's orders are forgotten (/orders says unknown)");
             assertNull(registry.find(lostBuy));
 
             long sell = accept(gateway, new OrderRequest(Side.SELL, "s2", 7, 1, 1000));
             long buy = accept(gateway, new OrderRequest(Side.BUY, "b2", 7, 1, Order.NO_LIMIT));
-            waitFor(() -> stats.salesPersisted() == 1, "the fresh market traded and stored");
+            Wait.until(() -> stats.salesPersisted() == 1, "the fresh market traded and stored");
             assertNotNull(registry.find(sell));
             engines.drain();
 
@@ -65,13 +65,6 @@ class EngineRestartTest {
         return ((OrderGateway.Accepted) gateway.submit(r)).id();
     }
 
-    static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 10_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) throw new AssertionError("timed out waiting: " + what);
-            Thread.sleep(5);
-        }
-    }
 
     /**
      * A market with a bug: it throws on its first trade once it holds both

@@ -83,6 +83,18 @@ final class DbFigures implements AutoCloseable {
         return out;
     }
 
+    /** SALES rows with CREATED in [fromMs, toMs) (the halves of the window). */
+    long salesBetween(long fromMs, long toMs) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM SALES WHERE CREATED >= ? AND CREATED < ?")) {
+            ps.setLong(1, fromMs);
+            ps.setLong(2, toMs);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     static Map<String, Object> deltas(Snapshot before, Snapshot after) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (String name : COUNTERS) {

@@ -19,6 +19,9 @@ public final class LoadResult {
     final long windowEndMs;
     final double measuredSeconds;
     Map<String, Object> db;
+    Map<String, Object> warmup;
+    Map<String, Object> halves;
+    String histogramFile;
 
     LoadResult(LoadOptions options, Histogram latency, Histogram uncorrected, StatusCounts counts, long notSent,
                long windowStartMs, long windowEndMs, double measuredSeconds) {
@@ -71,6 +74,38 @@ public final class LoadResult {
         return us > h.getMaxValue() ? 0 : h.getCountBetweenValues(us, h.getMaxValue());
     }
 
+    /** Answers that are neither 202 nor 503, plus I/O errors: what {@code --max-error-rate} bounds. */
+    public long errors() {
+        return requests() - status(202) - status(503);
+    }
+
+    /** {@link #errors()} / requests; 1.0 when the window holds no request at all (nothing was measured). */
+    public double errorRate() {
+        return requests() == 0 ? 1.0 : errors() / (double) requests();
+    }
+
+    public boolean tooManyErrors() {
+        return errorRate() > options.maxErrorRate();
+    }
+
+    /** The warm-up's real length: the option with a fixed warm-up, what it took with {@code auto}. */
+    double warmupSeconds() {
+        if (warmup != null && warmup.get("seconds") instanceof Number n) return n.doubleValue();
+        return options.warmupS();
+    }
+
+    public Map<String, Object> warmup() {
+        return warmup;
+    }
+
+    public String histogramFile() {
+        return histogramFile;
+    }
+
+    public Map<String, Object> halves() {
+        return halves;
+    }
+
     public long notSent() {
         return notSent;
     }
@@ -78,12 +113,12 @@ public final class LoadResult {
     public Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", options.fixedRate() ? "rate" : "closed");
-        m.put("url", options.url().toString());
+        m.put("url", options.urlText());
         m.put("concurrency", options.concurrency());
         m.put("waitMs", options.fixedRate() ? null : options.waitMs());
         m.put("rate", options.fixedRate() ? options.rate() : null);
         m.put("durationS", options.durationS());
-        m.put("warmupS", options.warmupS());
+        m.put("warmupS", warmupSeconds());
         m.put("products", options.products());
         m.put("users", options.users());
         m.put("seed", options.seed());
@@ -105,6 +140,12 @@ public final class LoadResult {
         m.put("latencyMs", percentiles(latency));
         m.put("latencyUncorrectedMs", percentiles(options.fixedRate() ? uncorrected : latency));
         m.put("db", db);
+        m.put("warmup", warmup);
+        m.put("halves", halves);
+        m.put("histogramFile", histogramFile);
+        m.put("errors", errors());
+        m.put("errorRate", errorRate());
+        m.put("maxErrorRate", options.maxErrorRate());
         return m;
     }
 
@@ -128,9 +169,19 @@ public final class LoadResult {
     public String summary() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("summary mode=%s url=%s concurrency=%d %s duration=%.1fs warmup=%.1fs%n",
-                options.fixedRate() ? "rate" : "closed", options.url(), options.concurrency(),
+                options.fixedRate() ? "rate" : "closed", options.urlText(), options.concurrency(),
                 options.fixedRate() ? "rate=" + options.rate() + "/s" : "wait=" + options.waitMs() + "ms",
-                options.durationS(), options.warmupS()));
+                options.durationS(), warmupSeconds()));
+        if (warmup != null) {
+            sb.append(String.format("warmup mode=%s seconds=%.1f steady=%s windows orders/s=%s%n", warmup.get("mode"),
+                    warmupSeconds(), warmup.get("steady"), warmup.get("windowsOrdersPerSecond")));
+        }
+        if (halves != null) {
+            sb.append(String.format("halves orders/s first=%s second=%s drift=%s%s%n", halves.get("firstOrdersPerSecond"),
+                    halves.get("secondOrdersPerSecond"), halves.get("drift"),
+                    halves.containsKey("firstSalesPerMinute") ? " sales/min first=" + halves.get("firstSalesPerMinute")
+                            + " second=" + halves.get("secondSalesPerMinute") : ""));
+        }
         sb.append(String.format("orders/s %.1f (requests %d in %.1f s; accepted/s %.1f)%n",
                 requestsPerSecond(), requests(), measuredSeconds, status(202) / measuredSeconds));
         sb.append(String.format("answers 202=%d 503=%d other4xx=%d other5xx=%d other=%d ioErrors=%d%n",

@@ -1,6 +1,9 @@
 package tradebench.loadclient.load;
 
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +30,7 @@ public final class LoadRun {
         this.out = out;
     }
 
-    public LoadResult run() throws SQLException, InterruptedException {
+    public LoadResult run() throws SQLException, InterruptedException, IOException {
         // Open the database first: a wrong --db-url should fail before minutes of load, not after.
         DbFigures db = options.dbUrl() == null ? null : new DbFigures(options.dbUrl());
         try {
@@ -37,9 +40,12 @@ public final class LoadRun {
         }
     }
 
-    private LoadResult runWith(DbFigures db) throws SQLException, InterruptedException {
+    private LoadResult runWith(DbFigures db) throws SQLException, InterruptedException, IOException {
         Progress progress = new Progress();
-        Timeline tl = Timeline.starting(System.nanoTime(), System.currentTimeMillis(), options.warmupS(), options.durationS());
+        long t0 = System.nanoTime();
+        long wall0 = System.currentTimeMillis();
+        Timeline tl = options.warmupAuto() ? Timeline.startingOpenEnded(t0, wall0)
+                : Timeline.starting(t0, wall0, options.warmupS(), options.durationS());
         List<WorkerFigures> workers = new ArrayList<>(options.concurrency());
         List<Thread> threads = new ArrayList<>();
         if (options.nioClient()) {
@@ -60,6 +66,7 @@ public final class LoadRun {
         }
         Thread reporter = Thread.ofPlatform().daemon(true).name("progress").start(() -> reportProgress(progress, tl));
 
+        Map<String, Object> warmup = options.warmupAuto() ? warmUpUntilSteady(progress, tl) : warmUpFixed(progress, tl);
         DbFigures.Snapshot before = null;
         if (db != null) {
             sleepUntil(tl.measureStartNs());
@@ -75,14 +82,35 @@ public final class LoadRun {
         Histogram uncorrected = WorkerFigures.newHistogram();
         StatusCounts counts = new StatusCounts();
         long notSent = 0;
+        long firstHalf = 0;
+        long secondHalf = 0;
         for (WorkerFigures w : workers) {
             latency.add(w.latency);
             uncorrected.add(w.uncorrected);
             counts.addAll(w.counts);
             notSent += w.notSent;
+            firstHalf += w.firstHalf;
+            secondHalf += w.secondHalf;
         }
+        Timeline.Window window = tl.window();
         LoadResult result = new LoadResult(options, latency, uncorrected, counts, notSent,
-                tl.wallMs(tl.measureStartNs()), tl.wallMs(tl.measureEndNs()), tl.measuredSeconds());
+                tl.wallMs(window.startNs()), tl.wallMs(window.endNs()), tl.measuredSeconds());
+        result.warmup = warmup;
+        double halfSeconds = (window.midNs() - window.startNs()) / 1e9;
+        Map<String, Object> halves = new LinkedHashMap<>();
+        double first = firstHalf / halfSeconds;
+        double second = secondHalf / ((window.endNs() - window.midNs()) / 1e9);
+        halves.put("firstOrdersPerSecond", DbFigures.round1(first));
+        halves.put("secondOrdersPerSecond", DbFigures.round1(second));
+        halves.put("drift", first > 0 ? LoadResult.round3((second - first) / first) : null);
+        result.halves = halves;
+        if (options.histogramFile() != null) {
+            try (PrintStream h = new PrintStream(new FileOutputStream(options.histogramFile()), false, StandardCharsets.UTF_8)) {
+                // Recorded in µs; the file is in ms.
+                latency.outputPercentileDistribution(h, 1000.0);
+            }
+            result.histogramFile = options.histogramFile();
+        }
         if (db != null) {
             // A sale made just before the window's end may still be in flight to the table.
             Thread.sleep(SETTLE_MS);
@@ -96,8 +124,93 @@ public final class LoadRun {
             counters.put("toMs", afterMs);
             figures.put("counters", counters);
             result.db = figures;
+            // The halves of the window in wall-clock ms (SALES.CREATED), split at the middle millisecond.
+            long midMs = result.windowStartMs + (result.windowEndMs - result.windowStartMs) / 2;
+            halves.put("midMs", midMs);
+            halves.put("firstSalesPerMinute", DbFigures.round1(
+                    db.salesBetween(result.windowStartMs, midMs) * 60_000.0 / (midMs - result.windowStartMs)));
+            halves.put("secondSalesPerMinute", DbFigures.round1(
+                    db.salesBetween(midMs, result.windowEndMs) * 60_000.0 / (result.windowEndMs - midMs)));
         }
         return result;
+    }
+
+    /**
+     * {@code --warmup auto}: consecutive windows of {@code --steady-window} s;
+     * after each, its orders/s (answers of any status per second) is compared
+     * with the previous window's; when they differ by less than
+     * {@code --steady-tolerance} (relative to the larger) the measured window
+     * opens at once. After {@code --warmup-max} s it opens anyway, not steady.
+     */
+    private Map<String, Object> warmUpUntilSteady(Progress progress, Timeline tl) throws InterruptedException {
+        long windowNs = (long) (options.steadyWindowS() * 1e9);
+        long maxEndNs = tl.startNs() + (long) (options.warmupMaxS() * 1e9);
+        List<Double> windows = new ArrayList<>();
+        long lastCount = 0;
+        long lastNs = tl.startNs();
+        Double previous = null;
+        boolean steady = false;
+        while (true) {
+            long boundary = lastNs + windowNs;
+            if (boundary > maxEndNs) {
+                sleepUntil(maxEndNs);
+                break;
+            }
+            sleepUntil(boundary);
+            long now = System.nanoTime();
+            long count = progress.answered.sum();
+            double rate = (count - lastCount) / ((now - lastNs) / 1e9);
+            windows.add(DbFigures.round1(rate));
+            Double change = previous == null ? null : relativeChange(previous, rate);
+            steady = change != null && change < options.steadyTolerance();
+            out.printf("warmup window=%d t=%.0fs orders/s=%.0f change=%s%s%n", windows.size(), (now - tl.startNs()) / 1e9,
+                    rate, change == null ? "-" : String.format("%.1f%%", change * 100), steady ? " steady" : "");
+            out.flush();
+            if (steady) break;
+            previous = rate;
+            lastCount = count;
+            lastNs = now;
+        }
+        long openNs = System.nanoTime();
+        tl.openWindow(openNs, options.durationS());
+        double seconds = (openNs - tl.startNs()) / 1e9;
+        out.printf(steady ? "warmup steady after %.1fs: measuring %.1fs%n"
+                : "warmup NOT steady after %.1fs (--warmup-max): measuring %.1fs anyway%n", seconds, options.durationS());
+        out.flush();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", "auto");
+        m.put("seconds", LoadResult.round3(seconds));
+        m.put("steady", steady);
+        m.put("windowsOrdersPerSecond", windows);
+        return m;
+    }
+
+    /** A fixed warm-up: its windows' orders/s are recorded too (whole windows only), for comparison. */
+    private Map<String, Object> warmUpFixed(Progress progress, Timeline tl) throws InterruptedException {
+        long windowNs = (long) (options.steadyWindowS() * 1e9);
+        List<Double> windows = new ArrayList<>();
+        long lastCount = 0;
+        long lastNs = tl.startNs();
+        while (lastNs + windowNs <= tl.measureStartNs()) {
+            sleepUntil(lastNs + windowNs);
+            long now = System.nanoTime();
+            long count = progress.answered.sum();
+            windows.add(DbFigures.round1((count - lastCount) / ((now - lastNs) / 1e9)));
+            lastCount = count;
+            lastNs = now;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", "fixed");
+        m.put("seconds", options.warmupS());
+        m.put("steady", null);
+        m.put("windowsOrdersPerSecond", windows);
+        return m;
+    }
+
+    /** |a - b| / max(a, b); null when both are 0 (no answers at all is not steady). */
+    static Double relativeChange(double a, double b) {
+        double max = Math.max(a, b);
+        return max > 0 ? Math.abs(a - b) / max : null;
     }
 
     private void reportProgress(Progress progress, Timeline tl) {

@@ -30,8 +30,8 @@ final class LoadWorker extends WorkerFigures implements Runnable {
         super(options, timeline, progress);
         this.mix = new OrderMix(options.products(), options.users());
         this.random = new SplittableRandom(options.seed() + index);
-        this.connection = new HttpConnection(options.url(), options.timeoutMs());
-        this.jdk = options.jdkClient() ? new JdkSender(options.url(), options.timeoutMs()) : null;
+        this.connection = new HttpConnection(options.url(index), options.timeoutMs());
+        this.jdk = options.jdkClient() ? new JdkSender(options.url(index), options.timeoutMs()) : null;
         if (options.fixedRate()) {
             this.intervalNs = (long) (options.concurrency() * 1e9 / options.rate());
             // Spread the workers over one interval so they do not all fire at once.
@@ -68,10 +68,10 @@ final class LoadWorker extends WorkerFigures implements Runnable {
         long due = firstDueNs;
         // Orders due before the end are sent even a little late; a worker still
         // behind schedule after the grace stops and counts the rest as not sent.
-        long giveUp = timeline.measureEndNs() + timeline.graceNs();
+        // (Both limits are read again each time: with --warmup auto the window opens during the run.)
         while (due < timeline.measureEndNs()) {
             long now = System.nanoTime();
-            if (now >= giveUp) {
+            if (now >= timeline.giveUpNs()) {
                 countNotSent(due, intervalNs);
                 return;
             }

@@ -34,8 +34,6 @@ final class NioLoop implements Runnable {
 
     private final LoadOptions options;
     private final Timeline timeline;
-    private final InetSocketAddress address;
-    private final byte[] hostLine;
     private final List<Conn> conns = new ArrayList<>();
     private final PriorityQueue<Conn> timers = new PriorityQueue<>(Comparator.comparingLong(c -> c.wakeNs));
     private Selector selector;
@@ -45,10 +43,6 @@ final class NioLoop implements Runnable {
     NioLoop(LoadOptions options, Timeline timeline) {
         this.options = options;
         this.timeline = timeline;
-        int port = options.url().getPort() > 0 ? options.url().getPort() : 80;
-        this.address = new InetSocketAddress(options.url().getHost(), port);
-        this.hostLine = ("Host: " + options.url().getHost() + ":" + port + "\r\nContent-Length: 0\r\n\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     WorkerFigures add(int index, Progress progress) {
@@ -113,6 +107,9 @@ final class NioLoop implements Runnable {
     private final class Conn extends WorkerFigures {
         private final OrderMix mix;
         private final SplittableRandom random;
+        /** Connection i talks to base URL i mod n of --url. */
+        private final InetSocketAddress address;
+        private final byte[] hostLine;
         private final long intervalNs;
         private final long firstDueNs;
         private long nextDueNs;
@@ -140,6 +137,11 @@ final class NioLoop implements Runnable {
             super(NioLoop.this.options, NioLoop.this.timeline, progress);
             this.mix = new OrderMix(options.products(), options.users());
             this.random = new SplittableRandom(options.seed() + index);
+            java.net.URI url = options.url(index);
+            int port = url.getPort() > 0 ? url.getPort() : 80;
+            this.address = new InetSocketAddress(url.getHost(), port);
+            this.hostLine = ("Host: " + url.getHost() + ":" + port + "\r\nContent-Length: 0\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1);
             if (options.fixedRate()) {
                 intervalNs = (long) (options.concurrency() * 1e9 / options.rate());
                 // Spread the connections over one interval so they do not all fire at once.
@@ -162,7 +164,7 @@ final class NioLoop implements Runnable {
                     finish();
                     return;
                 }
-                if (now >= timeline.measureEndNs() + timeline.graceNs()) {
+                if (now >= timeline.giveUpNs()) {
                     countNotSent(nextDueNs, intervalNs);
                     finish();
                     return;

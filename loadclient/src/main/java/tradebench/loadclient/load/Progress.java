@@ -12,6 +12,8 @@ import org.HdrHistogram.Recorder;
 final class Progress {
 
     final LongAdder requests = new LongAdder();
+    /** Requests that got an answer, whatever its status (I/O errors excluded): what the auto warm-up compares. */
+    final LongAdder answered = new LongAdder();
     final LongAdder accepted = new LongAdder();
     final LongAdder overloaded = new LongAdder();
     final LongAdder otherErrors = new LongAdder();
@@ -23,6 +25,7 @@ final class Progress {
 
     void record(int status, long latencyNs) {
         requests.increment();
+        if (status != StatusCounts.IO_ERROR) answered.increment();
         if (status == 202) accepted.increment();
         else if (status == 503) overloaded.increment();
         else if (status == StatusCounts.IO_ERROR) ioErrors.increment();

@@ -22,6 +22,9 @@ class WorkerFigures {
     final StatusCounts counts = new StatusCounts();
     /** Fixed rate: requests due in the measured window that were never sent because the run ended behind schedule. */
     long notSent;
+    /** Requests of the measured window's first and second half (by due/send time), I/O errors included. */
+    long firstHalf;
+    long secondHalf;
 
     final LoadOptions options;
     final Timeline timeline;
@@ -35,7 +38,10 @@ class WorkerFigures {
 
     final void record(long dueNs, long sentNs, long doneNs, int status) {
         progress.record(status, doneNs - dueNs);
-        if (!timeline.measured(dueNs)) return;   // warm-up (and nothing after the window) is discarded
+        Timeline.Window window = timeline.window();
+        if (!window.contains(dueNs)) return;   // warm-up (and nothing after the window) is discarded
+        if (dueNs < window.midNs()) firstHalf++;
+        else secondHalf++;
         counts.add(status);
         if (status == StatusCounts.IO_ERROR) return;
         latency.recordValue(Math.max(0, (doneNs - dueNs) / 1000));

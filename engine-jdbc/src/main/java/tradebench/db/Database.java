@@ -1,0 +1,130 @@
+package tradebench.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import tradebench.engine.Config;
+import tradebench.engine.Fill;
+import tradebench.engine.SalesTable;
+import tradebench.model.Prices;
+
+/**
+ * The blocking side of MySQL for the Java variants: a HikariCP pool over
+ * Connector/J, the reads the service needs (fills, largest stored id, health),
+ * and {@link JdbcSalesWriter}s for the engines.
+ */
+public final class Database implements AutoCloseable {
+    private final HikariDataSource pool;
+    private final String jdbcUrl;
+    private final java.util.Properties probeProps = new java.util.Properties();
+    private volatile long healthCheckedAt;
+    private volatile boolean healthy = true;
+
+    public Database(Config config) {
+        this(config.jdbcUrl(), config.dbUser(), config.dbPassword(), config.dbPool());
+    }
+
+    public Database(String jdbcUrl, String user, String password, int poolSize) {
+        this.jdbcUrl = jdbcUrl;
+        probeProps.setProperty("user", user);
+        probeProps.setProperty("password", password);
+        probeProps.setProperty("connectTimeout", "1000");
+        probeProps.setProperty("socketTimeout", "1000");
+        probeProps.setProperty("useSSL", "false");
+        probeProps.setProperty("allowPublicKeyRetrieval", "true");
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(jdbcUrl);
+        hc.setUsername(user);
+        hc.setPassword(password);
+        hc.setMaximumPoolSize(poolSize);
+        hc.setMinimumIdle(Math.min(poolSize, 4));
+        hc.setPoolName("tradebench");
+        hc.setConnectionTimeout(3_000);    // a waiting engine retries; a waiting request answers 503
+        hc.setValidationTimeout(1_000);
+        hc.setInitializationFailTimeout(-1); // start even while the database is away; health says so
+        hc.addDataSourceProperty("cachePrepStmts", "true");
+        hc.addDataSourceProperty("prepStmtCacheSize", "64");
+        hc.addDataSourceProperty("useSSL", "false");
+        hc.addDataSourceProperty("allowPublicKeyRetrieval", "true"); // caching_sha2_password without TLS (MySQL 8.4)
+        hc.addDataSourceProperty("connectTimeout", "3000");
+        hc.addDataSourceProperty("socketTimeout", "30000");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
+        pool = new HikariDataSource(hc);
+    }
+
+    public Connection connection() throws SQLException {
+        return pool.getConnection();
+    }
+
+    /** The largest PO/SO id stored: the floor of the ids this process issues. Waits for the database up to {@code waitMs}. */
+    public long largestStoredOrderId(long waitMs) {
+        long deadline = System.currentTimeMillis() + waitMs;
+        while (true) {
+            try (Connection c = connection();
+                 PreparedStatement ps = c.prepareStatement(SalesTable.LARGEST_ORDER_ID);
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return Math.max(rs.getLong(1), rs.getLong(2));
+            } catch (SQLException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("cannot read SALES from the database: " + e.getMessage(), e);
+                }
+                System.err.println("waiting for the database: " + e.getMessage());
+                sleep(1000);
+            }
+        }
+    }
+
+    /** The SALES rows of an order, by ID. */
+    public List<Fill> fills(long orderId) throws SQLException {
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(SalesTable.FILLS)) {
+            ps.setLong(1, orderId);
+            ps.setLong(2, orderId);
+            List<Fill> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Fill(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            Prices.toCents(rs.getBigDecimal(5)), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Can the database be reached? Asked at most twice a second, whatever the request rate; answers within about 1 s. */
+    public boolean healthy() {
+        long now = System.currentTimeMillis();
+        if (now - healthCheckedAt < 500) return healthy;
+        healthCheckedAt = now;
+        // A connection of its own, not the pool's: the pool waits up to 3 s for a
+        // connection while the server is away, a fresh connect is refused at once.
+        try (Connection c = java.sql.DriverManager.getConnection(jdbcUrl, probeProps)) {
+            healthy = c.isValid(1);
+        } catch (SQLException e) {
+            healthy = false;
+        }
+        return healthy;
+    }
+
+    public JdbcSalesWriter writer(Config.PersistMode mode, tradebench.engine.EngineStats stats) {
+        return new JdbcSalesWriter(this, mode, stats);
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

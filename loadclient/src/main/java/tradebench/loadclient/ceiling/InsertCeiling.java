@@ -1,0 +1,262 @@
+package tradebench.loadclient.ceiling;
+
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code loadclient insert-ceiling}: how many SALES rows per second this
+ * machine's database takes with N connections inserting in a loop, the ceiling
+ * the variants' sales/s is compared with.
+ *
+ * <p>Each connection loops the statement the variants' sales writer sends
+ * (engine-model's JdbcSalesWriter): {@code INSERT INTO SALES (...) VALUES
+ * (...) ON DUPLICATE KEY UPDATE ID = ID} over the real SALES table, autocommit,
+ * prepared once per connection — one row per statement with
+ * {@code --batch-rows 1} (the per-sale mode), K rows per statement otherwise
+ * (the batch mode). The rows have negative PO_ID/SO_ID (the services' ids are
+ * positive), increasing like the services' ids and unique per row, and the
+ * names {@code ceiling-b}/{@code ceiling-s}; they are deleted at the end, and
+ * at the start any left by an interrupted run.
+ */
+public final class InsertCeiling {
+
+    static final String BUYER = "ceiling-b";
+    static final String SELLER = "ceiling-s";
+    /** The first id: far below zero, counting up towards it (never reaching it in any run). */
+    static final long FIRST_ID = -4_000_000_000_000_000_000L;
+    private static final String COLUMNS =
+            "INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ";
+    private static final String ROW = "(?,?,?,?,?,?,?,?)";
+    private static final String IDEMPOTENT = " ON DUPLICATE KEY UPDATE ID = ID";
+    private static final BigDecimal PRICE = new BigDecimal("17.05");
+    private static final int DELETE_CHUNK = 20_000;
+
+    private final CeilingOptions options;
+    private final PrintStream out;
+    private final AtomicLong nextId = new AtomicLong(FIRST_ID);
+    private final AtomicLong rowsSoFar = new AtomicLong();
+    /** Statements rolled back by a deadlock and sent again (all phases). */
+    private final AtomicLong retries = new AtomicLong();
+
+    public InsertCeiling(CeilingOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+    }
+
+    /** The figures of one run (the JSON document). */
+    public record Result(Map<String, Object> json, long rows, long statements, double rowsPerSecond, long leftOver, long deleted) {}
+
+    static String statement(int rows) {
+        StringBuilder sb = new StringBuilder(COLUMNS);
+        for (int i = 0; i < rows; i++) sb.append(i > 0 ? "," : "").append(ROW);
+        return sb.append(IDEMPOTENT).toString();
+    }
+
+    public Result run() throws SQLException, InterruptedException {
+        long leftOver;
+        try (Connection c = DriverManager.getConnection(options.dbUrl())) {
+            leftOver = deleteOwnRows(c);
+        }
+        if (leftOver > 0) out.println("insert-ceiling: deleted " + leftOver + " rows left by an interrupted run");
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (int i = 0; i < options.connections(); i++) {
+                Connection c = DriverManager.getConnection(options.dbUrl());
+                c.setAutoCommit(true);
+                connections.add(c);
+            }
+            Result r = measure(connections, leftOver);
+            return r;
+        } finally {
+            for (Connection c : connections) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closing at the end
+                }
+            }
+        }
+    }
+
+    private Result measure(List<Connection> connections, long leftOver) throws SQLException, InterruptedException {
+        long startNs = System.nanoTime();
+        long windowStart = startNs + (long) (options.warmupS() * 1e9);
+        long windowEnd = windowStart + (long) (options.durationS() * 1e9);
+        AtomicReference<SQLException> failure = new AtomicReference<>();
+        List<Looper> loopers = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < connections.size(); i++) {
+            Looper l = new Looper(connections.get(i), windowStart, windowEnd, failure);
+            loopers.add(l);
+            threads.add(Thread.ofPlatform().name("insert-" + i).start(l));
+        }
+        long step = (long) (options.progressS() * 1e9);
+        long next = startNs + step;
+        long lastRows = 0;
+        long lastNs = startNs;
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+            long now = System.nanoTime();
+            if (now >= next) {
+                long rows = rowsSoFar.get();
+                out.printf("progress t=%.0fs phase=%s rows/s=%.0f rows=%d%n", (now - startNs) / 1e9,
+                        now < windowStart ? "warmup" : now < windowEnd ? "measure" : "drain",
+                        (rows - lastRows) / ((now - lastNs) / 1e9), rows);
+                out.flush();
+                lastRows = rows;
+                lastNs = now;
+                next += step;
+            }
+            TimeUnit.MILLISECONDS.sleep(Math.max(1, Math.min(100, (next - now) / 1_000_000)));
+        }
+        for (Thread t : threads) t.join();
+        long deleted;
+        try (Connection c = DriverManager.getConnection(options.dbUrl())) {
+            deleted = deleteOwnRows(c);
+        }
+        if (failure.get() != null) throw failure.get();
+
+        Histogram latency = new Histogram(1, 10_000_000, 3);
+        latency.setAutoResize(true);
+        long rows = 0;
+        long statements = 0;
+        for (Looper l : loopers) {
+            latency.add(l.latency);
+            statements += l.statements;
+        }
+        rows = statements * options.batchRows();
+        double seconds = (windowEnd - windowStart) / 1e9;
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("connections", options.connections());
+        json.put("batchRows", options.batchRows());
+        json.put("durationS", options.durationS());
+        json.put("warmupS", options.warmupS());
+        json.put("rows", rows);
+        json.put("statements", statements);
+        json.put("rowsPerSecond", round1(rows / seconds));
+        json.put("statementsPerSecond", round1(statements / seconds));
+        Map<String, Object> lat = new LinkedHashMap<>();
+        lat.put("count", latency.getTotalCount());
+        lat.put("mean", Math.round(latency.getTotalCount() == 0 ? 0 : latency.getMean()) / 1000.0);
+        lat.put("p50", latency.getValueAtPercentile(50) / 1000.0);
+        lat.put("p90", latency.getValueAtPercentile(90) / 1000.0);
+        lat.put("p99", latency.getValueAtPercentile(99) / 1000.0);
+        lat.put("p999", latency.getValueAtPercentile(99.9) / 1000.0);
+        lat.put("max", latency.getMaxValue() / 1000.0);
+        json.put("latencyMs", lat);
+        json.put("deadlockRetries", retries.get());
+        json.put("rowsDeleted", deleted);
+        return new Result(json, rows, statements, rows / seconds, leftOver, deleted);
+    }
+
+    public String summary(Result r) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> lat = (Map<String, Object>) r.json().get("latencyMs");
+        return String.format("insert-ceiling connections=%d batchRows=%d duration=%.1fs warmup=%.1fs: rows/s %.1f"
+                        + " (rows %d, statements %d, statements/s %s, deadlock retries %s) statement latency ms: p50=%s p99=%s max=%s%n",
+                options.connections(), options.batchRows(), options.durationS(), options.warmupS(), r.rowsPerSecond(),
+                r.rows(), r.statements(), r.json().get("statementsPerSecond"), r.json().get("deadlockRetries"), lat.get("p50"), lat.get("p99"), lat.get("max"));
+    }
+
+    /** Deletes this tool's rows (negative ids, its two names) in chunks; returns how many. */
+    static long deleteOwnRows(Connection c) throws SQLException {
+        c.setAutoCommit(true);
+        long total = 0;
+        try (PreparedStatement ps = c.prepareStatement(
+                "DELETE FROM SALES WHERE PO_ID < 0 AND BUYER_NAME = ? AND SELLER_NAME = ? LIMIT " + DELETE_CHUNK)) {
+            ps.setString(1, BUYER);
+            ps.setString(2, SELLER);
+            int n;
+            do {
+                n = ps.executeUpdate();
+                total += n;
+            } while (n > 0);
+        }
+        return total;
+    }
+
+    /** One connection inserting until the window ends; counts and times the statements that start in the window. */
+    private final class Looper implements Runnable {
+        private final Connection connection;
+        private final long windowStart;
+        private final long windowEnd;
+        private final AtomicReference<SQLException> failure;
+        final Histogram latency = new Histogram(1, 10_000_000, 3);
+        long statements;
+
+        Looper(Connection connection, long windowStart, long windowEnd, AtomicReference<SQLException> failure) {
+            this.connection = connection;
+            this.windowStart = windowStart;
+            this.windowEnd = windowEnd;
+            this.failure = failure;
+            latency.setAutoResize(true);
+        }
+
+        /**
+         * Concurrent INSERT ... ON DUPLICATE KEY UPDATE on one unique index can deadlock in
+         * InnoDB (next-key locks); the server rolls one statement back, and it is sent again,
+         * as the variants' writers do. The retries are counted; the statement's latency
+         * includes them.
+         */
+        private void executeRetryingDeadlocks(PreparedStatement ps) throws SQLException {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    ps.executeUpdate();
+                    return;
+                } catch (SQLException e) {
+                    if (!"40001".equals(e.getSQLState()) || attempt >= 100) throw e;
+                    retries.incrementAndGet();
+                }
+            }
+        }
+
+        @Override
+        public void run() {
+            int k = options.batchRows();
+            try (PreparedStatement ps = connection.prepareStatement(statement(k))) {
+                while (failure.get() == null) {
+                    long start = System.nanoTime();
+                    if (start >= windowEnd) return;
+                    long firstId = nextId.getAndAdd(k);
+                    long created = System.currentTimeMillis();
+                    for (int i = 0; i < k; i++) {
+                        int at = i * 8;
+                        long id = firstId + i;
+                        ps.setString(at + 1, BUYER);
+                        ps.setString(at + 2, SELLER);
+                        ps.setString(at + 3, Long.toString(Math.floorMod(id, 100)));
+                        ps.setBigDecimal(at + 4, PRICE);
+                        ps.setLong(at + 5, 1 + Math.floorMod(id, 10));
+                        ps.setLong(at + 6, id);
+                        ps.setLong(at + 7, id);
+                        ps.setLong(at + 8, created);
+                    }
+                    executeRetryingDeadlocks(ps);
+                    long done = System.nanoTime();
+                    rowsSoFar.addAndGet(k);
+                    if (start >= windowStart) {
+                        statements++;
+                        latency.recordValue(Math.max(0, (done - start) / 1000));
+                    }
+                }
+            } catch (SQLException e) {
+                failure.compareAndSet(null, e);
+            }
+        }
+    }
+
+    static double round1(double d) {
+        return Math.round(d * 10) / 10.0;
+    }
+}
