@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from tradebench_harness import db as dbmod
-from tradebench_harness import diff, loadclient
+from tradebench_harness import diff
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ["java-threads", "node-engine"]
@@ -54,6 +54,13 @@ def test_runs_are_interleaved_and_each_measured_real_sales(compared, ctx):
         assert not r.get("error"), r.get("error")
         assert r["salesInWindow"] > 0 and r["salesPerMinute"] > 0 and r["ordersPerSecond"] > 0
         assert r["settings"]["ENGINES"] == "4" and "DB_POOL" in r["settings"] and r["settings"]["PERSIST"] == "per-sale"
+        assert r["warmupMode"] == "fixed" and r["steady"] is None and r["warmupS"] == 1
+        assert set(r["halves"]) >= {"firstOrdersPerSecond", "secondOrdersPerSecond", "drift"}
+        assert r["driftFlagged"] == (r["drift"] is not None and abs(r["drift"]) > 0.10)
+        # the window's latency distribution, from the load client's .hgrm: percentiles rising to 100
+        pts = r["latencyPercentiles"]
+        assert pts[-1][0] == 100.0 and all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(pts, pts[1:]))
+        assert pts[-1][1] == pytest.approx(r["maxMs"], rel=0.01)
         for group in ("variant", "loadclient", "database"):
             assert r["cpu"][group]["samples"] >= 1, (r["variant"], group)
         assert r["cpu"]["variant"]["threadsMax"] >= 1 and r["cpu"]["variant"]["rssMaxMb"] > 10
@@ -79,11 +86,12 @@ def test_calibration_and_ceiling_fractions(compared, ctx):
     for r in doc["runs"]:
         ceiling = cal["http"][r["runtime"]]["ordersPerSecond"]
         assert r["httpCeilingFraction"] == pytest.approx(r["ordersPerSecond"] / ceiling, rel=1e-3)
-    if loadclient.has_subcommand(ctx, "insert-ceiling"):
-        for r in doc["runs"]:
-            ins = cal["insert"][str(r["dbConnections"])]["singleRow"]["rowsPerSecond"]
-            assert ins > 0
-            assert r["insertCeilingFraction"] == pytest.approx(r["salesPerSecond"] / ins, rel=1e-3)
+    for r in doc["runs"]:
+        entry = cal["insert"][str(r["dbConnections"])]
+        assert entry["multiRow"]["rowsPerSecond"] > 0 and entry["multiRow"]["batchRows"] == cal["multiRowBatch"]
+        ins = entry["singleRow"]["rowsPerSecond"]            # the runs are per-sale: single-row inserts
+        assert ins > 0 and entry["singleRow"]["batchRows"] == 1
+        assert r["insertCeilingFraction"] == pytest.approx(r["salesPerSecond"] / ins, rel=1e-3)
 
 
 def test_summary_has_median_min_max_per_variant(compared):
@@ -125,8 +133,8 @@ def test_report_html_shows_every_variant_and_its_charts_in_chromium(compared, tm
         assert f'data-variant="{v}"' in dom, f"no row for {v}"
     for chart in ("sales", "fractions", "cpu"):
         assert f'id="chart-{chart}"' in dom, chart
-    if any(r.get("latencyPercentiles") for r in doc["runs"]):
-        assert 'id="chart-latency"' in dom
+    for chart in ("latency", "cpu-timeline"):
+        assert f'id="chart-{chart}"' in dom, chart
     shot = tmp_path / "report.png"
     subprocess.run([chromium(), *flags, "--window-size=1280,2000", f"--screenshot={shot}", url],
                    capture_output=True, timeout=120)

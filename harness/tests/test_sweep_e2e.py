@@ -18,7 +18,8 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "node-engine", "--rates", "100,300",
-                        "--engines", "1,2", "--duration", "3", "--warmup", "1", "--no-verify", "--no-calibrate",
+                        "--engines", "1,2", "--duration", "3", "--warmup", "auto", "--warmup-max", "12", "--no-verify",
+                        "--no-calibrate",
                         "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     doc = json.loads((out / "results.json").read_text())
@@ -30,6 +31,9 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
         # open loop: the client sends at the offered rate, far below what the variant can answer
         assert 0.5 * run["rate"] < run["ordersPerSecond"] < 1.5 * run["rate"], run["ordersPerSecond"]
         assert run["p99Ms"] is not None and run["salesPerMinute"] >= 0
+        # steady state: 5 s windows until two agree within 5 %, at most --warmup-max
+        assert run["warmupMode"] == "auto" and run["steady"] in (True, False)
+        assert len(run["warmupWindowsOrdersPerSecond"]) >= 2 and 10 <= run["warmupS"] <= 12 + 5
     assert len(doc["summary"]) == 4
     html = (out / "report.html").read_text()
     assert 'id="chart-sweep-rate"' in html and 'id="chart-sweep-engines"' in html

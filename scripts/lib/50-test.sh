@@ -6,8 +6,9 @@
 #    `loadclient verify`, once per e2e configuration of its variant.yaml
 #    (harness/tradebench_harness/e2e.py),
 # 4. the reliability suite,
-# 5. the static check of docker-compose.yml,
+# 5. the static check of docker-compose.yml and the Dockerfiles,
 # 6. the harness's own tests (pytest, harness/tests), among them the
+#    compose check's test on broken copies of the tree, and the
 #    bench/compare end-to-end check: a short real compare of two variants
 #    (--repeat 2), its results folder, and report.html in headless Chromium.
 # Each database test uses a database of its own (TRADER_TEST_<MODULE>,
@@ -54,10 +55,8 @@ tb_test() {
     harness_run reliability --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "reliability suite (the harness stopped early)"
     harness_steps "$steps"
   fi
-  if declare -F compose_check >/dev/null; then
-    if compose_check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
-    if bash "$TB_ROOT/scripts/test/compose-check-test.sh"; then step_ok "docker-compose check catches broken copies"; else step_fail "docker-compose check test (scripts/test/compose-check-test.sh)"; fi
-  fi
+  say "docker-compose static check (harness/tradebench_harness/compose_check.py)"
+  if harness_run compose-check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
   say "the harness's own tests (pytest harness/tests)"
   harness_pytest
   echo
