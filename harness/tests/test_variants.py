@@ -70,3 +70,25 @@ def test_the_java_command_uses_the_jdk_and_the_jar(ctx):
     cmd = akka.command(ctx)
     assert cmd[0] == ctx.java and cmd[-2] == "-jar" and cmd[-1].endswith("java-akka/target/java-akka.jar")
     assert all(o in cmd for o in ctx.jvm_opts)
+
+
+def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):
+    import os
+    import time
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "variant.yaml").write_text(
+        "name: v\nruntime: java\nbuild: {command: [true], output: v/out.jar, inputs: [v/src, \"shared-*/src\"]}\n"
+        "run: {command: [v/out.jar]}\n")
+    for d in ("v/src/a", "shared-x/src/b"):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "F.java").write_text("x")
+    (v,) = variants.discover(tmp_path)
+    assert v.needs_build(tmp_path)                      # no output yet
+    out = tmp_path / "v" / "out.jar"
+    out.write_text("jar")
+    past = time.time() - 100
+    for f in (tmp_path / "v/src/a/F.java", tmp_path / "shared-x/src/b/F.java"):
+        os.utime(f, (past, past))
+    assert not v.needs_build(tmp_path)
+    os.utime(tmp_path / "shared-x/src/b/F.java", None)  # a shared module's source changed: matched by the glob
+    assert v.needs_build(tmp_path)

@@ -70,18 +70,21 @@ class Variant:
         if not out.exists():
             return True
         t = out.stat().st_mtime
-        for inp in self.build.get("inputs", []):
-            p = root / inp
-            if not p.exists():
-                continue
-            if p.is_file():
-                if p.stat().st_mtime > t:
+        for pattern in self.build.get("inputs", []):
+            for p in sorted(root.glob(pattern)):
+                if self._newer(p, t):
                     return True
-                continue
-            for dirpath, _dirs, files in os.walk(p):
-                for f in files:
-                    if os.stat(os.path.join(dirpath, f)).st_mtime > t:
-                        return True
+        return False
+
+    @staticmethod
+    def _newer(p: Path, t: float) -> bool:
+        """P (a file, or any file under a folder) changed after T."""
+        if p.is_file():
+            return p.stat().st_mtime > t
+        for dirpath, _dirs, files in os.walk(p):
+            for f in files:
+                if os.stat(os.path.join(dirpath, f)).st_mtime > t:
+                    return True
         return False
 
     def ensure_built(self, ctx: Context, log=None) -> None:
