@@ -118,3 +118,22 @@ def test_a_users_experiment_file_is_read_and_a_bad_one_refused(ctx, tmp_path):
         experiments.load(ctx, str(f), {})
     with pytest.raises(experiments.ExperimentError, match="2014"):
         experiments.load(ctx, "no-such-experiment", {})
+
+
+def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
+    """One repeat: median = min = max, whatever the float (a bar chart refuses negative error bars)."""
+    from tradebench_harness import report
+    cal = {"http": {"java": {"ordersPerSecond": 3.0}},
+           "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
+    runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]
+    for r in runs:
+        results.attach_fractions(r, cal)
+    doc = {"command": "bench", "runId": "t", "runs": runs, "environment": {}, "calibration": cal, "options": {},
+           "experiment": None}
+    results.write_all(tmp_path, doc)
+    html = (tmp_path / "report.html").read_text()
+    assert 'data-variant="a"' in html and 'id="chart-fractions"' in html
+    for row in doc["summary"]:
+        for key in ("salesPerMinute", "httpCeilingFraction", "insertCeilingFraction"):
+            s = row[key]
+            assert s["min"] == s["median"] == s["max"]

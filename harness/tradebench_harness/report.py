@@ -40,12 +40,22 @@ def img(name: str, title: str, data: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{h.escape(title)}</figcaption></figure>')
 
 
+def error_bars(rows, key, scale=1.0):
+    """Medians and the (non-negative) distances to min and max of each row's KEY."""
+    med, lo, hi = [], [], []
+    for r in rows:
+        s = r.get(key) or {}
+        m = (s.get("median") or 0) * scale
+        med.append(m)
+        lo.append(max(0.0, m - (s.get("min") or 0) * scale) if s else 0.0)
+        hi.append(max(0.0, (s.get("max") or 0) * scale - m) if s else 0.0)
+    return med, lo, hi
+
+
 def bar_chart(rows, key, title, ylabel, scale=1.0):
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     xs = range(len(rows))
-    med = [(r[key] or {}).get("median", 0) * scale for r in rows]
-    lo = [m - (r[key] or {}).get("min", 0) * scale if r[key] else 0 for m, r in zip(med, rows)]
-    hi = [(r[key] or {}).get("max", 0) * scale - m if r[key] else 0 for m, r in zip(med, rows)]
+    med, lo, hi = error_bars(rows, key, scale)
     ax.bar(xs, med, color=[COLORS[i % len(COLORS)] for i in xs], yerr=[lo, hi], capsize=6)
     for x, m in zip(xs, med):
         ax.annotate(f"{m:,.0f}" if m >= 100 else f"{m:.1f}", (x, m), ha="center", va="bottom", fontsize=8,
@@ -62,9 +72,7 @@ def fractions_chart(rows):
     w = 0.38
     for j, (key, name) in enumerate((("httpCeilingFraction", "orders/s ÷ HTTP ceiling of its runtime"),
                                      ("insertCeilingFraction", "sales/s ÷ insert ceiling of its persist mode"))):
-        med = [((r[key] or {}).get("median") or 0) * 100 for r in rows]
-        lo = [m - ((r[key] or {}).get("min") or 0) * 100 if r[key] else 0 for m, r in zip(med, rows)]
-        hi = [((r[key] or {}).get("max") or 0) * 100 - m if r[key] else 0 for m, r in zip(med, rows)]
+        med, lo, hi = error_bars(rows, key, 100)
         ax.bar([x + (j - 0.5) * w for x in range(len(rows))], med, w, yerr=[lo, hi], capsize=4, label=name,
                color=COLORS[j])
     ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
@@ -188,9 +196,7 @@ def sweep_engines_chart(doc):
     lines = sorted({(r["variant"], r.get("rate") or 0) for r in rows})
     for i, (v, rate) in enumerate(lines):
         vr = sorted((r for r in rows if r["variant"] == v and (r.get("rate") or 0) == rate), key=lambda r: r["engines"])
-        med = [r["salesPerMinute"]["median"] for r in vr]
-        lo = [m - r["salesPerMinute"]["min"] for m, r in zip(med, vr)]
-        hi = [r["salesPerMinute"]["max"] - m for m, r in zip(med, vr)]
+        med, lo, hi = error_bars(vr, "salesPerMinute")
         ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4,
                     label=v + (f" at {rate}/s" if rate else ""), color=COLORS[i % len(COLORS)])
     ax.set_xscale("log", base=2)

@@ -108,7 +108,7 @@ def spread(values) -> dict | None:
     vals = [v for v in values if v is not None]
     if not vals:
         return None
-    return {"median": round(statistics.median(vals), 4), "min": min(vals), "max": max(vals), "n": len(vals)}
+    return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
 
 
 def overlaps(a: dict | None, b: dict | None) -> bool:
