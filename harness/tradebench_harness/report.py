@@ -52,6 +52,17 @@ def error_bars(rows, key, scale=1.0):
     return med, lo, hi
 
 
+def finish_bars(fig, ax, rows, ylabel, title, legend):
+    """The axes every per-variant bar chart shares: a tick per row, labels, grid; the PNG."""
+    ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if legend:
+        ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    return png(fig)
+
+
 def bar_chart(rows, key, title, ylabel, scale=1.0):
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     xs = range(len(rows))
@@ -60,11 +71,7 @@ def bar_chart(rows, key, title, ylabel, scale=1.0):
     for x, m in zip(xs, med):
         ax.annotate(f"{m:,.0f}" if m >= 100 else f"{m:.1f}", (x, m), ha="center", va="bottom", fontsize=8,
                     xytext=(8, 2), textcoords="offset points")
-    ax.set_xticks(list(xs), [label(r) for r in rows], fontsize=8)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.grid(axis="y", alpha=0.3)
-    return png(fig)
+    return finish_bars(fig, ax, rows, ylabel, title, legend=False)
 
 
 def fractions_chart(rows):
@@ -75,12 +82,8 @@ def fractions_chart(rows):
         med, lo, hi = error_bars(rows, key, 100)
         ax.bar([x + (j - 0.5) * w for x in range(len(rows))], med, w, yerr=[lo, hi], capsize=4, label=name,
                color=COLORS[j])
-    ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
-    ax.set_ylabel("% of this machine's ceiling")
-    ax.set_title("Ceiling fractions (comparable across machines)")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    return png(fig)
+    return finish_bars(fig, ax, rows, "% of this machine's ceiling", "Ceiling fractions (comparable across machines)",
+                       legend=True)
 
 
 def cpu_chart(rows):
@@ -90,12 +93,8 @@ def cpu_chart(rows):
     for j, g in enumerate(groups):
         med = [((r["cpuPercent"].get(g) or {}).get("median") or 0) for r in rows]
         ax.bar([x + (j - 1) * w for x in range(len(rows))], med, w, label=g, color=COLORS[j])
-    ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
-    ax.set_ylabel("CPU % (100 = one core), mean over the window")
-    ax.set_title("Who used the cores: the variant's process tree, the load client, the database")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    return png(fig)
+    return finish_bars(fig, ax, rows, "CPU % (100 = one core), mean over the window",
+                       "Who used the cores: the variant's process tree, the load client, the database", legend=True)
 
 
 def cpu_timeline_chart(doc):
