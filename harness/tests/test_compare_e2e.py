@@ -31,7 +31,7 @@ def compared(ctx, tmp_path_factory):
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
-                        "--calibration-duration", "2", "--out", str(out)],
+                        "--calibration-duration", "2", "--calibration-warmup-max", "6", "--out", str(out)],
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
     assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
@@ -83,6 +83,12 @@ def test_calibration_and_ceiling_fractions(compared, ctx):
     _, doc, _ = compared
     cal = doc["calibration"]
     assert cal["http"]["java"]["ordersPerSecond"] > 0 and cal["http"]["node"]["ordersPerSecond"] > 0
+    # every ceiling warms up as the runs do (auto, bounded here by 6 s: one 5 s window, never two to compare)
+    measured = [cal["http"][rt] for rt in ("java", "node")]
+    measured += [e[k] for e in cal["insert"].values() for k in ("singleRow", "multiRow")]
+    for m in measured:
+        assert m["warmup"]["mode"] == "auto", m
+        assert m["warmup"]["steady"] is False and 6 <= m["warmup"]["seconds"] < 30, m
     for r in doc["runs"]:
         ceiling = cal["http"][r["runtime"]]["ordersPerSecond"]
         assert r["httpCeilingFraction"] == pytest.approx(r["ordersPerSecond"] / ceiling, rel=1e-3)

@@ -63,6 +63,10 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
     p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement (default 10)")
+    p.add_argument("--calibration-warmup", type=warmup, default="auto",
+                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs (default auto)")
+    p.add_argument("--calibration-warmup-max", type=positive, default=45,
+                   help="the calibration's auto warm-up bound in seconds (default 45)")
     p.add_argument("--max-error-rate", type=float, default=None,
                    help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
     p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
@@ -91,7 +95,8 @@ def _execute(ctx, command, variants, cases, a, experiment=None):
     cd = a.calibration_duration
     folder, doc = compare.execute(ctx, command, variants, cases, timing_of(a), a.repeat, options_of(a),
                                   calibration=cal, experiment=experiment, out_dir=Path(a.out) if a.out else None,
-                                  cal_duration=cd, cal_warmup=max(1, cd // 2))
+                                  cal_duration=cd, cal_warmup=a.calibration_warmup,
+                                  cal_warmup_max=a.calibration_warmup_max)
     return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
 
 

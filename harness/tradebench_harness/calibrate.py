@@ -9,6 +9,14 @@ client and connection count as the runs they calibrate.
 
 A run's orders/s divided by its runtime's HTTP ceiling, and its sales/s divided
 by the insert ceiling of its persist mode, are what two machines can compare.
+
+Each ceiling is measured in steady state, as the runs are: by default the
+warm-up lasts until two consecutive 5 s windows differ by less than 5 %
+(`--calibration-warmup auto`, bounded by `--calibration-warmup-max`). With a
+fixed 5 s (HTTP) and 2 s (inserts) warm-up, every ceiling was still rising in
+its measured window on this project's machine (the node server's halves
+differed by 20 %, the inserts' 5 s progress lines by 35 %), so the same
+ceiling measured an hour apart differed by up to 57 %.
 """
 from __future__ import annotations
 
@@ -36,7 +44,18 @@ def _wait_port(port: int, seconds: float, proc) -> bool:
     return False
 
 
-def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup: int) -> dict:
+def warmup_args(warmup, warmup_max) -> list:
+    """The load client's warm-up flags: seconds, or auto (until steady) with its bound."""
+    return ["--warmup", "auto", "--warmup-max", warmup_max] if warmup == "auto" else ["--warmup", warmup]
+
+
+def _warmup_of(r: dict) -> dict:
+    w = r.get("warmup") or {}
+    return {"mode": w.get("mode"), "seconds": w.get("seconds"), "steady": w.get("steady")}
+
+
+def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup,
+                 warmup_max: int = 45) -> dict:
     port = process.free_port()
     if runtime == "java":
         argv = [ctx.java, *ctx.loadclient_opts, "-cp", str(ctx.loadclient_jar()), "tradebench.loadclient.TrivialServer", str(port)]
@@ -48,40 +67,47 @@ def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_m
             return {"error": f"the trivial {runtime} server did not start (log: {server.log})"}
         js = out / f"trivial-{runtime}.json"
         rc = loadclient.run(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
-                            "--wait", wait_ms, "--duration", duration, "--warmup", warmup, "--json", js,
-                            log=out / f"trivial-{runtime}-load.log", timeout=duration + warmup + 120)
+                            "--wait", wait_ms, "--duration", duration, *warmup_args(warmup, warmup_max), "--json", js,
+                            log=out / f"trivial-{runtime}-load.log", timeout=duration + upper(warmup, warmup_max) + 120)
         if rc != 0 or not js.exists():
             return {"error": f"loadclient load against the trivial {runtime} server failed (log: {out}/trivial-{runtime}-load.log)"}
         r = json.loads(js.read_text())
         return {"ordersPerSecond": r.get("requestsPerSecond"), "p50Ms": (r.get("latencyMs") or {}).get("p50"),
                 "p99Ms": (r.get("latencyMs") or {}).get("p99"), "concurrency": concurrency, "waitMs": wait_ms,
-                "durationS": duration}
+                "durationS": duration, "warmup": _warmup_of(r), "drift": (r.get("halves") or {}).get("drift")}
     finally:
         server.stop(5)
 
 
-def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup: int) -> dict:
+def upper(warmup, warmup_max) -> int:
+    """The longest a warm-up can last (for time-outs and estimates)."""
+    return int(warmup_max) if warmup == "auto" else int(float(warmup))
+
+
+def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup,
+                   warmup_max: int = 45) -> dict:
     js = out / f"insert-{connections}c-{batch_rows}r.json"
     log = out / f"insert-{connections}c-{batch_rows}r.log"
     rc = loadclient.run(ctx, "insert-ceiling", "--db-url", jdbc, "--connections", connections, "--duration", duration,
-                        "--warmup", warmup, "--batch-rows", batch_rows, "--json", js, log=log,
-                        timeout=duration + warmup + 120)
+                        *warmup_args(warmup, warmup_max), "--batch-rows", batch_rows, "--json", js, log=log,
+                        timeout=duration + upper(warmup, warmup_max) + 120)
     if rc != 0 or not js.exists():
         return {"error": f"loadclient insert-ceiling failed (log: {log})"}
     return json.loads(js.read_text())
 
 
 def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
-              concurrency: int, wait_ms: int, duration: int, warmup: int, on_step=None) -> dict:
+              concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None) -> dict:
     """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
     database with the SALES table that may be emptied."""
     out.mkdir(parents=True, exist_ok=True)
-    cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmupS": warmup,
+    cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmup": warmup,
+                 "warmupMaxS": warmup_max if warmup == "auto" else None,
                  "http": {}, "insert": {}, "multiRowBatch": MULTI_ROW_BATCH}
     for rt in sorted(runtimes):
         if on_step:
             on_step(f"calibration: {rt} trivial HTTP server")
-        cal["http"][rt] = http_ceiling(ctx, rt, out, concurrency, wait_ms, duration, warmup)
+        cal["http"][rt] = http_ceiling(ctx, rt, out, concurrency, wait_ms, duration, warmup, warmup_max)
     if not loadclient.has_subcommand(ctx, "insert-ceiling"):
         cal["insert"] = {"error": "this load client has no insert-ceiling command"}
         return cal
@@ -91,7 +117,7 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
             if on_step:
                 on_step(f"calibration: database inserts, {n} connections, {rows} row(s) per statement")
             db.sql("DELETE FROM SALES", db_name)
-            entry[key] = insert_ceiling(ctx, db.jdbc(db_name), out, n, rows, duration, max(1, warmup // 2))
+            entry[key] = insert_ceiling(ctx, db.jdbc(db_name), out, n, rows, duration, warmup, warmup_max)
         db.sql("DELETE FROM SALES", db_name)
         cal["insert"][str(n)] = entry
     return cal
@@ -108,5 +134,7 @@ def insert_of(cal: dict, persist: str, connections: int):
     return v.get("rowsPerSecond")
 
 
-def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup: int) -> int:
-    return runtimes * (duration + warmup + 8) + connection_counts * 2 * (duration + warmup // 2 + 6)
+def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup, warmup_max: int = 45) -> int:
+    # an auto warm-up is usually steady in about half its bound
+    w = upper(warmup, warmup_max) // 2 if warmup == "auto" else upper(warmup, warmup_max)
+    return runtimes * (duration + w + 8) + connection_counts * 2 * (duration + w + 6)

@@ -38,7 +38,7 @@ def human(seconds: float) -> str:
 
 def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Case], timing: Timing, repeat: int,
             options: dict, calibration: dict | None = None, experiment: dict | None = None, out_dir: Path | None = None,
-            cal_duration: int = 10, cal_warmup: int = 5) -> tuple[Path, dict]:
+            cal_duration: int = 10, cal_warmup="auto", cal_warmup_max: int = 45) -> tuple[Path, dict]:
     """Runs the plan; writes results/<run-id>/; returns (folder, results document)."""
     run_id = results.new_run_id(command)
     folder = out_dir or ctx.results / run_id
@@ -55,7 +55,8 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     runtimes = {v.runtime for _, _, v in runs_plan}
     conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) for _, c, v in runs_plan}
     est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan)
-    est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup)
+    est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
+                                                                              cal_warmup_max)
     console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
                   f"{len(cases)} case(s) x {repeat} repeat(s), round-robin) + calibration: about "
                   f"{human(est_runs + est_cal)} (warm-up {timing.warmup}{' s' if timing.warmup != 'auto' else ', up to ' + str(timing.warmup_max) + ' s each'}, "
@@ -78,7 +79,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             wait = 0
             doc["calibration"] = calibrate.calibrate(
                 ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
-                on_step=lambda s: progress.update(task, description=s))
+                cal_warmup_max, on_step=lambda s: progress.update(task, description=s))
             progress.advance(task)
         left = est_runs
         done_s = 0.0

@@ -280,7 +280,7 @@ def html(doc: dict) -> str:
     if cal:
         lines = [l.strip("|").split("|") for l in results.calibration_md(cal).splitlines()[2:]]
         parts.append("<h2>This machine's ceilings (calibration)</h2>" +
-                     table(["ceiling", "figure"], [[c.strip() for c in l] for l in lines], "calibration"))
+                     table(["ceiling", "figure", "warm-up"], [[c.strip() for c in l] for l in lines], "calibration"))
     run_head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
                 "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
     run_rows = []

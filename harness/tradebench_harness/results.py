@@ -214,20 +214,30 @@ def summary_md(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def warmup_text(v: dict) -> str:
+    """How a ceiling's warm-up ended: "steady after 15 s", "not steady (45 s)", "fixed 5 s" (older runs: –)."""
+    w = v.get("warmup") or {}
+    if w.get("mode") == "auto":
+        return f"steady after {fmt(w.get('seconds'), '.0f')} s" if w.get("steady") else f"not steady ({fmt(w.get('seconds'), '.0f')} s)"
+    return f"fixed {fmt(w.get('seconds'), '.0f')} s" if w.get("mode") == "fixed" else "–"
+
+
 def calibration_md(cal: dict) -> str:
-    out = ["| ceiling | figure |", "| --- | ---: |"]
+    out = ["| ceiling | figure | warm-up |", "| --- | ---: | --- |"]
     for rt, v in (cal.get("http") or {}).items():
         out.append(f"| HTTP, {rt} trivial server ({cal.get('concurrency')} connections) | "
-                   f"{fmt(v.get('ordersPerSecond'))} orders/s |" if "error" not in v else f"| HTTP, {rt} | {v['error']} |")
+                   f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} |" if "error" not in v
+                   else f"| HTTP, {rt} | {v['error']} | |")
     ins = cal.get("insert") or {}
     if "error" in ins:
-        out.append(f"| database inserts | {ins['error']} |")
+        out.append(f"| database inserts | {ins['error']} | |")
     else:
         for n, e in ins.items():
             for key, name in (("singleRow", "single-row autocommit"), ("multiRow", f"{cal.get('multiRowBatch')}-row statements")):
                 v = e.get(key) or {}
                 out.append(f"| inserts, {name}, {n} connections | "
-                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s |" if "error" not in v else f"{v['error']} |"))
+                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s | {warmup_text(v)} |" if "error" not in v
+                              else f"{v['error']} | |"))
     return "\n".join(out)
 
 

@@ -71,6 +71,29 @@ class InsertCeilingTest {
     }
 
     @Test
+    void autoWarmupMeasuresAfterSteadyWindowsOrItsBound(@TempDir Path dir) throws Exception {
+        String url = TestDb.jdbcUrl();
+        // windows of 0.5 s, a tolerance no two windows can miss (100 %): steady after the second window
+        JsonNode steady = ceiling(dir, url, "--warmup", "auto", "--steady-window", "0.5", "--steady-tolerance", "1",
+                "--warmup-max", "30");
+        JsonNode w = steady.path("warmup");
+        assertEquals("auto", w.path("mode").asText(), steady.toString());
+        assertTrue(w.path("steady").asBoolean(), steady.toString());
+        assertEquals(2, w.path("windowsRowsPerSecond").size(), "steady as soon as two windows are compared: " + steady);
+        assertTrue(steady.path("warmupS").asDouble() >= 0.9 && steady.path("warmupS").asDouble() < 30, steady.toString());
+        assertTrue(steady.path("rows").asLong() > 0, steady.toString());
+        // a tolerance no two windows can meet (a change is never negative): the bound opens the window, not steady
+        JsonNode bounded = ceiling(dir, url, "--warmup", "auto", "--steady-window", "0.4", "--steady-tolerance", "0.0000001",
+                "--warmup-max", "1.5");
+        assertEquals(false, bounded.path("warmup").path("steady").asBoolean(true), bounded.toString());
+        assertTrue(bounded.path("warmupS").asDouble() >= 1.5, bounded.toString());
+        assertEquals(bounded.path("rows").asDouble(), bounded.path("rowsPerSecond").asDouble(), 0.1, "1 s window: " + bounded);
+        try (Connection c = DriverManager.getConnection(url)) {
+            assertEquals(0, count(c, "PO_ID < 0"));
+        }
+    }
+
+    @Test
     void multiRowInsertsStoreKRowsPerStatement(@TempDir Path dir) throws Exception {
         String url = TestDb.jdbcUrl();
         JsonNode j = ceiling(dir, url, "--batch-rows", "50");

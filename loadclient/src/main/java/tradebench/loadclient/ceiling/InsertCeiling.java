@@ -47,6 +47,13 @@ public final class InsertCeiling {
     private final PrintStream out;
     private final AtomicLong nextId = new AtomicLong(FIRST_ID);
     private final AtomicLong rowsSoFar = new AtomicLong();
+    /**
+     * The measured window, in System.nanoTime(): set once, by the main thread, at the start
+     * (fixed warm-up) or when the warm-up is steady (--warmup auto); the loopers read it
+     * before each statement.
+     */
+    private volatile long windowStartNs = Long.MAX_VALUE;
+    private volatile long windowEndNs = Long.MAX_VALUE;
     /** Statements rolled back by a deadlock and sent again (all phases). */
     private final AtomicLong retries = new AtomicLong();
 
@@ -92,34 +99,38 @@ public final class InsertCeiling {
 
     private Result measure(List<Connection> connections, long leftOver) throws SQLException, InterruptedException {
         long startNs = System.nanoTime();
-        long windowStart = startNs + (long) (options.warmupS() * 1e9);
-        long windowEnd = windowStart + (long) (options.durationS() * 1e9);
+        if (!options.warmupAuto()) openWindow(startNs + (long) (options.warmupS() * 1e9));
         AtomicReference<SQLException> failure = new AtomicReference<>();
         List<Looper> loopers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < connections.size(); i++) {
-            Looper l = new Looper(connections.get(i), windowStart, windowEnd, failure);
+            Looper l = new Looper(connections.get(i), failure);
             loopers.add(l);
             threads.add(Thread.ofPlatform().name("insert-" + i).start(l));
         }
+        SteadyWatch steady = options.warmupAuto() ? new SteadyWatch(startNs) : null;
         long step = (long) (options.progressS() * 1e9);
         long next = startNs + step;
         long lastRows = 0;
         long lastNs = startNs;
         while (threads.stream().anyMatch(Thread::isAlive)) {
             long now = System.nanoTime();
+            if (steady != null && windowStartNs == Long.MAX_VALUE) steady.check(now);
             if (now >= next) {
                 long rows = rowsSoFar.get();
                 out.printf("progress t=%.0fs phase=%s rows/s=%.0f rows=%d%n", (now - startNs) / 1e9,
-                        now < windowStart ? "warmup" : now < windowEnd ? "measure" : "drain",
+                        now < windowStartNs ? "warmup" : now < windowEndNs ? "measure" : "drain",
                         (rows - lastRows) / ((now - lastNs) / 1e9), rows);
                 out.flush();
                 lastRows = rows;
                 lastNs = now;
                 next += step;
             }
-            TimeUnit.MILLISECONDS.sleep(Math.max(1, Math.min(100, (next - now) / 1_000_000)));
+            long wake = steady != null && windowStartNs == Long.MAX_VALUE ? Math.min(next, steady.nextCheckNs()) : next;
+            TimeUnit.MILLISECONDS.sleep(Math.max(1, Math.min(100, (wake - now) / 1_000_000)));
         }
+        long windowStart = windowStartNs;
+        long windowEnd = windowEndNs;
         for (Thread t : threads) t.join();
         long deleted;
         try (Connection c = DriverManager.getConnection(options.dbUrl())) {
@@ -141,7 +152,9 @@ public final class InsertCeiling {
         json.put("connections", options.connections());
         json.put("batchRows", options.batchRows());
         json.put("durationS", options.durationS());
-        json.put("warmupS", options.warmupS());
+        json.put("warmupS", round1((windowStart - startNs) / 1e9));
+        json.put("warmup", steady != null ? steady.json(windowStart - startNs)
+                : Map.of("mode", "fixed", "seconds", options.warmupS()));
         json.put("rows", rows);
         json.put("statements", statements);
         json.put("rowsPerSecond", round1(rows / seconds));
@@ -165,8 +178,77 @@ public final class InsertCeiling {
         Map<String, Object> lat = (Map<String, Object>) r.json().get("latencyMs");
         return String.format("insert-ceiling connections=%d batchRows=%d duration=%.1fs warmup=%.1fs: rows/s %.1f"
                         + " (rows %d, statements %d, statements/s %s, deadlock retries %s) statement latency ms: p50=%s p99=%s max=%s%n",
-                options.connections(), options.batchRows(), options.durationS(), options.warmupS(), r.rowsPerSecond(),
+                options.connections(), options.batchRows(), options.durationS(), r.json().get("warmupS"), r.rowsPerSecond(),
                 r.rows(), r.statements(), r.json().get("statementsPerSecond"), r.json().get("deadlockRetries"), lat.get("p50"), lat.get("p99"), lat.get("max"));
+    }
+
+    private void openWindow(long startNs) {
+        windowEndNs = startNs + (long) (options.durationS() * 1e9);
+        windowStartNs = startNs;
+    }
+
+    /**
+     * {@code --warmup auto}, as {@code load}'s: consecutive windows of {@code --steady-window}
+     * s; when a window's rows/s differs from the previous one's by less than
+     * {@code --steady-tolerance} (relative to the larger) the measured window opens; after
+     * {@code --warmup-max} s it opens anyway, not steady. A database's insert rate climbs for
+     * many seconds after a start (the JDBC driver's and the client's JIT, InnoDB's buffer pool
+     * and log), so a fixed 2 s warm-up measured a rate still rising.
+     */
+    private final class SteadyWatch {
+        private final long startNs;
+        private final long windowNs = (long) (options.steadyWindowS() * 1e9);
+        private final long maxEndNs;
+        private final List<Double> windows = new ArrayList<>();
+        private long lastNs;
+        private long lastRows;
+        private Double previous;
+        private boolean steady;
+
+        SteadyWatch(long startNs) {
+            this.startNs = startNs;
+            this.lastNs = startNs;
+            this.maxEndNs = startNs + (long) (options.warmupMaxS() * 1e9);
+        }
+
+        long nextCheckNs() {
+            return Math.min(lastNs + windowNs, maxEndNs);
+        }
+
+        void check(long now) {
+            if (now >= maxEndNs) {
+                out.printf("warmup NOT steady after %.1fs (--warmup-max): measuring %.1fs anyway%n",
+                        (now - startNs) / 1e9, options.durationS());
+                openWindow(now);
+                return;
+            }
+            if (now < lastNs + windowNs) return;
+            long rows = rowsSoFar.get();
+            double rate = (rows - lastRows) / ((now - lastNs) / 1e9);
+            windows.add(round1(rate));
+            double max = Math.max(rate, previous == null ? 0 : previous);
+            Double change = previous == null || max <= 0 ? null : Math.abs(rate - previous) / max;
+            steady = change != null && change < options.steadyTolerance();
+            out.printf("warmup window=%d t=%.0fs rows/s=%.0f change=%s%s%n", windows.size(), (now - startNs) / 1e9, rate,
+                    change == null ? "-" : String.format("%.1f%%", change * 100), steady ? " steady" : "");
+            out.flush();
+            previous = rate;
+            lastRows = rows;
+            lastNs = now;
+            if (steady) {
+                out.printf("warmup steady after %.1fs: measuring %.1fs%n", (now - startNs) / 1e9, options.durationS());
+                openWindow(now);
+            }
+        }
+
+        Map<String, Object> json(long warmupNs) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("mode", "auto");
+            m.put("seconds", round1(warmupNs / 1e9));
+            m.put("steady", steady);
+            m.put("windowsRowsPerSecond", windows);
+            return m;
+        }
     }
 
     /** Deletes this tool's rows (negative ids, its two names) in chunks; returns how many. */
@@ -189,16 +271,12 @@ public final class InsertCeiling {
     /** One connection inserting until the window ends; counts and times the statements that start in the window. */
     private final class Looper implements Runnable {
         private final Connection connection;
-        private final long windowStart;
-        private final long windowEnd;
         private final AtomicReference<SQLException> failure;
         final Histogram latency = new Histogram(1, 10_000_000, 3);
         long statements;
 
-        Looper(Connection connection, long windowStart, long windowEnd, AtomicReference<SQLException> failure) {
+        Looper(Connection connection, AtomicReference<SQLException> failure) {
             this.connection = connection;
-            this.windowStart = windowStart;
-            this.windowEnd = windowEnd;
             this.failure = failure;
             latency.setAutoResize(true);
         }
@@ -227,7 +305,8 @@ public final class InsertCeiling {
             try (PreparedStatement ps = connection.prepareStatement(statement(k))) {
                 while (failure.get() == null) {
                     long start = System.nanoTime();
-                    if (start >= windowEnd) return;
+                    long windowStart = windowStartNs;
+                    if (start >= windowEndNs) return;
                     long firstId = nextId.getAndAdd(k);
                     long created = System.currentTimeMillis();
                     for (int i = 0; i < k; i++) {
@@ -245,7 +324,7 @@ public final class InsertCeiling {
                     executeRetryingDeadlocks(ps);
                     long done = System.nanoTime();
                     rowsSoFar.addAndGet(k);
-                    if (start >= windowStart) {
+                    if (start >= windowStart && windowStart != Long.MAX_VALUE) {
                         statements++;
                         latency.recordValue(Math.max(0, (done - start) / 1000));
                     }
