@@ -25,25 +25,32 @@ function noBody(req) {
   return length === undefined || (length === '0' && h['content-type'] === undefined);
 }
 
+// The order handler that serves this request on the fast path, or null
+// when it goes to Express.
+function fastHandler(req, buy, sell) {
+  const method = req.method;
+  if (method !== 'POST' && method !== 'GET') return null;
+  const url = req.url;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const handler = path === '/buy' ? buy : path === '/sell' ? sell : null;
+  if (handler === null || (method === 'POST' && !noBody(req))) return null;
+  return handler;
+}
+
 // app: the Express app; buy, sell: the order handlers of its /buy and /sell routes.
 function createFront(app, buy, sell) {
   function front(req, res) {
-    const method = req.method;
-    if (method === 'POST' || method === 'GET') {
-      const url = req.url;
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      const handler = path === '/buy' ? buy : path === '/sell' ? sell : null;
-      if (handler !== null && (method === 'GET' || noBody(req))) {
-        try {
-          handler(req, res);
-        } catch (err) {
-          errorHandler(err, req, res);
-        }
-        return;
-      }
+    const handler = fastHandler(req, buy, sell);
+    if (handler === null) {
+      app(req, res);
+      return;
     }
-    app(req, res);
+    try {
+      handler(req, res);
+    } catch (err) {
+      errorHandler(err, req, res);
+    }
   }
   // As Express's app.listen: a node:http server with this listener.
   front.listen = function listen(...args) {
@@ -54,4 +61,4 @@ function createFront(app, buy, sell) {
   return front;
 }
 
-module.exports = { createFront };
+module.exports = { createFront, fastHandler };
