@@ -72,6 +72,10 @@ test('the fast path answers exactly as the Express routes: 202, 400s, 503 overlo
       ['/buy', 'userId=b%ZZ&productId=1&quantity=1', 400],
       ['/buy', 'userId=b&userId=c&productId=1&quantity=1', 400],
     ];
+    // Express's own res.json answer (the 404 of an unknown path): the headers the handler's answers must match.
+    const expressJson = await rawCall(url, 'GET', '/nothing');
+    const shape = (headers) => headers.map((h) => h.replace(/^(Content-Length): .*$/i, '$1: N'));
+    assert.deepEqual(shape(expressJson.headers), ['Content-Type: application/json; charset=utf-8', 'Content-Length: N']);
     for (const [path, params, status] of cases) {
       // Express: the parameters in a form body; the fast path: in the query, no body.
       const viaExpress = await rawCall(url, 'POST', path, params);
@@ -79,6 +83,8 @@ test('the fast path answers exactly as the Express routes: 202, 400s, 503 overlo
       assert.equal(viaExpress.status, status, `${path} ${params}: ${viaExpress.text}`);
       assert.equal(viaFast.status, status, `${path}?${params}: ${viaFast.text}`);
       assert.deepEqual(viaFast.headers, viaExpress.headers, `${path} ${params}`);
+      const extra = status === 503 ? ['Retry-After: 1'] : [];
+      assert.deepEqual(shape(viaFast.headers), [...extra, ...shape(expressJson.headers)], `${path} ${params}`);
       if (status === 202) {
         // ids differ; the rest of the body is the same
         const a = JSON.parse(viaExpress.text);
