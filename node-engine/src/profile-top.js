@@ -1,5 +1,5 @@
 'use strict';
-// Not a test: `node tools/profile-top.js FILE.cpuprofile [TOP]` summarises a
+// Not a test: `node src/profile-top.js FILE.cpuprofile [TOP]` summarises a
 // profile written by `node --cpu-prof`: self time per function (the top TOP,
 // 25 by default) and per area (our src/, express and its modules, mysql2,
 // Node's http/net/IPC internals, GC, idle), in % of the profile's busy time
@@ -63,7 +63,7 @@ function summarise(file, top = 25) {
 
 if (require.main === module) {
   if (process.argv.length < 3) {
-    process.stderr.write('usage: node tools/profile-top.js FILE.cpuprofile [TOP]\n');
+    process.stderr.write('usage: node src/profile-top.js FILE.cpuprofile [TOP]\n');
     process.exit(2);
   }
   console.log(summarise(process.argv[2], Number(process.argv[3] || 25)));
