@@ -5,7 +5,7 @@
 // before it starts the next. What happened goes back to the parent only after
 // the sales are stored (contract section 1, step 4).
 //
-// Messages from the parent: {t: 'orders', list: [order]}, {t: 'drain'}.
+// Messages from the parent: {t: 'orders', list: flat orders (ordersOf)}, {t: 'drain'}.
 // Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},
 //                            {t: 'drained'}.
 const { Market } = require('./market');
@@ -14,6 +14,17 @@ const { storeSales } = require('./sales-store');
 
 // Heartbeat for /stats (open orders, cycles) when nothing else is reported.
 const IDLE_REPORT_MS = 250;
+
+// The parent's flat order list (engine-pool.js send): 7 values per order,
+// id, side (1 sell, 0 buy), userId, productId, quantity, priceCents, arrival.
+function submitAll(market, list) {
+  for (let i = 0; i < list.length; i += 7) {
+    market.submit({
+      id: list[i], side: list[i + 1] === 1 ? 'sell' : 'buy', userId: list[i + 2], productId: list[i + 3],
+      quantity: list[i + 4], priceCents: list[i + 5], arrival: list[i + 6],
+    });
+  }
+}
 
 function runEngine(settings) {
   const { engine, delayMs, timeoutMs, persist, db } = settings;
@@ -33,7 +44,7 @@ function runEngine(settings) {
     if (timer) { clearTimeout(timer); timer = null; loop(); }
   };
   process.on('message', (msg) => {
-    if (msg.t === 'orders') for (const o of msg.list) market.submit(o);
+    if (msg.t === 'orders') submitAll(market, msg.list);
     else if (msg.t === 'drain') drainNow();
   });
   // The parent decides when an engine stops (it drains us on SIGTERM/SIGINT);

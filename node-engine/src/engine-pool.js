@@ -26,7 +26,7 @@ class EnginePool extends EventEmitter {
     this.engines = [];
     for (let i = 0; i < config.engines; i++) {
       this.engines.push({
-        index: i, child: null, ready: false, queue: [], sent: 0, joined: 0,
+        index: i, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
         spawnedAt: 0, youngDeaths: 0, respawnDelay: RESPAWN_DELAY_MS,
       });
@@ -56,6 +56,7 @@ class EnginePool extends EventEmitter {
     e.spawnedAt = Date.now();
     e.ready = false;
     e.queue = [];
+    e.queued = 0;
     e.sent = 0;
     e.joined = 0;
     e.open = 0;
@@ -115,6 +116,7 @@ class EnginePool extends EventEmitter {
     process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); a new one starts in ${e.respawnDelay} ms\n`);
     e.restarts++;
     e.queue = [];
+    e.queued = 0;
     e.sent = 0;
     e.joined = 0;
     e.open = 0;
@@ -131,9 +133,13 @@ class EnginePool extends EventEmitter {
   }
 
   // Queues the order for its child; queues are flushed once per event-loop
-  // turn, so a burst of requests costs one IPC message per engine.
+  // turn, so a burst of requests costs one IPC message per engine. An order
+  // travels as 7 values of one flat array (engine-child.js submitAll reads
+  // them back): no key names to write and parse per order.
   send(e, order) {
-    e.queue.push(order);
+    e.queue.push(order.id, order.side === 'sell' ? 1 : 0, order.userId, order.productId,
+      order.quantity, order.priceCents, order.arrival);
+    e.queued++;
     e.accepted++;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -144,15 +150,16 @@ class EnginePool extends EventEmitter {
   flush() {
     this.flushScheduled = false;
     for (const e of this.engines) {
-      if (e.queue.length === 0 || !e.child) continue;
-      e.sent += e.queue.length;
+      if (e.queued === 0 || !e.child) continue;
+      e.sent += e.queued;
       e.child.send({ t: 'orders', list: e.queue });
       e.queue = [];
+      e.queued = 0;
     }
   }
 
   pendingOf(e) {
-    return e.queue.length + e.sent - e.joined;
+    return e.queued + e.sent - e.joined;
   }
 
   kill(index, signal = 'SIGKILL') {

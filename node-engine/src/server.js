@@ -1,9 +1,11 @@
 'use strict';
 // node-engine entry: the Express parent. It wires settings, middleware and
-// routes (createApp), starts the engine children and the database pool
-// (createService), and listens only when run directly, so tests use the app
-// without a fixed port.
+// routes (createApp: the Express app behind the orders' fast path of
+// src/front.js, listened to like an Express app), starts the engine children
+// and the database pool (createService), and listens only when run directly,
+// so tests use the app without a fixed port.
 const express = require('express');
+const { createFront } = require('./front');
 const { loadConfig, ConfigError } = require('./config');
 const { createPool, largestStoredOrderId } = require('./db');
 const { EnginePool } = require('./engine-pool');
@@ -38,8 +40,10 @@ function createApp(deps) {
   // HEAD is refused explicitly: Express would otherwise run the GET handler,
   // and a HEAD must not place an order.
   const orderMethods = methodNotAllowed('GET, POST');
-  app.route('/buy').head(orderMethods).get(orderEntry('buy', deps)).post(formBody, orderEntry('buy', deps)).all(orderMethods);
-  app.route('/sell').head(orderMethods).get(orderEntry('sell', deps)).post(formBody, orderEntry('sell', deps)).all(orderMethods);
+  const buy = orderEntry('buy', deps);
+  const sell = orderEntry('sell', deps);
+  app.route('/buy').head(orderMethods).get(buy).post(formBody, buy).all(orderMethods);
+  app.route('/sell').head(orderMethods).get(sell).post(formBody, sell).all(orderMethods);
   app.route('/orders/:id').get(orderStatus(deps)).all(methodNotAllowed('GET'));
   app.route('/stats').get(statsReport(deps)).all(methodNotAllowed('GET'));
   app.route('/health').get(health(deps)).all(methodNotAllowed('GET'));
@@ -48,7 +52,8 @@ function createApp(deps) {
 
   app.use(notFound);
   app.use(errorHandler);
-  return app;
+  // The orders without a body skip Express (src/front.js); the same handlers.
+  return createFront(app, buy, sell);
 }
 
 // Everything the app needs, started: the pool, the id floor, the engines.

@@ -22,18 +22,24 @@ function parseParams(text, into = new Map()) {
     const eq = piece.indexOf('=');
     const rawName = eq < 0 ? piece : piece.slice(0, eq);
     const rawValue = eq < 0 ? '' : piece.slice(eq + 1);
-    let name;
-    let value;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
-    } catch (err) {
-      throw new BadRequest('malformed URL encoding in the parameters');
-    }
-    if (!into.has(name)) into.set(name, []);
-    into.get(name).push(value);
+    const name = decodeParam(rawName);
+    const value = decodeParam(rawValue);
+    const values = into.get(name);
+    if (values === undefined) into.set(name, [value]);
+    else values.push(value);
   }
   return into;
+}
+
+// '+' is a space, %XX a byte of UTF-8. Text without either (the load
+// client's parameters) is returned as it is: nothing to decode.
+function decodeParam(raw) {
+  if (raw.indexOf('%') < 0 && raw.indexOf('+') < 0) return raw;
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch (err) {
+    throw new BadRequest('malformed URL encoding in the parameters');
+  }
 }
 
 // The parameters of a request: its query string and, for a form POST, its body.

@@ -65,7 +65,9 @@ for (const mode of ['per-sale', 'batch']) {
     const proxy = await breakableProxy(db);
     const viaProxy = createPool({ ...db, port: proxy.port });
     try {
-      await viaProxy.query('SELECT 1'); // an established connection, so the next packet is an insert
+      // An established connection that has stored a sale in this mode once
+      // (per-sale prepares its INSERT on first use), so the next packet is an insert.
+      await storeSales(viaProxy, mode, someSales(1));
       proxy.cutNext = true;
       const sales = someSales(20);
       const failures = [];

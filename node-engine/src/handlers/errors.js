@@ -1,6 +1,7 @@
 'use strict';
 // Every failure becomes a JSON answer: unknown path 404, wrong method 405,
 // anything thrown (malformed URL encoding, bad body, database error) 4xx/5xx.
+const { answerJson } = require('./answers');
 
 function methodNotAllowed(allow) {
   return function refuseMethod(req, res) {
@@ -18,13 +19,15 @@ function errorHandler(err, req, res, next) {
   let status = Number(err.status || err.statusCode) || 500;
   if (status < 400 || status > 599) status = 500;
   let error;
+  let headers;
   if (status >= 500) {
-    process.stderr.write(`error answering ${req.method} ${req.originalUrl}: ${err.stack || err}\n`);
+    // req.originalUrl: set by Express; the fast path (front.js) has only req.url.
+    process.stderr.write(`error answering ${req.method} ${req.originalUrl || req.url}: ${err.stack || err}\n`);
     if (err.code && /^(ECONN|PROTOCOL_|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ER_)/.test(err.code)) {
       // /orders/{id} reads SALES: while the database is away, say so, as the Java variants do.
       status = 503;
       error = 'database unreachable';
-      res.set('Retry-After', '1');
+      headers = { 'Retry-After': '1' };
     } else {
       error = 'internal error';
     }
@@ -34,7 +37,7 @@ function errorHandler(err, req, res, next) {
     error = err.expose === false ? 'bad request' : err.message;
   }
   if (res.headersSent) return req.socket.destroy();
-  return res.status(status).json({ error });
+  return answerJson(res, status, { error }, headers);
 }
 
 // Requests Node's HTTP parser refuses before Express sees them (an unknown

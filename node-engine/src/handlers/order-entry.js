@@ -1,15 +1,17 @@
 'use strict';
 // POST|GET /buy and /sell: validate, route to the engine that owns the
-// product, answer 202 at once (the trade happens in a later cycle).
+// product, answer 202 at once (the trade happens in a later cycle). The same
+// handler serves Express's routes (a form body) and the fast path of
+// src/front.js (no body): it writes its answers with answers.js only.
 const { paramsOf, parseOrder } = require('../validation');
-const { answerAccepted } = require('./accepted');
+const { answerAccepted, answerJson, answerRefused } = require('./answers');
 
 function orderEntry(side, { config, engines, registry, ids, stats, state }) {
   let lastArrival = 0;
   return function acceptOrder(req, res) {
     if (state.shuttingDown) {
       stats.overloaded++;
-      return res.status(503).set('Retry-After', '1').json({ error: 'shutting down' });
+      return answerRefused(res, 'shutting down');
     }
     let parsed;
     try {
@@ -17,18 +19,18 @@ function orderEntry(side, { config, engines, registry, ids, stats, state }) {
     } catch (err) {
       if (err.status !== 400) throw err;
       stats.rejected++;
-      return res.status(400).json({ error: err.message });
+      return answerJson(res, 400, { error: err.message });
     }
     const engine = engines.engineOf(parsed.productId);
     const verdict = engines.check(engine);
     if (verdict !== 'ok') {
       stats.overloaded++;
-      const error = verdict === 'overloaded' ? 'overloaded' : 'engine unavailable';
-      return res.status(503).set('Retry-After', '1').json({ error });
+      return answerRefused(res, verdict === 'overloaded' ? 'overloaded' : 'engine unavailable');
     }
     // Arrival never goes back in time (a clock step must not reorder the
     // engine's time-out FIFO), and orders reach each engine in id order.
-    lastArrival = Math.max(lastArrival, Date.now());
+    const now = Date.now();
+    if (now > lastArrival) lastArrival = now;
     const order = {
       id: ids.next(), side, userId: parsed.userId, productId: String(parsed.productId),
       quantity: parsed.quantity, priceCents: parsed.priceCents, arrival: lastArrival,
