@@ -116,7 +116,7 @@ class ApiServletTest {
         String[][] pairs = {
             {"/sell?userId=s1&productId=7&quantity=5&price=10.50", "/sell?userId=%731&productId=7&quantity=5&price=10%2E50"},
             {"/buy?userId=b1&&productId=7&quantity=3&=x&flag", "/buy?userId=b%31&&productId=7&quantity=3&=x&flag"},
-            {"/buy?userId=b.1-x_~&productId=0&quantity=1000000&price=1", "/buy?userId=b.1-x_%7E&productId=0&quantity=1000000&price=1"},
+            {"/buy?userId=b.1-x_&productId=0&quantity=1000000&price=1", "/buy?userId=b.1-x%5F&productId=0&quantity=1000000&price=1"},
         };
         for (String[] p : pairs) {
             var plain = send("POST", p[0]);
@@ -136,6 +136,7 @@ class ApiServletTest {
             {"/sell?userId=s1&productId=7&quantity=3&price=", "/sell?userId=s1&productId=%37&quantity=3&price="},
             {"/buy?productId=7&quantity=3", "/buy?productId=%37&quantity=3"},
             {"/buy?userId=b1=2&productId=7&quantity=3", "/buy?userId=b1%3D2&productId=7&quantity=3"},
+            {"/buy?userId=b~1&productId=7&quantity=3", "/buy?userId=b%7E1&productId=7&quantity=3"},
         };
         for (String[] p : bad) {
             var plain = send("GET", p[0]);
