@@ -101,11 +101,24 @@ tb_replay() {
 }
 
 tb_bench_model() {
-  local orders="${1:-1000000}"
-  ensure_model_jar
+  ensure_model_bench
+  local m="$TB_ROOT/engine-model/target"
+  # JMH (org.openjdk.jmh.Main): the arguments are JMH's, e.g. -f 1 -wi 2 -i 3, -p orders=1000000, -rf json
   # shellcheck disable=SC2046
-  exec "$JAVA_HOME/bin/java" $(java_run_opts) -Xmx4g -cp "$(model_classpath)" \
-    tradebench.model.bench.MarketBenchmark "$orders"
+  exec "$JAVA_HOME/bin/java" $(java_run_opts) -cp "$m/test-classes:$m/classes:$(cat "$m/test-classpath.txt")" \
+    org.openjdk.jmh.Main 'tradebench\.model\.bench\.MarketJmh' "$@"
+}
+
+# ensure_model_bench: engine-model with its test classes (the JMH benchmark is in
+# src/test) and their class path, built when missing or older than its sources.
+ensure_model_bench() {
+  find_java
+  local t="$TB_ROOT/engine-model/target"
+  if [ ! -f "$t/test-classpath.txt" ] || [ ! -f "$t/test-classes/META-INF/BenchmarkList" ] \
+     || [ -n "$(find "$TB_ROOT/engine-model/src" "$TB_ROOT/engine-model/pom.xml" "$TB_ROOT/pom.xml" -newer "$t/test-classpath.txt" -print -quit)" ]; then
+    say "building engine-model and its JMH benchmark"
+    (cd "$TB_ROOT" && mvn_cmd -DskipTests -pl engine-model package) >&2 || die "build of engine-model failed"
+  fi
 }
 
 # ensure_model_jar: engine-model alone (the market, the replay and its benchmark:

@@ -1,8 +1,6 @@
 package tradebench.engine;
 
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import tradebench.model.Order;
 import tradebench.model.OrderStatus;
 
@@ -15,16 +13,20 @@ public final class OrderRegistry {
     public static final int DEFAULT_CLOSED_KEPT = 200_000;
 
     private final ConcurrentHashMap<Long, Order> orders = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Long> closed = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger closedCount = new AtomicInteger();
-    private final int closedKept;
+    /**
+     * The ids of the kept closed orders, oldest first from {@link #closedNext} (a ring: no node
+     * or boxed id per closed order for the collector to copy; guarded by itself).
+     */
+    private final long[] closedIds;
+    private int closedNext;
+    private int closedCount;
 
     public OrderRegistry() {
         this(DEFAULT_CLOSED_KEPT);
     }
 
     public OrderRegistry(int closedKept) {
-        this.closedKept = closedKept;
+        this.closedIds = new long[closedKept];
     }
 
     public void register(Order o) {
@@ -43,14 +45,18 @@ public final class OrderRegistry {
     /** The order left the market: keep it among the recent closed ones. */
     public void closed(Order o, OrderStatus status) {
         o.status(status);
-        closed.add(o.id);
-        if (closedCount.incrementAndGet() > closedKept) {
-            Long oldest = closed.poll();
-            if (oldest != null) {
-                closedCount.decrementAndGet();
-                orders.remove(oldest);
-            }
+        if (closedIds.length == 0) {
+            orders.remove(o.id);
+            return;
         }
+        long oldest;
+        synchronized (closedIds) {
+            oldest = closedCount == closedIds.length ? closedIds[closedNext] : -1;
+            if (oldest < 0) closedCount++;
+            closedIds[closedNext] = o.id;
+            closedNext = (closedNext + 1) % closedIds.length;
+        }
+        if (oldest >= 0) orders.remove(oldest);
     }
 
     public int size() {

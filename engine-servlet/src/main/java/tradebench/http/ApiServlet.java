@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import tradebench.db.Database;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
@@ -76,7 +77,7 @@ public final class ApiServlet extends HttpServlet {
         }
         OrderRequest request;
         try {
-            request = OrderParams.parse(side, name -> values(req, name), gateway.config().products());
+            request = OrderParams.parse(side, parameters(method, req), gateway.config().products());
         } catch (BadRequest e) {
             gateway.rejected();
             send(resp, e.status(), JsonText.error(e.getMessage()));
@@ -89,6 +90,25 @@ public final class ApiServlet extends HttpServlet {
                 send(resp, 503, Answers.refused(r));
             }
         }
+    }
+
+    /**
+     * The order's parameters. Tomcat's parameter parsing (every name and value decoded through
+     * a charset decoder) was a fifth of a request thread's time in java-threads' profile; a query
+     * string that needs no decoding, on a request without a form body, is split by
+     * {@link OrderParams#plainQuery} instead, with the same result. Anything else is Tomcat's.
+     */
+    private static Function<String, List<String>> parameters(String method, HttpServletRequest req) {
+        if (!(method.equals("POST") && isForm(req.getContentType()))) {
+            Function<String, List<String>> plain = OrderParams.plainQuery(req.getQueryString());
+            if (plain != null) return plain;
+        }
+        return name -> values(req, name);
+    }
+
+    /** A body Tomcat would read parameters from (checked loosely: a false positive only costs speed). */
+    private static boolean isForm(String contentType) {
+        return contentType != null && contentType.toLowerCase(java.util.Locale.ROOT).contains("form");
     }
 
     private static List<String> values(HttpServletRequest req, String name) {

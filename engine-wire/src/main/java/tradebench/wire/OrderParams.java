@@ -1,6 +1,9 @@
 package tradebench.wire;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import tradebench.engine.OrderRequest;
 import tradebench.model.Order;
@@ -53,6 +56,44 @@ public final class OrderParams {
         return new OrderRequest(side, userId, (int) productId, (int) quantity, cents);
     }
 
+
+    /** More parameters than this in a query string: {@link #plainQuery} leaves it to the container. */
+    static final int PLAIN_MAX_PARAMETERS = 32;
+
+    /**
+     * The parameters of a query string that needs no decoding — only {@code A-Z a-z 0-9 . _ - ~},
+     * {@code =} and {@code &}, as every load client and 2014 client sends — split as a servlet
+     * container splits it: on {@code &}, name before the first {@code =}, the value after it
+     * ({@code ""} without one), empty names dropped, repeated names kept in order. Null for any
+     * other query string (percent-escapes, {@code +}, other characters, more than
+     * {@value #PLAIN_MAX_PARAMETERS} parameters): the container's own parser decides those.
+     * An empty or null query has no parameters.
+     */
+    public static Function<String, List<String>> plainQuery(String query) {
+        Map<String, List<String>> params = new HashMap<>(8);
+        if (query == null || query.isEmpty()) return params::get;
+        int n = query.length();
+        for (int i = 0; i < n; i++) {
+            char c = query.charAt(i);
+            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-' || c == '~' || c == '=' || c == '&';
+            if (!plain) return null;
+        }
+        int count = 0;
+        for (int start = 0; start <= n; ) {
+            int end = query.indexOf('&', start);
+            if (end < 0) end = n;
+            if (end > start) {
+                if (++count > PLAIN_MAX_PARAMETERS) return null;
+                int eq = query.indexOf('=', start);
+                String name = eq < 0 || eq > end ? query.substring(start, end) : query.substring(start, eq);
+                String value = eq < 0 || eq > end ? "" : query.substring(eq + 1, end);
+                if (!name.isEmpty()) params.computeIfAbsent(name, k -> new ArrayList<>(1)).add(value);
+            }
+            start = end + 1;
+        }
+        return params::get;
+    }
 
     /** The one value of a parameter; null when absent; 400 when given twice. */
     private static String single(Function<String, List<String>> params, String name) throws BadRequest {

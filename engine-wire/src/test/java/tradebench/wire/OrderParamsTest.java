@@ -84,4 +84,29 @@ class OrderParamsTest {
         assertTrue(assertThrows(BadRequest.class, () -> parse(Side.BUY, "userId", "a", "userId", "b", "productId", "5", "quantity", "3"))
                 .getMessage().contains("given more than once"));
     }
+
+    @Test
+    void aPlainQueryIsSplitAsAServletContainerSplitsIt() {
+        var q = OrderParams.plainQuery("userId=b1&&productId=7&quantity=3&quantity=4&=x&flag&price=&a=b=c");
+        assertEquals(List.of("b1"), q.apply("userId"));
+        assertEquals(List.of("7"), q.apply("productId"));
+        assertEquals(List.of("3", "4"), q.apply("quantity"));
+        assertEquals(List.of(""), q.apply("flag"));
+        assertEquals(List.of(""), q.apply("price"));
+        assertEquals(List.of("b=c"), q.apply("a"));
+        assertEquals(null, q.apply(""));
+        assertEquals(null, q.apply("missing"));
+        assertEquals(null, OrderParams.plainQuery(null).apply("userId"));
+        assertEquals(null, OrderParams.plainQuery("").apply("userId"));
+    }
+
+    @Test
+    void aQueryThatNeedsDecodingIsLeftToTheContainer() {
+        for (String q : new String[] {"userId=b%31", "userId=b+1", "userId=b 1", "userId=b1;x", "userId=\u00e9", "a=1#f"}) {
+            assertEquals(null, OrderParams.plainQuery(q), q);
+        }
+        String many = "a=1&".repeat(OrderParams.PLAIN_MAX_PARAMETERS);
+        assertTrue(OrderParams.plainQuery(many) != null);
+        assertEquals(null, OrderParams.plainQuery(many + "b=2"));
+    }
 }

@@ -61,7 +61,7 @@ public final class SprayService {
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
             ApiRoutes routes = new ApiRoutes(gateway, db, engines::crash);
             ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
-                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .bind(routes).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
             SprayService service = new SprayService(system, config, stats, gateway, binding);

@@ -23,8 +23,7 @@ import tradebench.model.Sale;
  *     pool's connections (see {@link PerSale}); the callback runs when the
  *     last one is acknowledged;</li>
  * <li>{@code batch}: one multi-row INSERT (in chunks of {@value SalesTable#CHUNK}
- *     rows, fired together), sent as text: a prepared statement per row count
- *     would fill the server's statement cache.</li>
+ *     rows, fired together), sent as text ({@link SalesTable#insertText}).</li>
  * </ul>
  * A failed insert (the database away, the wait queue full) is retried with the
  * back-off of {@link SalesPersister}, on Akka's scheduler, until it is stored:
@@ -200,7 +199,7 @@ public final class AsyncSalesWriter implements SalesPersister {
 
         private void chunk(int from, long backoffMs) {
             int n = Math.min(SalesTable.CHUNK, sales.size() - from);
-            db.query(multiRow(sales.subList(from, from + n), System.currentTimeMillis())).whenComplete((r, e) -> {
+            db.query(SalesTable.insertText(sales.subList(from, from + n), System.currentTimeMillis())).whenComplete((r, e) -> {
                 if (e != null) {
                     failure(e);
                     db.later(backoffMs, () -> chunk(from, SalesPersister.nextBackoff(backoffMs)));
@@ -214,37 +213,6 @@ public final class AsyncSalesWriter implements SalesPersister {
     private static CompletableFuture<QueryResult> insert(MySQLConnection conn, Sale s, long created) {
         return conn.sendPreparedStatement(SalesTable.INSERT_ONE, Arrays.asList(s.buyer(), s.seller(), Integer.toString(s.productId()),
                 Prices.toDecimal(s.priceCents()), s.quantity(), s.poId(), s.soId(), created), false);
-    }
-
-    /** The multi-row INSERT as text. User ids are validated ([A-Za-z0-9_.-]) but quoted with care all the same. */
-    static String multiRow(List<Sale> rows, long created) {
-        StringBuilder sb = new StringBuilder(SalesTable.INSERT.length() + rows.size() * 80 + SalesTable.IDEMPOTENT.length())
-                .append(SalesTable.INSERT);
-        for (int i = 0; i < rows.size(); i++) {
-            Sale s = rows.get(i);
-            if (i > 0) sb.append(',');
-            sb.append('(');
-            quote(sb, s.buyer()).append(',');
-            quote(sb, s.seller()).append(",'").append(s.productId()).append("',")
-                    .append(Prices.toDecimal(s.priceCents()).toPlainString()).append(',')
-                    .append(s.quantity()).append(',').append(s.poId()).append(',').append(s.soId()).append(',')
-                    .append(created).append(')');
-        }
-        return sb.append(SalesTable.IDEMPOTENT).toString();
-    }
-
-    private static StringBuilder quote(StringBuilder sb, String s) {
-        sb.append('\'');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\'' -> sb.append("''");
-                case '\\' -> sb.append("\\\\");
-                case '\0' -> sb.append("\\0");
-                default -> sb.append(c);
-            }
-        }
-        return sb.append('\'');
     }
 
     /** Counted every time; said once per failure burst, not once per retry. */

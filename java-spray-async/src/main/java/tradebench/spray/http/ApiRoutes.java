@@ -1,5 +1,7 @@
 package tradebench.spray.http;
 
+import akka.actor.ClassicActorSystemProvider;
+import akka.http.javadsl.HandlerProvider;
 import akka.http.javadsl.model.ContentTypes;
 import akka.http.javadsl.model.HttpEntities;
 import akka.http.javadsl.model.HttpEntity;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
@@ -48,8 +51,14 @@ import static akka.http.javadsl.server.PathMatchers.segment;
  * at once; {@code /orders/{id}} and {@code /health} ask the database without
  * blocking (the answer completes on the driver's callback). Every answer,
  * Akka HTTP's own rejections included, is JSON.
+ *
+ * <p>The server binds {@link #handler}: an order without a form body (the
+ * load client's, and the 2014 clients') is answered by {@link #submit}
+ * directly, without the routing DSL's per-request directives, futures and
+ * rejection handling; every other request goes through {@link #route()}.
+ * Both give the same answers.
  */
-public final class ApiRoutes extends AllDirectives {
+public final class ApiRoutes extends AllDirectives implements HandlerProvider {
     private static final long FORM_WAIT_MS = 5_000;
 
     private final OrderGateway gateway;
@@ -79,6 +88,45 @@ public final class ApiRoutes extends AllDirectives {
                 .seal(rejections(), exceptions());
     }
 
+    /**
+     * The request handler the server binds: {@code GET /buy|/sell}, and {@code POST} without a
+     * form body, straight to {@link #submit}; everything else (and any request whose
+     * query string does not parse) through the sealed {@link #route()}.
+     */
+    @Override
+    public akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler(ClassicActorSystemProvider system) {
+        akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> routed = route().handler(system);
+        return req -> {
+            Side side = fastSide(req);
+            if (side != null) {
+                java.util.function.Function<String, List<String>> params;
+                try {
+                    params = queryParameters(req);
+                } catch (RuntimeException e) { // a malformed query string: the route answers it
+                    return routed.apply(req);
+                }
+                try {
+                    return CompletableFuture.completedFuture(submit(side, params));
+                } catch (RuntimeException e) { // as the route's exception handler answers it
+                    System.err.println("request failed: " + e);
+                    return CompletableFuture.completedFuture(json(500, JsonText.error("internal error")));
+                }
+            }
+            return routed.apply(req);
+        };
+    }
+
+    /** The side of an order {@link #handler} answers itself, or null. */
+    private static Side fastSide(HttpRequest req) {
+        HttpMethod m = req.method();
+        if (m != HttpMethods.GET && m != HttpMethods.POST) return null;
+        if (m == HttpMethods.POST && isForm(req.entity())) return null;
+        String path = req.getUri().path();
+        if (path.equals("/buy")) return Side.BUY;
+        if (path.equals("/sell")) return Side.SELL;
+        return null;
+    }
+
     // ---- orders ----
 
     private Route order(Side side) {
@@ -91,16 +139,27 @@ public final class ApiRoutes extends AllDirectives {
             if (m == HttpMethods.POST && isForm(req.entity())) {
                 // a form body may still be on its way: wait for it without blocking a thread
                 return extractMaterializer(mat -> completeWithFuture(formBody(req, mat)
-                        .thenApply(form -> submit(side, parameters(req, form)))));
+                        .thenApply(form -> submit(side, parameters(req, form)::get))));
             }
-            return complete(submit(side, parameters(req, null)));
+            return complete(submit(side, queryParameters(req)));
         });
     }
 
-    private HttpResponse submit(Side side, Map<String, List<String>> params) {
+    /**
+     * The parameters of an order without a form body: a query string that needs no decoding is
+     * split by {@link OrderParams#plainQuery} (Akka's query model costs a Scala map and its Java
+     * copy per request), any other by Akka HTTP. Throws on a query string Akka cannot parse.
+     */
+    private static java.util.function.Function<String, List<String>> queryParameters(HttpRequest req) {
+        java.util.function.Function<String, List<String>> plain = OrderParams.plainQuery(req.getUri().rawQueryString().orElse(null));
+        if (plain != null) return plain;
+        return parameters(req, null)::get;
+    }
+
+    private HttpResponse submit(Side side, java.util.function.Function<String, List<String>> params) {
         OrderRequest request;
         try {
-            request = OrderParams.parse(side, params::get, gateway.config().products());
+            request = OrderParams.parse(side, params, gateway.config().products());
         } catch (BadRequest e) {
             gateway.rejected();
             return json(e.status(), JsonText.error(e.getMessage()));

@@ -1,7 +1,6 @@
 package tradebench.spray.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +16,6 @@ import tradebench.engine.Config;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesWindow;
-import tradebench.model.Sale;
 import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TestDatabase;
 
@@ -94,12 +92,5 @@ class AsyncSalesWriterTest extends SalesWriterContract {
             assertEquals(3001, tdb.count(""));
             assertEquals(0, bigStats.persistenceFailures());
         }
-    }
-
-    @Test
-    void batchTextQuotesNamesSafely() {
-        String sql = AsyncSalesWriter.multiRow(List.of(new Sale("o'neil", "back\\slash", 7, 1050, 3, 1, 2)), 99);
-        assertTrue(sql.contains("('o''neil','back\\\\slash','7',10.50,3,1,2,99)"), sql);
-        assertNotEquals(-1, sql.indexOf(" ON DUPLICATE KEY UPDATE ID = ID"));
     }
 }

@@ -33,8 +33,9 @@ import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
 
 /**
- * The API's routes without a socket: requests go straight into the sealed
- * route's handler. The engines are a door that records what reaches it (or
+ * The API without a socket: requests go straight into the handler the server
+ * binds (orders without a form body answered directly, the rest by the sealed
+ * route). The engines are a door that records what reaches it (or
  * refuses, to play a full inbox); the database is the real test database.
  */
 class ApiRoutesTest {
@@ -72,7 +73,7 @@ class ApiRoutesTest {
                     }
                     return true;
                 });
-        api = new ApiRoutes(gateway, db).route().handler(system);
+        api = new ApiRoutes(gateway, db).handler(system);
     }
 
     private HttpResponse send(HttpRequest r) throws Exception {
@@ -151,6 +152,74 @@ class ApiRoutesTest {
         assertEquals(0, gateway.stats().accepted());
     }
 
+    /** The bound handler answers orders itself; what it answers must be exactly what the sealed route answers. */
+    @Test
+    void theHandlersShortcutAnswersAsTheRouteDoes() throws Exception {
+        Function<HttpRequest, CompletionStage<HttpResponse>> route = new ApiRoutes(gateway, db).route().handler(system);
+        List<HttpRequest> requests = List.of(
+                HttpRequest.POST("/sell?userId=s1&productId=7&quantity=5&price=10.5"),
+                HttpRequest.GET("/buy?userId=b1&productId=7&quantity=3"),
+                HttpRequest.POST("/buy?userId=b1&productId=7&quantity=3&price=20"),
+                HttpRequest.GET("/buy?userId=b1&productId=7&quantity=0"),
+                HttpRequest.GET("/sell?userId=s1&productId=7&quantity=1"),
+                HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1&quantity=2"),
+                HttpRequest.GET("/b%75y?userId=b1&productId=1&quantity=1"),
+                HttpRequest.GET("/buy/"),
+                HttpRequest.PUT("/buy?userId=b1&productId=1&quantity=1"),
+                HttpRequest.create("/sell").withMethod(HttpMethods.HEAD),
+                HttpRequest.POST("/sell?userId=s1").withEntity(FormData.create(List.of(Pair.create("productId", "3"),
+                        Pair.create("quantity", "2"), Pair.create("price", "1.25"))).toEntity()));
+        for (HttpRequest r : requests) {
+            HttpResponse viaRoute = route.apply(r).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            HttpResponse viaHandler = send(r);
+            String what = r.method().name() + " " + r.getUri();
+            assertEquals(viaRoute.status(), viaHandler.status(), what);
+            assertEquals(viaRoute.entity().getContentType(), viaHandler.entity().getContentType(), what);
+            assertEquals(header(viaRoute, "Retry-After"), header(viaHandler, "Retry-After"), what);
+            assertEquals(header(viaRoute, "Allow"), header(viaHandler, "Allow"), what);
+            // the ids differ (two orders); everything else is the same
+            assertEquals(body(viaRoute).replaceAll("\"id\":\\d+", "\"id\":N"),
+                    body(viaHandler).replaceAll("\"id\":\\d+", "\"id\":N"), what);
+        }
+        assertEquals(10, reached.size(), "each of the 5 valid orders reached its engine once per path");
+    }
+
+    /**
+     * A plain query string is split by OrderParams.plainQuery, any other by Akka HTTP: the same
+     * order written both ways (percent-escapes make Akka parse it) must reach the engine the
+     * same, and bad ones be refused with the same message.
+     */
+    @Test
+    void aPlainQueryAndAnEscapedOneAreTheSameOrder() throws Exception {
+        String[][] good = {
+            {"/sell?userId=s1&productId=7&quantity=5&price=10.50", "/sell?userId=%731&productId=7&quantity=5&price=10%2E50"},
+            {"/buy?userId=b1&&productId=7&quantity=3&=x&flag", "/buy?userId=b%31&&productId=7&quantity=3&=x&flag"},
+        };
+        for (String[] p : good) {
+            assertEquals(202, send(HttpRequest.POST(p[0])).status().intValue(), p[0]);
+            assertEquals(202, send(HttpRequest.POST(p[1])).status().intValue(), p[1]);
+        }
+        assertEquals(4, reached.size());
+        for (int i = 0; i < 4; i += 2) {
+            Order a = reached.get(i), b = reached.get(i + 1);
+            assertEquals(List.of(a.side, a.userId, a.productId, a.quantity, a.priceCents),
+                    List.of(b.side, b.userId, b.productId, b.quantity, b.priceCents));
+        }
+        String[][] bad = {
+            {"/buy?userId=b1&productId=7&quantity=3&quantity=4", "/buy?userId=b1&productId=7&quantity=3&quantity=%34"},
+            {"/buy?userId=&productId=7&quantity=3", "/buy?userId=&productId=%37&quantity=3"},
+            {"/sell?userId=s1&productId=7&quantity=3&price=", "/sell?userId=s1&productId=%37&quantity=3&price="},
+            {"/buy?productId=7&quantity=3", "/buy?productId=%37&quantity=3"},
+            {"/buy?userId=b1=2&productId=7&quantity=3", "/buy?userId=b1%3D2&productId=7&quantity=3"},
+        };
+        for (String[] p : bad) {
+            HttpResponse plain = send(HttpRequest.GET(p[0]));
+            assertEquals(400, plain.status().intValue(), p[0]);
+            assertEquals(body(send(HttpRequest.GET(p[1]))), body(plain), p[0]);
+        }
+        assertEquals(4, reached.size(), "no bad order reached the engine");
+    }
+
     @Test
     void unknownPathsAndWrongMethodsAreJsonErrors() throws Exception {
         expect(send(HttpRequest.GET("/nope")), 404, "{\"error\":\"not found: /nope\"}");
@@ -227,7 +296,7 @@ class ApiRoutesTest {
             AsyncDatabase viaProxy = new AsyncDatabase(tdb.config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port())),
                     system.dispatcher(), system.scheduler());
             try {
-                var routes = new ApiRoutes(gateway, viaProxy).route().handler(system);
+                var routes = new ApiRoutes(gateway, viaProxy).handler(system);
                 HttpResponse up = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
                 assertEquals(200, up.status().intValue());
                 proxy.cut();
