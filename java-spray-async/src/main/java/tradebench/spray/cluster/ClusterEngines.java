@@ -34,7 +34,7 @@ import tradebench.spray.engine.EngineSet;
  */
 public final class ClusterEngines implements EngineSet {
     public static final String TYPE = "engine";
-    static final int WAKE_S = 2;
+    static final int WAKE_S = 1;
 
     private final ActorSystem system;
     private final ClusterSettings settings;

@@ -30,7 +30,7 @@ public final class ClusterProtocol {
         }
     }
 
-    /** Sent to every partition every 2 s by every member: a partition whose member was lost starts again at once. */
+    /** Sent to every partition every second by every member: a partition whose member was lost starts again at once. */
     public record Wake(int engine) implements ToEngine {
     }
 

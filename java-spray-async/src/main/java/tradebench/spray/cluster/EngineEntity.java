@@ -43,9 +43,11 @@ import tradebench.spray.db.HandoverStore;
 public final class EngineEntity extends AbstractActor {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration RETRY = Duration.ofSeconds(1);
+    /** Ids per report message at most: ~9 bytes each in CBOR, far below Artery's 256 KiB frames. */
+    private static final int REPORT_IDS = 8000;
 
     /** An order as a hand-over writes it. */
-    record HeldOrder(long id, boolean buy, String userId, int productId, long quantity, long remaining, long priceCents,
+    public record HeldOrder(long id, boolean buy, String userId, int productId, long quantity, long remaining, long priceCents,
                      long arrivalMs) {
         static HeldOrder of(Order o) {
             return new HeldOrder(o.id, o.side == Side.BUY, o.userId, o.productId, o.quantity, o.remaining(), o.priceCents,
@@ -211,11 +213,29 @@ public final class EngineEntity extends AbstractActor {
             }
         }
         by.forEach((issuer, lists) -> {
-            if (issuer < node.settings().seeds().size()) {
-                desk(issuer).tell(new ClusterProtocol.CycleReport(engine, lists[0].toArray(), lists[1].toArray(),
-                        lists[2].toArray()), getSelf());
+            if (issuer >= node.settings().seeds().size()) return;
+            long[] j = lists[0].toArray(), t = lists[1].toArray(), f = lists[2].toArray();
+            ActorSelection desk = desk(issuer);
+            if (j.length + t.length + f.length <= REPORT_IDS) {
+                desk.tell(new ClusterProtocol.CycleReport(engine, j, t, f), getSelf());
+                return;
+            }
+            // a large cycle (a backlog): several messages well below Artery's frame size, joined ones first
+            long[] none = new long[0];
+            for (int from = 0; from < j.length; from += REPORT_IDS) {
+                desk.tell(new ClusterProtocol.CycleReport(engine, slice(j, from), none, none), getSelf());
+            }
+            for (int from = 0; from < t.length; from += REPORT_IDS) {
+                desk.tell(new ClusterProtocol.CycleReport(engine, none, slice(t, from), none), getSelf());
+            }
+            for (int from = 0; from < f.length; from += REPORT_IDS) {
+                desk.tell(new ClusterProtocol.CycleReport(engine, none, none, slice(f, from)), getSelf());
             }
         });
+    }
+
+    private static long[] slice(long[] a, int from) {
+        return java.util.Arrays.copyOfRange(a, from, Math.min(a.length, from + REPORT_IDS));
     }
 
     /** A growable list of ids. */

@@ -61,13 +61,13 @@ public final class ClusterRoutes extends AllDirectives {
     /** These routes first; whatever they reject (other paths, methods, local or malformed ids) goes to {@code rest}. */
     public Route route(Route rest) {
         return concat(
-                path("stats", () -> get(this::stats)),
-                path("health", () -> get(this::health)),
-                pathPrefix("orders", () -> path(remaining(), idText -> get(() -> remoteOrder(idText)))),
+                path("stats", () -> readOnly(this::stats)),
+                path("health", () -> readOnly(this::health)),
+                pathPrefix("orders", () -> path(remaining(), idText -> readOnly(() -> remoteOrder(idText)))),
                 rest);
     }
 
-    private Route get(java.util.function.Supplier<Route> inner) {
+    private Route readOnly(java.util.function.Supplier<Route> inner) {
         return extractRequest(req -> req.method() == HttpMethods.GET || req.method() == HttpMethods.HEAD ? inner.get() : reject());
     }
 
