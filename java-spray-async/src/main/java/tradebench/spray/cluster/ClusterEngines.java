@@ -95,7 +95,8 @@ public final class ClusterEngines implements EngineSet {
 
     /** The desk actor ({@code /user/desk}): once the gateway exists, since it answers views through it. */
     public void openDesk(OrderGateway gateway) {
-        system.actorOf(DeskActor.props(desk, gateway, node.db(), settings, node.hosted()), DeskActor.NAME);
+        system.actorOf(DeskActor.props(desk, gateway, node.db(), settings, node.hosted(),
+                (engine, order) -> region.tell(ClusterProtocol.NewOrder.of(engine, order), ActorRef.noSender())), DeskActor.NAME);
     }
 
     private void wakeAll() {

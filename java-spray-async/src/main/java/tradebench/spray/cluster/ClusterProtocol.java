@@ -62,6 +62,17 @@ public final class ClusterProtocol {
     public record EngineLost(int engine, long sinceMs) implements ClusterMessage {
     }
 
+    /**
+     * From a partition that has just handed over (after its last report) to
+     * every member: Akka's hand-off drops the messages that were on their way
+     * to the shard while it moved, so each member sends again the orders of
+     * {@code engine} it accepted before {@code sinceMs} (when the hand-off
+     * began) that no report has called joined. The next incarnation ignores
+     * the copies of orders it already has.
+     */
+    public record HandedOff(int engine, long sinceMs) implements ClusterMessage {
+    }
+
     /** {@code GET /orders/{id}} asked of the member that issued the id. */
     public record ViewRequest(long id) implements ClusterMessage {
     }

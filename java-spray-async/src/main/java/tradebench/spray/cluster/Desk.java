@@ -108,6 +108,23 @@ public final class Desk {
         return n;
     }
 
+    /**
+     * Engine {@code e}'s partition handed over at {@code sinceMs}: the orders
+     * accepted here before then that it never reported joined are sent again
+     * ({@code send}); the partition's next incarnation drops a copy of an order
+     * it already has. Returns how many.
+     */
+    int resend(int e, long sinceMs, java.util.function.BiConsumer<Integer, Order> send) {
+        int n = 0;
+        for (Order o : inFlight[e].values()) {
+            if (o.arrivalMs < sinceMs) {
+                send.accept(e, o);
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Orders admitted here that no partition has reported joined yet. */
     public int inFlight() {
         int n = 0;

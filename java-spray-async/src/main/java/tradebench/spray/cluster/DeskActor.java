@@ -26,17 +26,21 @@ public final class DeskActor extends AbstractActor {
     private final AsyncDatabase db;
     private final ClusterSettings settings;
     private final Hosted hosted;
+    private final java.util.function.BiConsumer<Integer, tradebench.model.Order> send;
 
-    public static Props props(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted) {
-        return Props.create(DeskActor.class, () -> new DeskActor(desk, gateway, db, settings, hosted));
+    public static Props props(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted,
+                              java.util.function.BiConsumer<Integer, tradebench.model.Order> send) {
+        return Props.create(DeskActor.class, () -> new DeskActor(desk, gateway, db, settings, hosted, send));
     }
 
-    private DeskActor(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted) {
+    private DeskActor(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted,
+                      java.util.function.BiConsumer<Integer, tradebench.model.Order> send) {
         this.desk = desk;
         this.gateway = gateway;
         this.db = db;
         this.settings = settings;
         this.hosted = hosted;
+        this.send = send;
     }
 
     @Override
@@ -47,6 +51,13 @@ public final class DeskActor extends AbstractActor {
                     int n = desk.lost(m.engine(), m.sinceMs());
                     System.out.println("cluster: engine " + m.engine() + " was lost with its member; " + n
                             + " open orders accepted here are lost");
+                })
+                .match(ClusterProtocol.HandedOff.class, m -> {
+                    int n = desk.resend(m.engine(), m.sinceMs(), send);
+                    if (n > 0) {
+                        System.out.println("cluster: engine " + m.engine() + " handed over; " + n
+                                + " orders accepted here and not reported joined are sent again");
+                    }
                 })
                 .match(ClusterProtocol.ViewRequest.class, m -> Patterns.pipe(view(m.id()), getContext().getDispatcher())
                         .to(getSender()))

@@ -80,6 +80,15 @@ public final class EngineEntity extends AbstractActor {
     private final TradingEngine trading;
     private final SalesPersister writer;
     private final List<Order> arrived = new ArrayList<>();
+    /**
+     * The ids of the orders accepted before this incarnation started that it
+     * has taken in (handed over, or arrived): a hand-over makes the issuers
+     * send such orders again, and a second copy is dropped. Bounded by the
+     * orders on their way when the partition moved.
+     */
+    private final java.util.Set<Long> before = new java.util.HashSet<>();
+    /** When the hand-off began (the HandOff message): the issuers send again what they sent before. */
+    private long handOffMs;
     private final Map<Integer, ActorSelection> desks = new HashMap<>();
     private boolean claimed;
     private boolean persisting;
@@ -118,6 +127,7 @@ public final class EngineEntity extends AbstractActor {
     public Receive createReceive() {
         return receiveBuilder()
                 .match(ClusterProtocol.NewOrder.class, m -> {
+                    if (m.arrivalMs() < startMs && !before.add(m.id())) return; // a copy sent again after a hand-over
                     arrived.add(m.toOrder());
                     scheduleRun();
                 })
@@ -132,10 +142,17 @@ public final class EngineEntity extends AbstractActor {
                 .match(Run.class, m -> onRun())
                 .match(Stored.class, this::onStored)
                 .match(ClusterProtocol.HandOff.class, m -> {
+                    if (!handingOff) handOffMs = System.currentTimeMillis();
                     handingOff = true;
                     handOff();
                 })
-                .match(Saved.class, m -> getContext().stop(getSelf()))
+                .match(Saved.class, m -> {
+                    // after every report of this incarnation (same sender, so they arrive first)
+                    for (int i = 0; i < node.settings().seeds().size(); i++) {
+                        desk(i).tell(new ClusterProtocol.HandedOff(engine, handOffMs), getSelf());
+                    }
+                    getContext().stop(getSelf());
+                })
                 .build();
     }
 
@@ -162,7 +179,9 @@ public final class EngineEntity extends AbstractActor {
                 throw new IllegalStateException("engine " + engine + ": unreadable hand-over row", e);
             }
             List<Order> taken = new ArrayList<>(held.size());
-            for (HeldOrder h : held) taken.add(h.toOrder());
+            for (HeldOrder h : held) {
+                if (before.add(h.id())) taken.add(h.toOrder()); // else its copy, sent again, arrived first
+            }
             arrived.addAll(0, taken); // older than anything that arrived meanwhile
             System.out.println("cluster: engine " + engine + " started on " + node.settings().self() + " with "
                     + taken.size() + " orders handed over");

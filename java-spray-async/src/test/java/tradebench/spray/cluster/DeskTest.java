@@ -70,4 +70,20 @@ class DeskTest {
         assertEquals(OrderStatus.FILLED, onTheWay.status());
         assertEquals(1, stats.engine(1).pendingOrders(), "a revived order frees no second place");
     }
+
+    @Test
+    void afterAHandOverTheOrdersNeverReportedJoinedAndAcceptedBeforeItAreSentAgain() {
+        Order joined = order(1, 100), dropped = order(2, 200), after = order(3, 900);
+        desk.admit(1, joined);
+        desk.admit(1, dropped);
+        desk.admit(1, after);
+        desk.report(new ClusterProtocol.CycleReport(1, ids(1), ids(), ids()));
+        java.util.List<Long> sent = new java.util.ArrayList<>();
+        assertEquals(1, desk.resend(1, 500, (e, o) -> {
+            assertEquals(1, e);
+            sent.add(o.id);
+        }));
+        assertEquals(java.util.List.of(2L), sent, "joined ones are the partition's, later ones are still on their way");
+        assertEquals(0, desk.resend(0, 500, (e, o) -> sent.add(o.id)));
+    }
 }
