@@ -157,11 +157,12 @@ public final class EngineEntity extends AbstractActor {
     }
 
     private void claim() {
-        ActorRef self = getSelf();
+        ActorRef self = getSelf(); // the callback runs on another thread: nothing of the actor's context there
         node.handover().claim(engine).whenComplete((c, e) -> {
             if (e != null) {
                 System.err.println("engine " + engine + ": cannot read its hand-over row (" + e + "); trying again");
-                later(Claim.INSTANCE);
+                node.system().scheduler().scheduleOnce(RETRY, self, Claim.INSTANCE, node.system().dispatcher(),
+                        ActorRef.noSender());
             } else {
                 self.tell(new Claimed(c), ActorRef.noSender());
             }
@@ -288,15 +289,15 @@ public final class EngineEntity extends AbstractActor {
         } catch (Exception e) {
             throw new IllegalStateException("engine " + engine + ": cannot write its open orders", e);
         }
-        save(json, held.size());
+        save(getSelf(), json, held.size());
     }
 
-    private void save(String json, int n) {
-        ActorRef self = getSelf();
+    /** Writes the row; runs again on the scheduler after a failure (never touching the actor's state). */
+    private void save(ActorRef self, String json, int n) {
         node.handover().save(engine, json).whenComplete((v, e) -> {
             if (e != null) {
                 System.err.println("engine " + engine + ": cannot write its hand-over row (" + e + "); trying again");
-                node.system().scheduler().scheduleOnce(RETRY, () -> save(json, n), node.system().dispatcher());
+                node.system().scheduler().scheduleOnce(RETRY, () -> save(self, json, n), node.system().dispatcher());
             } else {
                 System.out.println("cluster: engine " + engine + " handed over from " + node.settings().self() + " with "
                         + n + " open orders");
@@ -310,10 +311,6 @@ public final class EngineEntity extends AbstractActor {
         runScheduled = true;
         if (delay.isZero()) getSelf().tell(Run.INSTANCE, getSelf());
         else node.system().scheduler().scheduleOnce(delay, getSelf(), Run.INSTANCE, getContext().getDispatcher(), getSelf());
-    }
-
-    private void later(Object message) {
-        node.system().scheduler().scheduleOnce(RETRY, getSelf(), message, getContext().getDispatcher(), ActorRef.noSender());
     }
 
     private ActorSelection desk(int member) {
