@@ -69,7 +69,7 @@ def cmd_cluster_test(ctx, args) -> int:
     from . import cluster_test
     from .steps import Steps
     steps = Steps(args.steps_file)
-    cluster_test.run(ctx, steps)
+    cluster_test.run(ctx, steps, args.only)
     return steps.close("cluster")
 
 
@@ -102,6 +102,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("cluster-test", help="java-spray-async as three cluster members: cross-member trade, verify, "
                                              "kill -9 and SIGTERM under load")
     s.add_argument("--steps-file", default=None)
+    s.add_argument("--only", default=None, help="one scenario: cross_member, kill or leave")
     s.set_defaults(func=cmd_cluster_test)
 
     s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")

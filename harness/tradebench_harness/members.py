@@ -149,7 +149,12 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
         stopping.set()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    while not stopping.is_set() and all(p.poll() is None for p in procs):
+    said = set()
+    while not stopping.is_set() and any(p.poll() is None for p in procs):
+        for i, p in enumerate(procs):
+            if p.poll() is not None and i not in said:
+                said.add(i)
+                print(f"tradebench: member {i} exited ({p.returncode}); the others go on", file=sys.stderr, flush=True)
         stopping.wait(0.5)
     codes = []
     for p in reversed(procs):
