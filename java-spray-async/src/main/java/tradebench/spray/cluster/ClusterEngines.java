@@ -3,6 +3,7 @@ package tradebench.spray.cluster;
 import akka.actor.ActorRef;
 import akka.actor.ActorSystem;
 import akka.actor.Cancellable;
+import akka.actor.CoordinatedShutdown;
 import akka.cluster.Cluster;
 import akka.cluster.sharding.ClusterSharding;
 import akka.cluster.sharding.ClusterShardingSettings;
@@ -35,6 +36,15 @@ import tradebench.spray.engine.EngineSet;
 public final class ClusterEngines implements EngineSet {
     public static final String TYPE = "engine";
     static final int WAKE_S = 1;
+    /** A member that finds fewer than all seeds up (one is gone) starts waking partitions after this long. */
+    static final int FORM_WAIT_S = 10;
+
+    /**
+     * Every seed has been up at once (or this member has been up for {@value #FORM_WAIT_S} s): the
+     * partitions may start. Members started together so share them evenly, since Akka places each
+     * new partition on the member that runs the fewest.
+     */
+    private volatile boolean formed;
 
     private final ActorSystem system;
     private final ClusterSettings settings;
@@ -82,15 +92,39 @@ public final class ClusterEngines implements EngineSet {
                 sharding.defaultShardAllocationStrategy(shardingSettings), ClusterProtocol.HandOff.INSTANCE);
         ClusterEngines e = new ClusterEngines(system, settings, node, desk, region, config.engines());
         Cluster cluster = Cluster.get(system);
+        java.util.concurrent.atomic.AtomicReference<Cancellable> wake = new java.util.concurrent.atomic.AtomicReference<>();
         cluster.registerOnMemberUp(() -> {
             System.out.println("cluster: member " + settings.self() + " is up (member " + settings.member() + " of "
                     + settings.seeds().size() + ")");
-            Cancellable wake = system.scheduler().scheduleAtFixedRate(Duration.ZERO, Duration.ofSeconds(WAKE_S),
-                    e::wakeAll, system.dispatcher());
-            cluster.registerOnMemberRemoved(wake::cancel);
+            long upAt = System.nanoTime();
+            wake.set(system.scheduler().scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(WAKE_S * 1000L), () -> {
+                if (!e.formed) e.formed = upMembers(cluster) >= settings.seeds().size()
+                        || System.nanoTime() - upAt > Duration.ofSeconds(FORM_WAIT_S).toNanos();
+                if (e.formed) e.wakeAll();
+            }, system.dispatcher()));
+        });
+        // Leaving: no more Wake. The last member's region would keep them (no member left to run the
+        // partitions), and a region with messages it cannot deliver does not finish its shutdown.
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "stop-waking-partitions", () -> {
+            Cancellable c = wake.get();
+            if (c != null) c.cancel();
+            return CompletableFuture.completedFuture(akka.Done.getInstance());
         });
         system.actorOf(MembershipLog.props(settings.self()), "membership-log");
         return e;
+    }
+
+    private static long upMembers(Cluster cluster) {
+        long n = 0;
+        for (akka.cluster.Member m : cluster.state().getMembers()) {
+            if (m.status() == akka.cluster.MemberStatus.up()) n++;
+        }
+        return n;
+    }
+
+    /** Whether partitions may start: every seed was up at once, or this member waited long enough. */
+    public boolean formed() {
+        return formed;
     }
 
     /** The desk actor ({@code /user/desk}): once the gateway exists, since it answers views through it. */

@@ -76,9 +76,10 @@ public record ClusterSettings(String host, int port, List<String> seeds, int mem
     /**
      * Akka's settings for this member: remoting on CLUSTER_HOST:CLUSTER_PORT, the
      * seeds, and the fixed part in {@code cluster.conf} (sharding, the Split
-     * Brain Resolver, Jackson). The cluster forms once every seed has joined
-     * ({@code min-nr-of-members}): the partitions are then spread over all of them
-     * from the first order on.
+     * Brain Resolver, Jackson). Not {@code min-nr-of-members}: Akka's shard
+     * coordinator, started anew on another member when its own crashes, waits
+     * until that many regions have registered, which after a crash never
+     * happens; {@link ClusterEngines} waits for the seeds itself.
      */
     public com.typesafe.config.Config akka() {
         StringBuilder seedList = new StringBuilder();
@@ -89,8 +90,7 @@ public record ClusterSettings(String host, int port, List<String> seeds, int mem
         return ConfigFactory.parseString(
                 "akka.remote.artery.canonical.hostname = \"" + host + "\"\n"
                         + "akka.remote.artery.canonical.port = " + port + "\n"
-                        + "akka.cluster.seed-nodes = [" + seedList + "]\n"
-                        + "akka.cluster.min-nr-of-members = " + seeds.size() + "\n")
+                        + "akka.cluster.seed-nodes = [" + seedList + "]\n")
                 .withFallback(ConfigFactory.parseResources("cluster.conf"));
     }
 }

@@ -150,9 +150,10 @@ public final class ClusterRoutes extends AllDirectives {
             members.append(']');
             String membership = "\"member\":" + JsonText.quote(settings.self()) + ",\"memberStatus\":"
                     + JsonText.quote(selfStatus) + ",\"members\":" + members;
-            boolean isUp = "Up".equals(selfStatus);
+            boolean isUp = "Up".equals(selfStatus) && engines.formed();
             if (up && isUp) return ApiRoutes.json(200, "{\"status\":\"up\"," + membership + "}");
-            String why = up ? "not up in the cluster (" + selfStatus + ")" : "database unreachable";
+            String why = !up ? "database unreachable" : !"Up".equals(selfStatus) ? "not up in the cluster (" + selfStatus + ")"
+                    : "waiting for the other members";
             return ApiRoutes.json(503, "{\"status\":\"down\",\"error\":" + JsonText.quote(why) + "," + membership + "}");
         }));
     }

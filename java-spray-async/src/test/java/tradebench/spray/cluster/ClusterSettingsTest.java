@@ -34,7 +34,6 @@ class ClusterSettingsTest {
         com.typesafe.config.Config akka = s.akka();
         assertEquals("cluster", akka.getString("akka.actor.provider"));
         assertEquals(25522, akka.getInt("akka.remote.artery.canonical.port"));
-        assertEquals(3, akka.getInt("akka.cluster.min-nr-of-members"));
         assertEquals("akka.cluster.sbr.SplitBrainResolverProvider", akka.getString("akka.cluster.downing-provider-class"));
         assertEquals("keep-majority", akka.getString("akka.cluster.split-brain-resolver.active-strategy"));
         assertEquals("jackson-cbor", akka.getString("akka.actor.serialization-bindings.\"tradebench.spray.cluster.ClusterMessage\""));
