@@ -28,6 +28,20 @@ CREATE TABLE IF NOT EXISTS SALES (
   KEY SALES_CREATED (CREATED)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
+-- java-spray-async in cluster mode only (contract section 9): one row per
+-- engine partition. A partition leaving a member (SIGTERM, rebalancing) writes
+-- its open orders here as JSON with STATE 'handed-over'; its next incarnation,
+-- on whichever member, reads them, joins them to its market and sets STATE
+-- 'running'. An incarnation that finds 'running' knows its predecessor
+-- crashed without handing over. The other variants never touch it.
+CREATE TABLE IF NOT EXISTS ENGINE_HANDOVER (
+  ENGINE   INT         NOT NULL,
+  STATE    VARCHAR(16) NOT NULL,
+  ORDERS   LONGTEXT    NULL,
+  UPDATED  BIGINT      NOT NULL,  -- ms since the epoch
+  PRIMARY KEY (ENGINE)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
 -- The services' user. Its password is for a private benchmark database on
 -- loopback or a compose network; change it anywhere else.
 CREATE USER IF NOT EXISTS 'trader'@'%' IDENTIFIED BY 'trader';

@@ -35,6 +35,7 @@ class Case:
     db_latency_ms: int = 0
     rate: int | None = None
     settings: dict = field(default_factory=dict)     # extra variant settings (THREADS=virtual, ...)
+    nodes: int = 1                                   # cluster members on loopback (java-spray-async's cluster mode)
     variants: list[str] | None = None                # None: every variant of the run
 
 
@@ -100,7 +101,8 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         "variant": v.name, "runtime": v.runtime, "case": case.label, "repeat": repeat,
         "engines": case.engines, "persist": case.persist, "waitMs": None if case.rate else case.wait_ms,
         "rate": case.rate, "concurrency": case.concurrency, "dbLatencyMs": case.db_latency_ms,
-        "settings": settings, "dbConnections": v.db_connection_count(settings), "logs": str(out.relative_to(out.parents[1])),
+        "settings": settings, "dbConnections": v.db_connection_count(settings) * case.nodes,
+        "nodes": case.nodes, "logs": str(out.relative_to(out.parents[1])),
         "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     say = on_progress or (lambda s: None)
@@ -119,7 +121,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         port = process.free_port()
         say("starting")
         try:
-            variant = process.start_variant(ctx, v, env, out / "variant.log", port=port)
+            variant = start(ctx, v, env, out, case.nodes, port, db=db)
             if timing.verify:
                 say("loadclient verify")
                 # behind a slow database a cycle's sales take seconds to store: fewer orders, longer to go quiet
@@ -130,18 +132,18 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
                     raise RunFailed(f"{v.name} failed loadclient verify: not benchmarked (log: {out / 'verify.log'})")
                 # verify leaves orders in the market that would trade with the load: measure a fresh one
                 say("restarting (an empty market)")
-                variant.stop(15)
-                variant = process.start_variant(ctx, v, env, out / "variant.log", port=port, append=True)
+                variant.stop(60 if case.nodes > 1 else 15)
+                variant = start(ctx, v, env, out, case.nodes, port, append=True, db=db)
         except process.NotHealthy as e:
             raise RunFailed(str(e)) from e
         sampler = process.Sampler(1.0)
-        sampler.add("variant", variant.pid)
+        sampler.add("variant", *variant.pids)
         sampler.add("database", db.pid())
         load_json, hgrm = out / "load.json", out / "latency.hgrm"
-        lc = loadclient.start(ctx, "load", *load_args(ctx, case, timing, variant.url, db.jdbc(), load_json, hgrm),
+        lc = loadclient.start(ctx, "load", *load_args(ctx, case, timing, variant.urls, db.jdbc(), load_json, hgrm),
                               log=out / "load.log")
         sampler.add("loadclient", lc.pid)
-        record["pids"] = {"variant": variant.pid, "loadclient": lc.pid}
+        record["pids"] = {"variant": variant.pids[0], "loadclient": lc.pid}
         sampler.start()
         while lc.popen.poll() is None:
             time.sleep(1)
@@ -165,10 +167,43 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         if sampler:
             sampler.stop()
         if variant:
-            variant.stop(15)
+            variant.stop(60 if case.nodes > 1 else 15)
         if link:
             link.stop()
         record["seconds"] = round(time.monotonic() - t0, 1)
+
+
+class _One:
+    """A single variant process with the Members interface (url, urls, pids, alive, stop)."""
+
+    def __init__(self, r: process.Running):
+        self.r = r
+        self.url = self.urls = r.url
+        self.pids = [r.pid]
+
+    def alive(self) -> bool:
+        return self.r.alive()
+
+    def stop(self, timeout: float = 15.0):
+        return self.r.stop(timeout)
+
+
+def start(ctx: Context, v: Variant, env: dict, out: Path, nodes: int, port: int, append: bool = False, db=None):
+    """The variant alone on PORT, or NODES cluster members (the load client spreads its connections over them).
+    Members start with no handed-over orders: a cluster stopped before leaves its open orders in ENGINE_HANDOVER."""
+    if nodes <= 1:
+        return _One(process.start_variant(ctx, v, env, out / "variant.log", port=port, append=append))
+    from . import members
+    if v.name not in members.CLUSTER_VARIANTS:
+        raise RunFailed(f"--nodes {nodes}: {v.name} has no cluster mode (only {', '.join(members.CLUSTER_VARIANTS)})")
+    if db is not None:
+        from .db import DbError
+        try:
+            db.sql("DELETE FROM ENGINE_HANDOVER")
+        except DbError:
+            pass   # a database made before the table: the members create it
+    logs = [out / f"variant-{i}.log" for i in range(nodes)]
+    return members.start(ctx, v, env, logs, append=append)
 
 
 def estimate_run_seconds(v: Variant, case: Case, timing: Timing) -> int:

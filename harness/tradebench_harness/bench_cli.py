@@ -59,6 +59,9 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
     p.add_argument("--rate", type=positive, default=None, help="open loop at this many orders/s (latency from the intended send time)")
     p.add_argument("--label", default="", help="a name for the case (a column of the table)")
+    p.add_argument("--nodes", type=positive, default=1,
+                   help="cluster members on loopback (java-spray-async's cluster mode; ENGINES is the cluster's total);"
+                        " the load client spreads its connections over them (default 1: the variant alone)")
     p.add_argument("--repeat", type=positive, default=repeat, help=f"runs of each variant, interleaved (default {repeat})")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
@@ -78,8 +81,10 @@ def timing_of(a) -> Timing:
 
 
 def case_of(a, **over) -> Case:
-    c = Case(label=a.label, engines=a.engines, wait_ms=a.wait, concurrency=a.concurrency, persist=a.persist,
-             db_latency_ms=a.db_latency, rate=a.rate or None)
+    nodes = max(1, getattr(a, "nodes", 1) or 1)
+    label = a.label or (f"{nodes}-members" if nodes > 1 else "")
+    c = Case(label=label, engines=a.engines, wait_ms=a.wait, concurrency=a.concurrency, persist=a.persist,
+             db_latency_ms=a.db_latency, rate=a.rate or None, nodes=nodes)
     for k, v in over.items():
         setattr(c, k, v)
     return c

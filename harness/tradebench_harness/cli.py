@@ -32,6 +32,16 @@ def cmd_serve(ctx, args) -> int:
     if not env.get("DB_HOST"):
         dbmod.start_private(ctx)
         env.update(dbmod.private(ctx, env.get("DB_NAME") or "TRADER").variant_env())
+    nodes = int(env.get("NODES") or 1)
+    if nodes > 1:
+        from . import members
+        if v.name not in members.CLUSTER_VARIANTS:
+            say(f"error: NODES={nodes}: {v.name} has no cluster mode (only {', '.join(members.CLUSTER_VARIANTS)})")
+            return 2
+        port = int(env.get("PORT") or 3000)
+        say(f"serving {v.name} as {nodes} cluster members on ports {port}..{port + nodes - 1} (database "
+            f"{env['DB_HOST']}:{env.get('DB_PORT', '3306')}/{env.get('DB_NAME', 'TRADER')})")
+        return members.serve(ctx, v, env, nodes)
     say(f"serving {v.name} on port {env.get('PORT', '3000')} (database {env['DB_HOST']}:{env.get('DB_PORT', '3306')}/"
         f"{env.get('DB_NAME', 'TRADER')})")
     argv = v.command(ctx)
@@ -53,6 +63,14 @@ def cmd_reliability(ctx, args) -> int:
     steps = Steps(args.steps_file)
     reliability.run(ctx, select(ctx.root, ",".join(args.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
     return steps.close("reliability")
+
+
+def cmd_cluster_test(ctx, args) -> int:
+    from . import cluster_test
+    from .steps import Steps
+    steps = Steps(args.steps_file)
+    cluster_test.run(ctx, steps, args.only)
+    return steps.close("cluster")
 
 
 def cmd_compose_check(ctx, args) -> int:
@@ -80,6 +98,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("variants", nargs="*")
     s.add_argument("--steps-file", default=None)
     s.set_defaults(func=cmd_reliability)
+
+    s = sub.add_parser("cluster-test", help="java-spray-async as three cluster members: cross-member trade, verify, "
+                                             "kill -9 and SIGTERM under load")
+    s.add_argument("--steps-file", default=None)
+    s.add_argument("--only", default=None, help="one scenario: cross_member, kill or leave")
+    s.set_defaults(func=cmd_cluster_test)
 
     s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")
     s.set_defaults(func=cmd_compose_check)

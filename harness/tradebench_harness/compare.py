@@ -53,7 +53,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
 
     env = environment.collect(ctx, db)
     runtimes = {v.runtime for _, _, v in runs_plan}
-    conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) for _, c, v in runs_plan}
+    conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) * c.nodes for _, c, v in runs_plan}
     est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan)
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
                                                                               cal_warmup_max)

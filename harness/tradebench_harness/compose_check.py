@@ -60,7 +60,9 @@ COMPOSE_VERSION_SYMBOL = "github.com/docker/compose/v2/internal.Version"
 GO_INSTALL_TIMEOUT_S = 1800
 
 CONTRACT_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
-                "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD", "DB_POOL"}
+                "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD", "DB_POOL",
+                # java-spray-async's cluster mode (contract sections 5 and 9)
+                "CLUSTER_HOST", "CLUSTER_PORT", "CLUSTER_SEEDS"}
 # The names the mysql image's entrypoint reads (each also as NAME_FILE).
 MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD",
              "MYSQL_ONETIME_PASSWORD", "MYSQL_DATABASE", "MYSQL_USER", "MYSQL_PASSWORD",

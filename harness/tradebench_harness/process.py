@@ -160,6 +160,7 @@ class Group:
     name: str
     pid: int
     samples: list[dict] = field(default_factory=list)
+    more: tuple = ()          # further root pids sampled as the same group (a variant's cluster members)
     _procs: dict = field(default_factory=dict)
 
 
@@ -172,15 +173,15 @@ class Sampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def add(self, name: str, pid: int | None) -> None:
+    def add(self, name: str, pid: int | None, *more: int) -> None:
         if pid:
-            self.groups[name] = Group(name, pid)
+            self.groups[name] = Group(name, pid, more=tuple(more))
 
     def _sample(self, g: Group, now_ms: int) -> None:
         cpu = rss = threads = 0.0
         n = 0
         seen = {}
-        for p in tree_of(g.pid):
+        for p in [q for root in (g.pid, *g.more) for q in tree_of(root)]:
             proc = g._procs.get(p.pid) or p
             try:
                 with proc.oneshot():

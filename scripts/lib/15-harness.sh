@@ -47,6 +47,14 @@ harness_run() {
   "$TB_VENV/bin/python" -m tradebench_harness "$@"
 }
 
+# harness_exec ARGS: the same, in place of the launcher's shell (serve: a SIGTERM sent to
+# ./tradebench reaches the harness, which stops what it started; alone, the variant itself).
+harness_exec() {
+  harness_venv
+  harness_env
+  exec "$TB_VENV/bin/python" -m tradebench_harness "$@"
+}
+
 # harness_steps FILE: adds the PASS/FAIL lines the harness wrote to FILE to the launcher's count.
 harness_steps() {
   local word rest

@@ -5,9 +5,12 @@
 # 3. end to end: each variant started on its own database and checked with
 #    `loadclient verify`, once per e2e configuration of its variant.yaml
 #    (harness/tradebench_harness/e2e.py),
-# 4. the reliability suite,
-# 5. the static check of docker-compose.yml and the Dockerfiles,
-# 6. the harness's own tests (pytest, harness/tests), among them the
+# 4. the cluster test: java-spray-async as three cluster members on loopback
+#    (cross-member trade, verify, kill -9 and SIGTERM under load;
+#    harness/tradebench_harness/cluster_test.py),
+# 5. the reliability suite,
+# 6. the static check of docker-compose.yml and the Dockerfiles,
+# 7. the harness's own tests (pytest, harness/tests), among them the
 #    compose check's test on broken copies of the tree, and the
 #    bench/compare end-to-end check: a short real compare of two variants
 #    (--repeat 2), its results folder, and report.html in headless Chromium.
@@ -15,7 +18,7 @@
 # TRADER_E2E), created here from schema.sql.
 
 TB_TEST_DBS=(TRADER_TEST_ENGINE_MODEL TRADER_TEST_JAVA_THREADS TRADER_TEST_JAVA_AKKA
-             TRADER_TEST_JAVA_SPRAY_ASYNC TRADER_TEST_NODE_ENGINE TRADER_TEST_LOADCLIENT TRADER_E2E)
+             TRADER_TEST_JAVA_SPRAY_ASYNC TRADER_TEST_NODE_ENGINE TRADER_TEST_LOADCLIENT TRADER_E2E TRADER_CLUSTER)
 
 TB_PASSED=0; TB_FAILED=0; TB_FAILURES=()
 step_ok()   { TB_PASSED=$((TB_PASSED + 1)); say "PASS $*"; }
@@ -47,6 +50,12 @@ tb_test() {
     say "end to end: every variant once per e2e configuration of its variant.yaml (loadclient verify)"
     : >"$steps"
     harness_run e2e --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "end to end (the harness stopped early)"
+    harness_steps "$steps"
+  fi
+  if [ -f "$(jar_of loadclient)" ]; then
+    say "the cluster test: java-spray-async as three members (harness/tradebench_harness/cluster_test.py)"
+    : >"$steps"
+    harness_run cluster-test --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "cluster test (the harness stopped early)"
     harness_steps "$steps"
   fi
   if [ -f "$(jar_of loadclient)" ]; then

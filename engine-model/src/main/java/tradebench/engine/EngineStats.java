@@ -28,6 +28,11 @@ public final class EngineStats {
         this.openOrders = openOrders;
     }
 
+    /** The open orders of the engine's market, set without counting a cycle (a market that moved elsewhere: 0). */
+    public void openOrders(int openOrders) {
+        this.openOrders = openOrders;
+    }
+
     public void stored(int sales) {
         if (sales == 0) return;
         salesPersisted.addAndGet(sales);

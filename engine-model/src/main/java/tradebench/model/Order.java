@@ -48,6 +48,21 @@ public final class Order {
         return new Order(id, Side.BUY, userId, productId, quantity, maxPriceCents, arrivalMs);
     }
 
+    /**
+     * An order carried over from another market with {@code remaining} of its
+     * quantity left (a partition handed from one process to another): it joins
+     * the new market as it was, its arrival time (and so its time-out) unchanged.
+     */
+    public static Order resumed(long id, Side side, String userId, int productId, long quantity, long remaining,
+                                long priceCents, long arrivalMs) {
+        if (remaining < 1 || remaining > quantity) {
+            throw new IllegalArgumentException("remaining " + remaining + " outside 1.." + quantity + " for order " + id);
+        }
+        Order o = new Order(id, side, userId, productId, quantity, priceCents, arrivalMs);
+        o.remaining = remaining;
+        return o;
+    }
+
     /** A new, unjoined order with the same identity (replays run one scenario through several markets). */
     public Order fresh() {
         return new Order(id, side, userId, productId, quantity, priceCents, arrivalMs);

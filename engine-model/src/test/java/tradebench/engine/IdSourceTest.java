@@ -37,4 +37,23 @@ class IdSourceTest {
             for (int i = 0; i < 50_000; i++) assertTrue(seen.add(ids.next()));
         });
     }
+
+    @Test
+    void stridedSourcesIssueDisjointIdsThatNameTheirIssuer() {
+        IdSource[] members = {new IdSource(0, 16, 0), new IdSource(0, 16, 1), new IdSource(0, 16, 15)};
+        Set<Long> seen = ConcurrentHashMap.newKeySet();
+        long[] previous = new long[members.length];
+        for (int i = 0; i < 20_000; i++) {
+            for (int m = 0; m < members.length; m++) {
+                long id = members[m].next();
+                assertTrue(seen.add(id), "id " + id + " issued twice");
+                assertTrue(id > previous[m], "ids increase per member");
+                previous[m] = id;
+                int residue = m == 2 ? 15 : m;
+                assertTrue(IdSource.issuerOf(id, 16) == residue, "id " + id + " names member " + residue);
+                assertTrue(members[m].issued(id));
+                assertFalse(members[(m + 1) % members.length].issued(id), "another member never claims it");
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@ import akka.actor.ActorSystem;
 import akka.actor.Cancellable;
 import akka.actor.CoordinatedShutdown;
 import akka.http.javadsl.Http;
+import akka.http.javadsl.HandlerProvider;
 import akka.http.javadsl.ServerBinding;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -15,15 +16,25 @@ import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
+import tradebench.spray.cluster.ClusterEngines;
+import tradebench.spray.cluster.ClusterSettings;
 import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.engine.EngineSet;
 import tradebench.spray.engine.Engines;
 import tradebench.spray.http.ApiRoutes;
+import tradebench.spray.http.ClusterRoutes;
 
 /**
  * The whole service, wired in the order every variant follows: config →
  * database → ids → registry/stats → engines → HTTP → stats line → shutdown.
  * Everything runs on the actor system's default dispatcher. Tests start it in
  * process; {@link Main} starts it and drains it on SIGTERM.
+ *
+ * <p>With {@code CLUSTER_SEEDS} set it is one member of a cluster (README,
+ * "Cluster mode"): the engines are Cluster Sharding's entities
+ * ({@link ClusterEngines}), ids are this member's share, and the routes that
+ * need the other members ({@link ClusterRoutes}) come first. Without it no
+ * remoting starts and nothing of the cluster package runs.
  */
 public final class SprayService {
     public static final String VARIANT = "java-spray-async";
@@ -51,19 +62,32 @@ public final class SprayService {
 
     public static SprayService start(Config given) throws Exception {
         Config config = withPoolDefault(given);
-        ActorSystem system = ActorSystem.create("tradebench", akkaSettings(config));
+        ClusterSettings cluster = ClusterSettings.from(config); // null: alone, no remoting
+        ActorSystem system = ActorSystem.create(ClusterSettings.SYSTEM, akkaSettings(config, cluster));
         try {
             AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
-            IdSource ids = new IdSource(db.largestStoredOrderId(DB_WAIT_MS));
+            long largestStored = db.largestStoredOrderId(DB_WAIT_MS);
+            IdSource ids = cluster == null ? new IdSource(largestStored) : cluster.ids(largestStored);
             OrderRegistry registry = new OrderRegistry();
             ServiceStats stats = new ServiceStats(VARIANT, config.engines());
-            Engines engines = Engines.start(system, config, db, registry, stats);
+            EngineSet engines = cluster == null ? Engines.start(system, config, db, registry, stats)
+                    : ClusterEngines.start(system, config, cluster, db, registry, stats);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
             ApiRoutes routes = new ApiRoutes(gateway, db, engines::crash);
+            HandlerProvider server = routes;
+            if (engines instanceof ClusterEngines ce) { // the cluster's /orders/{id}, /stats, /health in front
+                ce.openDesk(gateway);
+                server = routes.around(new ClusterRoutes(ce, gateway, db).route(routes.route()));
+            }
             ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
-                    .bind(routes).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
+            if (cluster != null) {
+                System.out.println(VARIANT + ": cluster member " + cluster.self() + " (member " + cluster.member() + " of "
+                        + cluster.seeds().size() + " seeds: its order ids are " + cluster.member() + " mod "
+                        + ClusterSettings.MAX_MEMBERS + ")");
+            }
             SprayService service = new SprayService(system, config, stats, gateway, binding);
             service.drainOnShutdown(engines, db, statsLine);
             return service;
@@ -78,7 +102,7 @@ public final class SprayService {
      * let the requests under way finish; then every engine runs cycles until its
      * inbox is empty and its sales are stored; then the pool closes.
      */
-    private void drainOnShutdown(Engines engines, AsyncDatabase db, Cancellable statsLine) {
+    private void drainOnShutdown(EngineSet engines, AsyncDatabase db, Cancellable statsLine) {
         CoordinatedShutdown cs = CoordinatedShutdown.get(system);
         Duration drainTimeout = Duration.ofMillis(cs.timeout(CoordinatedShutdown.PhaseServiceRequestsDone()).toMillis()).minusSeconds(1);
         cs.addTask(CoordinatedShutdown.PhaseServiceUnbind(), "refuse-orders", () -> {
@@ -135,12 +159,16 @@ public final class SprayService {
         return config;
     }
 
-    /** DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on. */
-    static com.typesafe.config.Config akkaSettings(Config config) {
+    /**
+     * DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on;
+     * a cluster member adds its remoting, the seeds and cluster.conf.
+     */
+    static com.typesafe.config.Config akkaSettings(Config config, ClusterSettings cluster) {
         int threads = config.extraInt("DISPATCHER_THREADS", Runtime.getRuntime().availableProcessors(), 1, 256);
-        return ConfigFactory.parseString(
+        com.typesafe.config.Config own = ConfigFactory.parseString(
                 "akka.actor.default-dispatcher.fork-join-executor { parallelism-min = " + threads
-                        + ", parallelism-max = " + threads + " }")
-                .withFallback(ConfigFactory.load());
+                        + ", parallelism-max = " + threads + " }");
+        if (cluster != null) own = own.withFallback(cluster.akka());
+        return own.withFallback(ConfigFactory.load()).resolve();
     }
 }

@@ -24,7 +24,7 @@ import tradebench.spray.db.AsyncDatabase;
  * is the gateway's {@link OrderGateway.EngineDoor}: the gateway has chosen the
  * engine of the order's product; admit or refuse, then a fire-and-forget tell.
  */
-public final class Engines implements OrderGateway.EngineDoor {
+public final class Engines implements EngineSet {
     private final List<ActorRef> actors;
     private final List<Partition> partitions;
 
@@ -52,6 +52,7 @@ public final class Engines implements OrderGateway.EngineDoor {
     }
 
     /** Completes when every engine has joined every admitted order and stored every sale. */
+    @Override
     public CompletionStage<Void> drain(Duration timeout) {
         CompletableFuture<?>[] all = actors.stream()
                 .map(a -> Patterns.ask(a, EngineProtocol.Drain.INSTANCE, timeout).toCompletableFuture())
@@ -60,6 +61,7 @@ public final class Engines implements OrderGateway.EngineDoor {
     }
 
     /** Test-only (FAULTS=on): engine {@code n}'s next cycle throws; the actor is restarted with a new market. */
+    @Override
     public void crash(int n) {
         actors.get(n).tell(EngineProtocol.Crash.INSTANCE, ActorRef.noSender());
     }

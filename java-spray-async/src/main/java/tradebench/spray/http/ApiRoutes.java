@@ -95,7 +95,25 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
      */
     @Override
     public akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler(ClassicActorSystemProvider system) {
-        akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> routed = route().handler(system);
+        return handler(system, route());
+    }
+
+    /**
+     * The same fast path in front of ROUTED instead of {@link #route()}: cluster mode's routes
+     * (which answer /orders/{id}, /stats and /health, and hand the rest to {@link #route()}).
+     */
+    public HandlerProvider around(Route routed) {
+        return new HandlerProvider() {
+            @Override
+            public akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler(ClassicActorSystemProvider system) {
+                return ApiRoutes.this.handler(system, routed);
+            }
+        };
+    }
+
+    private akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler(ClassicActorSystemProvider system,
+                                                                                         Route route) {
+        akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> routed = route.handler(system);
         return req -> {
             Side side = fastSide(req);
             if (side != null) {

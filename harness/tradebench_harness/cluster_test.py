@@ -1,0 +1,327 @@
+"""The cluster test (issue 17; run by `./tradebench test`, alone by `./tradebench cluster-test`):
+java-spray-async as three members on loopback (A, B, C = members 0, 1, 2), on the database
+TRADER_CLUSTER. Three clusters, each started afresh (SALES and ENGINE_HANDOVER emptied):
+
+  1. cross-member: a sell through A and a buy through B on one product make exactly one
+     SALES row; C answers /orders/{id} of both (asking the issuing member);
+     `loadclient verify` against A passes; SIGTERM stops all three with exit 0.
+  2. kill -9 under load: load through A and B (`loadclient reliability load`), one open
+     "canary" sell per partition on a product the load never uses; C is killed with
+     SIGKILL 5 s into 25 s. C's partitions must sell again on A and B (the first SALES row of
+     each after the kill; measured, and reported in the step's name) within 30 s: the issue's
+     15 s is the design's target on a quiet machine (about 10 s: README, "Cluster mode"), and
+     this bound is generous so that a crowded machine does not fail it (TB_CLUSTER_RECOVERY_MS
+     sets another); the other
+     partitions within 5 s (they never stopped); the canaries of C's partitions say
+     "lost", the others "open"; the audit finds nothing doubled, over-filled or from an
+     order that was not accepted.
+  3. SIGTERM under load: load through A and C, B gets SIGTERM 4 s in (exit 0 expected);
+     then one buy and one sell of 1,000,000 per product (the sell priced above every
+     load sell) trade away everything still open: every order accepted during the run
+     must then be filled exactly, which it cannot be if a hand-over lost it; the audit.
+
+Figures: .tradebench/cluster/<stamp>/figures.json.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+import urllib.error
+import urllib.request
+from datetime import datetime
+from pathlib import Path
+
+from . import db as dbmod
+from . import loadclient, members, process
+from .context import Context
+from .steps import Steps
+from .variants import ManifestError, select
+
+DB_NAME = "TRADER_CLUSTER"
+VARIANT = "java-spray-async"
+ENGINES = 6
+RECOVERY_MS = int(os.environ.get("TB_CLUSTER_RECOVERY_MS", 30000))
+
+
+def call(method: str, url: str, timeout: float = 10.0) -> tuple[int, dict | None]:
+    req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read() or b"null")
+        except ValueError:
+            return e.code, None
+    except (OSError, ValueError):
+        return -1, None
+
+
+def hosted(url: str) -> list[int] | None:
+    st, j = call("GET", f"{url}/stats")
+    return (j or {}).get("member", {}).get("hosted") if st == 200 else None
+
+
+def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]]:
+    """Waits until every member runs at least one partition and all ENGINES run somewhere."""
+    end = time.monotonic() + seconds
+    got = {}
+    while time.monotonic() < end:
+        got = {m.url: hosted(m.url) or [] for m in ms.members}
+        if all(got.values()) and sorted(e for v in got.values() for e in v) == list(range(ENGINES)):
+            return got
+        time.sleep(0.5)
+    return got
+
+
+def wait_quiet(db: dbmod.Database, seconds: float = 60) -> int:
+    """SALES stopped growing for 2 s; returns its row count."""
+    end = time.monotonic() + seconds
+    last, since = -1, time.monotonic()
+    while time.monotonic() < end:
+        n = int(db.scalar("SELECT COUNT(*) FROM SALES", DB_NAME))
+        if n != last:
+            last, since = n, time.monotonic()
+        elif time.monotonic() - since >= 2:
+            return n
+        time.sleep(0.25)
+    return last
+
+
+def reset(db: dbmod.Database) -> None:
+    db.sql("DELETE FROM SALES", DB_NAME)
+    db.sql("DELETE FROM ENGINE_HANDOVER", DB_NAME)
+
+
+class ClusterTest:
+    def __init__(self, ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path):
+        self.ctx, self.steps, self.db, self.v, self.d = ctx, steps, db, v, d
+        self.figures: dict = {}
+
+    def settings(self, **extra) -> dict:
+        return {**self.db.variant_env(DB_NAME), "ENGINES": str(ENGINES), **{k: str(x) for k, x in extra.items()}}
+
+    def start(self, tag: str, **extra) -> members.Members:
+        reset(self.db)
+        logs = [self.d / f"{tag}-member-{c}.log" for c in "ABC"]
+        return members.start(self.ctx, self.v, self.settings(**extra), logs)
+
+    def load(self, url: str, prefix: str, seed: int, seconds: int, out: Path) -> process.Running:
+        return loadclient.start(self.ctx, "reliability", "load", "--url", url, "--db-url", self.db.jdbc(DB_NAME),
+                                "--prefix", prefix, "--engines", ENGINES, "--products", 100, "--seed", seed,
+                                "--connections", 16, "--wait", 5, "--duration", seconds, "--orders-out", out,
+                                log=out.with_suffix(".log"))
+
+    def audit(self, name: str, prefix: str, files: list[Path], url: str) -> bool:
+        log = self.d / f"{name}-audit.log"
+        rc = loadclient.run(self.ctx, "reliability", "audit", "--url", url, "--db-url", self.db.jdbc(DB_NAME),
+                            "--prefix", prefix, "--orders", ",".join(str(f) for f in files),
+                            "--json", self.d / f"{name}-audit.json", log=log)
+        if rc != 0:
+            print("\n".join(l for l in log.read_text(errors="replace").splitlines() if l.startswith("FAIL"))[:3000],
+                  flush=True)
+        return rc == 0
+
+    # ---- 1 ----
+    def cross_member(self) -> None:
+        name = "cluster: three members"
+        try:
+            ms = self.start("cross")
+        except process.NotHealthy as e:
+            self.steps.fail(f"{name}: not up ({e})")
+            return
+        try:
+            a, b, c = (m.url for m in ms.members)
+            st1, sell = call("POST", f"{a}/sell?userId=x1-seller&productId=7&quantity=3&price=12.50")
+            st2, buy = call("POST", f"{b}/buy?userId=x1-buyer&productId=7&quantity=3")
+            if st1 != 202 or st2 != 202:
+                self.steps.fail(f"{name}: cross-member trade (sell through A {st1} {sell}, buy through B {st2} {buy})")
+            else:
+                sid, bid = sell["id"], buy["id"]
+                end = time.monotonic() + 30
+                rows = 0
+                while time.monotonic() < end and rows == 0:
+                    rows = int(self.db.scalar(f"SELECT COUNT(*) FROM SALES WHERE SO_ID = {sid}", DB_NAME))
+                    time.sleep(0.2)
+                time.sleep(1)
+                got = self.db.sql(f"SELECT PO_ID, SO_ID, QUANTITY FROM SALES WHERE SO_ID = {sid} OR PO_ID = {bid}",
+                                  DB_NAME).split("\n")
+                got = [g for g in got if g]
+                vs, sv = call("GET", f"{c}/orders/{sid}")
+                vb, bv = call("GET", f"{c}/orders/{bid}")
+                ok = (len(got) == 1 and got[0].split("\t") == [str(bid), str(sid), "3"]
+                      and vs == 200 and (sv or {}).get("status") == "filled" and len((sv or {}).get("fills", [])) == 1
+                      and vb == 200 and (bv or {}).get("status") == "filled" and (bv or {}).get("remaining") == 0)
+                msg = (f"sell {sid} through A and buy {bid} through B made {len(got)} SALES row(s) {got}; "
+                       f"C answers /orders of both: {vs} {(sv or {}).get('status')}, {vb} {(bv or {}).get('status')}")
+                (self.steps.ok if ok else self.steps.fail)(f"{name}: cross-member trade: {msg}")
+            vlog = self.d / "verify.log"
+            rc = loadclient.run(self.ctx, "verify", "--url", a, "--db-url", self.db.jdbc(DB_NAME), log=vlog)
+            if rc == 0:
+                self.steps.ok(f"{name}: loadclient verify against member A")
+            else:
+                print("\n".join(vlog.read_text(errors="replace").splitlines()[-30:]), flush=True)
+                self.steps.fail(f"{name}: loadclient verify against member A (log: {vlog})")
+        finally:
+            t0 = time.monotonic()
+            codes = ms.stop(90)
+            secs = time.monotonic() - t0
+        self.figures["stopAllSeconds"] = round(secs, 1)
+        if codes == [0, 0, 0]:
+            self.steps.ok(f"{name}: SIGTERM stops all three, one after the other, exit 0 ({secs:.1f} s)")
+        else:
+            self.steps.fail(f"{name}: SIGTERM exit codes {codes} (logs: {self.d})")
+
+    # ---- 2 ----
+    def kill(self) -> None:
+        name = "cluster: kill -9 of member C under load"
+        try:
+            ms = self.start("kill", PRODUCTS=110)
+        except process.NotHealthy as e:
+            self.steps.fail(f"{name}: not up ({e})")
+            return
+        loads = []
+        try:
+            spread = wait_spread(ms)
+            a, b, c = (m.url for m in ms.members)
+            on_c = spread.get(c) or []
+            self.figures["killSpread"] = {k: v for k, v in spread.items()}
+            if not on_c:
+                self.steps.fail(f"{name}: C runs no partition ({spread})")
+                return
+            canaries = {}
+            for p in range(100, 100 + ENGINES):
+                st, j = call("POST", f"{a}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
+                if st == 202:
+                    canaries[p % ENGINES] = j["id"]
+            time.sleep(1)
+            files = [self.d / "kill-a.tsv", self.d / "kill-b.tsv"]
+            loads = [self.load(a, "k-", 1, 25, files[0]), self.load(b, "k-", 2, 25, files[1])]
+            time.sleep(5)
+            kill_ms = int(time.time() * 1000)
+            os.kill(ms.members[2].pid, signal.SIGKILL)
+            for l in loads:
+                l.popen.wait(120)
+            loads = []
+            wait_quiet(self.db)
+            first = {}
+            for e in range(ENGINES):
+                v = self.db.scalar(f"SELECT MIN(CREATED) FROM SALES WHERE CREATED > {kill_ms} "
+                                   f"AND MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) = {e}", DB_NAME)
+                first[e] = int(v) - kill_ms if v not in ("", "NULL") else None
+            back = [first[e] for e in on_c]
+            others = [first[e] for e in range(ENGINES) if e not in on_c]
+            self.figures.update({"killedPartitions": on_c, "firstSaleAfterKillMs": first})
+            ok = all(x is not None and x <= RECOVERY_MS for x in back)
+            (self.steps.ok if ok else self.steps.fail)(
+                f"{name}: its partitions {on_c} sold again on A and B after {back} ms (bound {RECOVERY_MS} ms)")
+            ok = all(x is not None and x <= 5000 for x in others)
+            (self.steps.ok if ok else self.steps.fail)(
+                f"{name}: the other partitions kept trading (first sale after the kill: {others} ms, bound 5000 ms)")
+            views = {e: call("GET", f"{b}/orders/{i}") for e, i in canaries.items()}
+            want = {e: ("lost" if e in on_c else "open") for e in canaries}
+            got = {e: (v[1] or {}).get("status") for e, v in views.items()}
+            ok = len(canaries) == ENGINES and got == want
+            (self.steps.ok if ok else self.steps.fail)(
+                f"{name}: /orders/{{id}} of one open order per partition says lost for C's, open for the others: {got}")
+            (self.steps.ok if self.audit("kill", "k-", files, a) else self.steps.fail)(
+                f"{name}: audit: nothing doubled or over-filled, every row from accepted orders (log: {self.d / 'kill-audit.log'})")
+        finally:
+            for l in loads:
+                l.stop(1)
+            codes = ms.stop(90)
+        if codes[:2] != [0, 0]:
+            self.steps.fail(f"{name}: the survivors' SIGTERM exit codes {codes[:2]} (logs: {self.d})")
+
+    # ---- 3 ----
+    def leave(self) -> None:
+        name = "cluster: SIGTERM of member B under load"
+        try:
+            ms = self.start("leave", TIMEOUT_MS=600000)
+        except process.NotHealthy as e:
+            self.steps.fail(f"{name}: not up ({e})")
+            return
+        loads = []
+        try:
+            spread = wait_spread(ms)
+            a, b, c = (m.url for m in ms.members)
+            on_b = spread.get(b) or []
+            files = [self.d / "leave-a.tsv", self.d / "leave-c.tsv"]
+            loads = [self.load(a, "h-", 3, 12, files[0]), self.load(c, "h-", 4, 12, files[1])]
+            time.sleep(4)
+            code = ms.members[1].stop(90)
+            exit_ms = ms.members[1].exit_ms
+            handed = sum(int(l.split(" with ")[1].split()[0]) for l in ms.members[1].log.read_text(errors="replace").splitlines()
+                         if "handed over from" in l)
+            self.figures.update({"leftPartitions": on_b, "leaveExitMs": exit_ms, "handedOverOrders": handed})
+            (self.steps.ok if code == 0 else self.steps.fail)(
+                f"{name}: exit {code} in {exit_ms} ms, its partitions {on_b} handed over with {handed} open orders")
+            for l in loads:
+                l.popen.wait(120)
+            loads = []
+            wait_quiet(self.db)
+            sweep = self.d / "leave-sweep.tsv"
+            with open(sweep, "w") as f:
+                for p in range(100):
+                    st, j = call("POST", f"{a}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
+                    if st == 202:
+                        f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
+                    st, j = call("POST", f"{a}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
+                    if st == 202:
+                        f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
+            wait_quiet(self.db)
+            accepted = {}
+            for fpath in files:
+                for line in fpath.read_text().splitlines():
+                    if line.strip():
+                        x = line.split("\t")
+                        accepted[int(x[0])] = int(x[4])
+            filled = {}
+            for line in self.db.sql("SELECT ID, SUM(Q) FROM (SELECT PO_ID ID, QUANTITY Q FROM SALES UNION ALL "
+                                    "SELECT SO_ID, QUANTITY FROM SALES) T GROUP BY ID", DB_NAME).splitlines():
+                if line.strip():
+                    i, q = line.split("\t")
+                    filled[int(i)] = int(q)
+            short = [i for i, q in accepted.items() if filled.get(i, 0) != q]
+            self.figures.update({"leaveAccepted": len(accepted), "leaveNotFilled": len(short)})
+            ok = accepted and not short
+            (self.steps.ok if ok else self.steps.fail)(
+                f"{name}: all {len(accepted)} accepted orders traded in full once the market was swept"
+                + (f"; {len(short)} not, e.g. {short[:5]}" if short else ""))
+            (self.steps.ok if self.audit("leave", "h-", files + [sweep], a) else self.steps.fail)(
+                f"{name}: audit: nothing doubled or over-filled (log: {self.d / 'leave-audit.log'})")
+        finally:
+            for l in loads:
+                l.stop(1)
+            codes = ms.stop(90)
+        if codes[0] != 0 or codes[2] != 0:
+            self.steps.fail(f"{name}: A's and C's SIGTERM exit codes {codes[0]}, {codes[2]} (logs: {self.d})")
+
+
+def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
+    try:
+        (v,) = select(ctx.root, VARIANT)
+        v.ensure_built(ctx)
+    except ManifestError as e:
+        steps.fail(f"cluster: build ({e})")
+        return
+    db = dbmod.open_db(ctx, DB_NAME)
+    if db.private:
+        dbmod.create(ctx, DB_NAME)   # ./tradebench test creates it before (DB_HOST set then)
+    d = ctx.state / "cluster" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    d.mkdir(parents=True, exist_ok=True)
+    t = ClusterTest(ctx, steps, db, v, d)
+    t0 = time.monotonic()
+    for scenario in (t.cross_member, t.kill, t.leave):
+        if only and scenario.__name__ != only:
+            continue
+        print(f"tradebench: cluster: {scenario.__name__}", flush=True)
+        try:
+            scenario()
+        except Exception as e:   # a scenario that breaks must not hide the others
+            steps.fail(f"cluster: {scenario.__name__}: {type(e).__name__}: {e}")
+    t.figures["seconds"] = int(time.monotonic() - t0)
+    (d / "figures.json").write_text(json.dumps(t.figures, indent=2))
+    print(f"tradebench: cluster: figures {json.dumps(t.figures)}", flush=True)

@@ -1,0 +1,172 @@
+"""A java-spray-async cluster on loopback: N members of one variant, each its
+own JVM with its own HTTP port and Akka remoting port, every member a seed
+(contract section 9; the variant's README, "Cluster mode").
+
+`./tradebench serve` (NODES=N), `bench --nodes N` and the cluster test
+(cluster_test.py) start members through here.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import process
+from .context import Context
+from .variants import Variant
+
+# Variants that have a cluster mode (CLUSTER_SEEDS).
+CLUSTER_VARIANTS = ("java-spray-async",)
+
+
+def member_env(n: int, ports: list[int], cluster_ports: list[int], host: str = "127.0.0.1") -> list[dict]:
+    """The environment of each of N members: PORT, CLUSTER_HOST, CLUSTER_PORT and the common CLUSTER_SEEDS."""
+    seeds = ",".join(f"{host}:{p}" for p in cluster_ports)
+    return [{"PORT": str(ports[i]), "CLUSTER_HOST": host, "CLUSTER_PORT": str(cluster_ports[i]), "CLUSTER_SEEDS": seeds}
+            for i in range(n)]
+
+
+def health(url: str, timeout: float = 2.0) -> dict | None:
+    """GET /health's JSON when it answers 200, else None."""
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
+            return json.loads(r.read()) if r.status == 200 else None
+    except Exception:
+        return None
+
+
+def up_members(h: dict | None) -> int:
+    return sum(1 for m in (h or {}).get("members", []) if m.get("status") == "Up" and m.get("reachable"))
+
+
+@dataclass
+class Members:
+    """The running members, in seed order (member 0 first)."""
+    members: list[process.Running]
+    cluster_ports: list[int]
+
+    @property
+    def url(self) -> str:
+        return self.members[0].url
+
+    @property
+    def urls(self) -> str:
+        """Every member's base URL, comma-separated (loadclient load --url spreads its connections over them)."""
+        return ",".join(m.url for m in self.members)
+
+    @property
+    def pids(self) -> list[int]:
+        return [m.pid for m in self.members]
+
+    def alive(self) -> bool:
+        return all(m.alive() for m in self.members)
+
+    def stop(self, timeout: float = 90.0) -> list:
+        """SIGTERM one member at a time, the last first: each hands its partitions to those still up."""
+        codes = []
+        for m in reversed(self.members):
+            codes.append(m.stop(timeout))
+        return list(reversed(codes))
+
+
+def wait_up(urls: list[str], n: int, seconds: float, procs: list | None = None) -> bool:
+    """True once every URL answers /health 200 and sees N members Up and reachable."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if all(up_members(health(u)) >= n for u in urls):
+            return True
+        if procs and any(p.poll() is not None for p in procs):
+            return False
+        time.sleep(0.5)
+    return False
+
+
+def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], ports: list[int] | None = None,
+          cluster_ports: list[int] | None = None, health_timeout: float = 150.0, append: bool = False) -> Members:
+    """Starts len(LOGS) members of VARIANT with SETTINGS, and waits until each sees all of them Up."""
+    n = len(logs)
+    ports = ports or [process.free_port() for _ in range(n)]
+    cluster_ports = cluster_ports or [process.free_port() for _ in range(n)]
+    running = []
+    for i, env in enumerate(member_env(n, ports, cluster_ports)):
+        full = {k: str(v) for k, v in settings.items()}
+        full.update(env)
+        running.append(process.start(f"{variant.name}-{i}", variant.command(ctx), logs[i], env=full, cwd=ctx.root,
+                                     port=ports[i], append=append))
+    ms = Members(running, cluster_ports)
+    if not wait_up([m.url for m in running], n, health_timeout, [m.popen for m in running]):
+        for m in running:
+            m.stop(5)
+        tails = "\n".join(f"--- {l}\n" + "\n".join(l.read_text(errors="replace").splitlines()[-15:]) for l in logs)
+        raise process.NotHealthy(f"{n} members of {variant.name} did not all come up within {health_timeout:.0f} s\n{tails}")
+    return ms
+
+
+def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: int, log: Path,
+                health_timeout: float = 150.0) -> process.Running:
+    """Starts member I again (same ports) after it stopped; waits until every member sees all of them Up."""
+    n = len(ms.members)
+    env = member_env(n, [m.port for m in ms.members], ms.cluster_ports)[i]
+    full = {k: str(v) for k, v in settings.items()}
+    full.update(env)
+    r = process.start(f"{variant.name}-{i}", variant.command(ctx), log, env=full, cwd=ctx.root, port=ms.members[i].port,
+                      append=True)
+    ms.members[i] = r
+    if not wait_up([m.url for m in ms.members], n, health_timeout, [m.popen for m in ms.members]):
+        raise process.NotHealthy(f"member {i} did not rejoin within {health_timeout:.0f} s (log: {log})")
+    return r
+
+
+def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
+    """`NODES=N ./tradebench serve VARIANT`: N members in the foreground on PORT, PORT+1, ... (remoting on
+    CLUSTER_PORT, CLUSTER_PORT+1, ..., default 25520), their output prefixed [m0], [m1], ...; SIGTERM or
+    Ctrl-C stops them one at a time (each hands its partitions over) and returns the worst exit code."""
+    base = int(env.get("PORT") or 3000)
+    cbase = int(env.get("CLUSTER_PORT") or 25520)
+    host = env.get("CLUSTER_HOST") or "127.0.0.1"
+    envs = member_env(n, [base + i for i in range(n)], [cbase + i for i in range(n)], host)
+    procs = []
+    for i, e in enumerate(envs):
+        full = {**env, **e}
+        p = subprocess.Popen(variant.command(ctx), env=full, cwd=ctx.root, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        procs.append(p)
+
+        def pump(p=p, tag=f"[m{i}] "):
+            for line in iter(p.stdout.readline, b""):
+                sys.stdout.write(tag + line.decode(errors="replace"))
+                sys.stdout.flush()
+        threading.Thread(target=pump, daemon=True).start()
+    stopping = threading.Event()
+
+    def on_signal(signum, frame):
+        stopping.set()
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    said = set()
+    while not stopping.is_set() and any(p.poll() is None for p in procs):
+        for i, p in enumerate(procs):
+            if p.poll() is not None and i not in said:
+                said.add(i)
+                print(f"tradebench: member {i} exited ({p.returncode}); the others go on", file=sys.stderr, flush=True)
+        stopping.wait(0.5)
+    codes = []
+    for p in reversed(procs):
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(90)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(5)
+        codes.append(p.returncode)
+    time.sleep(0.2)   # the last lines of the pumps
+    worst = max((abs(c) for c in codes), default=0)
+    print(f"tradebench: {n} members stopped (exit codes, last member first: {codes})", file=sys.stderr, flush=True)
+    return worst

@@ -1,0 +1,91 @@
+package tradebench.spray.cluster;
+
+import tradebench.model.Order;
+import tradebench.model.Side;
+
+/**
+ * The messages between cluster members (Jackson, {@link ClusterMessage}). The
+ * single-process service's engine messages (engine-model's EngineProtocol)
+ * carry engine-model's mutable {@link Order}; between members an order travels
+ * as its immutable terms ({@link NewOrder}) and the entity makes its own Order.
+ */
+public final class ClusterProtocol {
+    private ClusterProtocol() {
+    }
+
+    /** Messages the shard region routes to an engine partition (the entity id is the engine's number). */
+    public sealed interface ToEngine extends ClusterMessage permits NewOrder, Wake, Crash {
+        int engine();
+    }
+
+    /** An accepted order for engine {@code engine}, already admitted against its issuer's INBOX_LIMIT. */
+    public record NewOrder(int engine, long id, boolean buy, String userId, int productId, long quantity,
+                           long priceCents, long arrivalMs) implements ToEngine {
+        public static NewOrder of(int engine, Order o) {
+            return new NewOrder(engine, o.id, o.side == Side.BUY, o.userId, o.productId, o.quantity, o.priceCents, o.arrivalMs);
+        }
+
+        public Order toOrder() {
+            return new Order(id, buy ? Side.BUY : Side.SELL, userId, productId, quantity, priceCents, arrivalMs);
+        }
+    }
+
+    /** Sent to every partition every second by every member: a partition whose member was lost starts again at once. */
+    public record Wake(int engine) implements ToEngine {
+    }
+
+    /** Test-only (FAULTS=on): the partition's next cycle throws. */
+    public record Crash(int engine) implements ToEngine {
+    }
+
+    /**
+     * The stop message of the sharding hand-off (a member leaves, or the shard
+     * is rebalanced): finish the cycle, store its sales, write the open orders
+     * for the next incarnation, stop. Sent by the local shard only.
+     */
+    public enum HandOff implements ClusterMessage { INSTANCE }
+
+    /**
+     * From a partition to the member that issued the orders, after each cycle's
+     * sales are stored: the orders of this member it joined (their inbox places
+     * are free again), and those that left its market.
+     */
+    public record CycleReport(int engine, long[] joined, long[] timedOut, long[] filled) implements ClusterMessage {
+    }
+
+    /**
+     * From a partition's new incarnation that found its predecessor gone
+     * without handing over (its member crashed) to every member: the orders
+     * of {@code engine} accepted before {@code sinceMs} that the member still
+     * counts as open are lost.
+     */
+    public record EngineLost(int engine, long sinceMs) implements ClusterMessage {
+    }
+
+    /**
+     * From a partition that has just handed over (after its last report) to
+     * every member: Akka's hand-off drops the messages that were on their way
+     * to the shard while it moved, so each member sends again the orders of
+     * {@code engine} it accepted before {@code sinceMs} (when the hand-off
+     * began) that no report has called joined. The next incarnation ignores
+     * the copies of orders it already has.
+     */
+    public record HandedOff(int engine, long sinceMs) implements ClusterMessage {
+    }
+
+    /** {@code GET /orders/{id}} asked of the member that issued the id. */
+    public record ViewRequest(long id) implements ClusterMessage {
+    }
+
+    public record ViewAnswer(int status, String body) implements ClusterMessage {
+    }
+
+    /** {@code GET /stats}: every member's own figures, for the cluster's totals. */
+    public enum StatsRequest implements ClusterMessage { INSTANCE }
+
+    /** One member's counters; the arrays are per engine. */
+    public record MemberStats(String member, long uptimeMs, long rejected, long overloaded, long salesLastMinute,
+                              long[] accepted, long[] openOrders, long[] pendingOrders, long[] salesPersisted,
+                              long[] cycles, long[] persistenceFailures, int[] hosted) implements ClusterMessage {
+    }
+}

@@ -1,0 +1,164 @@
+package tradebench.spray.http;
+
+import akka.actor.ActorSelection;
+import akka.actor.ActorSystem;
+import akka.cluster.Cluster;
+import akka.cluster.Member;
+import akka.http.javadsl.model.HttpMethods;
+import akka.http.javadsl.model.HttpResponse;
+import akka.http.javadsl.model.headers.RetryAfter;
+import akka.http.javadsl.server.AllDirectives;
+import akka.http.javadsl.server.Route;
+import akka.pattern.Patterns;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import tradebench.engine.OrderGateway;
+import tradebench.json.JsonText;
+import tradebench.spray.cluster.ClusterEngines;
+import tradebench.spray.cluster.ClusterProtocol;
+import tradebench.spray.cluster.ClusterSettings;
+import tradebench.spray.cluster.StatsAnswer;
+import tradebench.spray.db.AsyncDatabase;
+import tradebench.wire.Answers;
+import tradebench.wire.BadRequest;
+import tradebench.wire.OrderViews;
+
+import static akka.http.javadsl.server.PathMatchers.remaining;
+
+/**
+ * Cluster mode's answers that need the other members, in front of
+ * {@link ApiRoutes} (everything else, and every 4xx, is ApiRoutes'):
+ * <ul>
+ * <li>{@code GET /orders/{id}} of an id another member issued: asked of that
+ *     member's desk; when it does not answer, the fills from SALES alone;</li>
+ * <li>{@code GET /stats}: the cluster's totals at the top level (the shape of
+ *     contract section 3), this member's own figures under {@code member}, and
+ *     which members answered under {@code cluster};</li>
+ * <li>{@code GET /health}: 200 only while the database answers and this member
+ *     is Up in the cluster; the membership as this member sees it.</li>
+ * </ul>
+ */
+public final class ClusterRoutes extends AllDirectives {
+    private static final Duration ASK = Duration.ofSeconds(2);
+
+    private final ClusterEngines engines;
+    private final OrderGateway gateway;
+    private final AsyncDatabase db;
+    private final ClusterSettings settings;
+    private final ActorSystem system;
+
+    public ClusterRoutes(ClusterEngines engines, OrderGateway gateway, AsyncDatabase db) {
+        this.engines = engines;
+        this.gateway = gateway;
+        this.db = db;
+        this.settings = engines.settings();
+        this.system = engines.system();
+    }
+
+    /** These routes first; whatever they reject (other paths, methods, local or malformed ids) goes to {@code rest}. */
+    public Route route(Route rest) {
+        return concat(
+                path("stats", () -> readOnly(this::stats)),
+                path("health", () -> readOnly(this::health)),
+                pathPrefix("orders", () -> path(remaining(), idText -> readOnly(() -> remoteOrder(idText)))),
+                rest);
+    }
+
+    private Route readOnly(java.util.function.Supplier<Route> inner) {
+        return extractRequest(req -> req.method() == HttpMethods.GET || req.method() == HttpMethods.HEAD ? inner.get() : reject());
+    }
+
+    // ---- /orders/{id} of another member ----
+
+    private Route remoteOrder(String idText) {
+        long id;
+        try {
+            id = OrderViews.parseId(idText);
+        } catch (BadRequest e) {
+            return reject(); // ApiRoutes answers the 400
+        }
+        int issuer = ClusterSettings.issuerOf(id);
+        if (issuer == settings.member() || issuer >= settings.seeds().size()) return reject(); // ours (or nobody's): ApiRoutes
+        ActorSelection desk = system.actorSelection(settings.address(issuer) + "/user/desk");
+        CompletionStage<HttpResponse> answer = Patterns.ask(desk, new ClusterProtocol.ViewRequest(id), ASK)
+                .thenApply(r -> {
+                    ClusterProtocol.ViewAnswer a = (ClusterProtocol.ViewAnswer) r;
+                    HttpResponse resp = ApiRoutes.json(a.status(), a.body());
+                    return a.status() == 503 ? resp.addHeader(RetryAfter.create(1L)) : resp;
+                })
+                .exceptionallyCompose(e -> withoutIssuer(id));
+        return completeWithFuture(answer);
+    }
+
+    /** The issuing member does not answer (it crashed or left): what SALES says, {@code unknown} status, or 404. */
+    private CompletionStage<HttpResponse> withoutIssuer(long id) {
+        return db.fills(id).handle((fills, e) -> {
+            if (e != null) return ApiRoutes.json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
+            OrderViews.Answer a = new OrderViews.Lookup(id, null, null, false).answer(fills);
+            return ApiRoutes.json(a.status(), a.body());
+        });
+    }
+
+    // ---- /stats ----
+
+    private Route stats() {
+        List<CompletableFuture<ClusterProtocol.MemberStats>> asks = new ArrayList<>();
+        for (int i = 0; i < settings.seeds().size(); i++) {
+            ActorSelection desk = system.actorSelection(settings.address(i) + "/user/desk");
+            asks.add(Patterns.ask(desk, ClusterProtocol.StatsRequest.INSTANCE, ASK).toCompletableFuture()
+                    .thenApply(r -> (ClusterProtocol.MemberStats) r)
+                    .exceptionally(e -> null));
+        }
+        CompletableFuture<HttpResponse> all = CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new))
+                .thenApply(v -> {
+                    List<ClusterProtocol.MemberStats> got = new ArrayList<>();
+                    List<String> missing = new ArrayList<>();
+                    ClusterProtocol.MemberStats self = null;
+                    for (int i = 0; i < asks.size(); i++) {
+                        ClusterProtocol.MemberStats m = asks.get(i).join();
+                        if (m == null) {
+                            missing.add(settings.seeds().get(i));
+                        } else {
+                            got.add(m);
+                            if (i == settings.member()) self = m;
+                        }
+                    }
+                    return ApiRoutes.json(200, StatsAnswer.json(gateway.stats().variant(), self, got, missing));
+                });
+        return completeWithFuture(all);
+    }
+
+    // ---- /health ----
+
+    private Route health() {
+        Cluster cluster = Cluster.get(system);
+        return completeWithFuture(db.healthy().thenApply(up -> {
+            var state = cluster.state();
+            String selfStatus = cluster.selfMember().status().toString();
+            StringBuilder members = new StringBuilder("[");
+            boolean first = true;
+            for (Member m : state.getMembers()) {
+                if (!first) members.append(',');
+                first = false;
+                members.append("{\"address\":").append(JsonText.quote(hostPort(m))).append(",\"status\":")
+                        .append(JsonText.quote(m.status().toString())).append(",\"reachable\":")
+                        .append(!state.getUnreachable().contains(m)).append('}');
+            }
+            members.append(']');
+            String membership = "\"member\":" + JsonText.quote(settings.self()) + ",\"memberStatus\":"
+                    + JsonText.quote(selfStatus) + ",\"members\":" + members;
+            boolean isUp = "Up".equals(selfStatus) && engines.formed();
+            if (up && isUp) return ApiRoutes.json(200, "{\"status\":\"up\"," + membership + "}");
+            String why = !up ? "database unreachable" : !"Up".equals(selfStatus) ? "not up in the cluster (" + selfStatus + ")"
+                    : "waiting for the other members";
+            return ApiRoutes.json(503, "{\"status\":\"down\",\"error\":" + JsonText.quote(why) + "," + membership + "}");
+        }));
+    }
+
+    private static String hostPort(Member m) {
+        return m.address().host().getOrElse(() -> "?") + ":" + m.address().port().getOrElse(() -> 0);
+    }
+}
