@@ -92,6 +92,17 @@ def test_calibration_and_ceiling_fractions(compared, ctx):
     for r in doc["runs"]:
         ceiling = cal["http"][r["runtime"]]["ordersPerSecond"]
         assert r["httpCeilingFraction"] == pytest.approx(r["ordersPerSecond"] / ceiling, rel=1e-3)
+    for rt in ("java", "node"):
+        # the trivial server and the load client were sampled over the measured window: both worked
+        h = cal["http"][rt]
+        assert h["cpu"]["server"]["cpuPercent"] > 0 and h["cpu"]["loadclient"]["cpuPercent"] > 0, h
+        assert h["cpuUsPerRequest"]["server"] == pytest.approx(
+            h["cpu"]["server"]["cpuPercent"] * 10_000 / h["ordersPerSecond"], rel=1e-2)
+    for r in doc["runs"]:
+        us = r["cpuUsPerOrder"]["variant"]
+        assert us == pytest.approx(r["cpu"]["variant"]["cpuPercent"] * 10_000 / r["ordersPerSecond"], rel=1e-2)
+        assert r["cpuPerOrderVsTrivial"] == pytest.approx(us / cal["http"][r["runtime"]]["cpuUsPerRequest"]["server"],
+                                                          rel=1e-2)
     for r in doc["runs"]:
         entry = cal["insert"][str(r["dbConnections"])]
         assert entry["multiRow"]["rowsPerSecond"] > 0 and entry["multiRow"]["batchRows"] == cal["multiRowBatch"]

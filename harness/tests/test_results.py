@@ -70,6 +70,31 @@ def test_fractions_divide_by_the_runtime_and_persist_mode_ceilings():
     assert other["insertCeilingFraction"] is None       # no ceiling measured at 12 connections
 
 
+def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
+    """150 % of a core at 10,000 orders/s is 150 µs per order; the java trivial server's 10 µs makes it ×15."""
+    samples = {"variant": [{"t": 1000 * i, "cpuPercent": 150.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)],
+               "database": [{"t": 1000 * i, "cpuPercent": 50.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)]}
+    f = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None, Timing())
+    assert f["cpuUsPerOrder"] == {"variant": 150.0, "database": 50.0}
+    cal = {"http": {"java": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0, "loadclient": 8.0}},
+                    "node": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 30.0}}}, "insert": {}}
+    j = run("j", 1, 600, **f)
+    n = run("n", 1, 600, runtime="node", **f)
+    old = run("o", 1, 600, **f)
+    for r, c in ((j, cal), (n, cal), (old, {"http": {"java": {"ordersPerSecond": 1.0}}})):
+        results.attach_fractions(r, c)
+    assert j["cpuPerOrderVsTrivial"] == 15.0 and n["cpuPerOrderVsTrivial"] == 5.0
+    assert old["cpuPerOrderVsTrivial"] is None            # a calibration from before CPU was sampled
+    j2 = run("j", 2, 600, **{**f, "cpuUsPerOrder": {"variant": 170.0}})
+    results.attach_fractions(j2, cal)
+    row = results.summarize([j, j2])[0]
+    assert row["cpuUsPerOrderVariant"] == {"median": 160.0, "min": 150.0, "max": 170.0, "n": 2}
+    assert results.cost_cell(row) == "160.0 (150.0–170.0) (×16.0)"
+    assert "160.0 (150.0–170.0) (×16.0)" in results.summary_md(
+        {"command": "bench", "runId": "t", "summary": [row], "runs": [j, j2], "environment": {}, "calibration": cal})
+    assert results.calibrate.cpu_us_per(None, 5) is None and results.calibrate.cpu_us_per(50.0, 0) is None
+
+
 def test_drift_over_ten_percent_is_flagged():
     f = results.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
     g = results.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())

@@ -3,6 +3,7 @@ client and connection count as the runs they calibrate.
 
   http.java   orders/s of loadclient against the Java TrivialServer (loadclient.jar)
   http.node   orders/s against a node:http server that does no work (harness/trivial_server.js)
+              (both with the CPU the server and the load client spent per request)
   insert      rows/s of `loadclient insert-ceiling` into SALES, single-row autocommit
               ("singleRow") and multi-row statements ("multiRow"), at each connection
               count the variants open (their manifests' dbConnections)
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -56,27 +58,57 @@ def _warmup_of(r: dict) -> dict:
 
 def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup,
                  warmup_max: int = 45) -> dict:
+    """The trivial server's orders/s, and what one request costs it and the load client in CPU: a variant's
+    CPU per order divided by the server's (results.attach_fractions) says how much more than a bare server of
+    its runtime the variant spends on a request, on the same cores, in the same run."""
     port = process.free_port()
     if runtime == "java":
         argv = [ctx.java, *ctx.loadclient_opts, "-cp", str(ctx.loadclient_jar()), "tradebench.loadclient.TrivialServer", str(port)]
     else:
         argv = [ctx.env.get("TB_NODE") or "node", str(ctx.root / "harness" / "trivial_server.js"), str(port)]
     server = process.start(f"trivial-{runtime}", argv, out / f"trivial-{runtime}.log")
+    sampler = None
     try:
         if not _wait_port(port, 30, server.popen):
             return {"error": f"the trivial {runtime} server did not start (log: {server.log})"}
         js = out / f"trivial-{runtime}.json"
-        rc = loadclient.run(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
-                            "--wait", wait_ms, "--duration", duration, *warmup_args(warmup, warmup_max), "--json", js,
-                            log=out / f"trivial-{runtime}-load.log", timeout=duration + upper(warmup, warmup_max) + 120)
+        log = out / f"trivial-{runtime}-load.log"
+        lc = loadclient.start(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
+                              "--wait", wait_ms, "--duration", duration, *warmup_args(warmup, warmup_max), "--json", js,
+                              log=log)
+        sampler = process.Sampler(1.0)
+        sampler.add("server", server.pid)
+        sampler.add("loadclient", lc.pid)
+        sampler.start()
+        try:
+            rc = lc.popen.wait(timeout=duration + upper(warmup, warmup_max) + 120)
+        except subprocess.TimeoutExpired:
+            rc = 124
+        lc.stop(1)
+        samples = sampler.stop()
+        sampler = None
         if rc != 0 or not js.exists():
-            return {"error": f"loadclient load against the trivial {runtime} server failed (log: {out}/trivial-{runtime}-load.log)"}
+            return {"error": f"loadclient load against the trivial {runtime} server failed (log: {log})"}
         r = json.loads(js.read_text())
-        return {"ordersPerSecond": r.get("requestsPerSecond"), "p50Ms": (r.get("latencyMs") or {}).get("p50"),
+        ops = r.get("requestsPerSecond")
+        cpu = {g: process.summarize(s, r.get("windowStartMs"), r.get("windowEndMs")) for g, s in samples.items()}
+        return {"ordersPerSecond": ops, "p50Ms": (r.get("latencyMs") or {}).get("p50"),
                 "p99Ms": (r.get("latencyMs") or {}).get("p99"), "concurrency": concurrency, "waitMs": wait_ms,
-                "durationS": duration, "warmup": _warmup_of(r), "drift": (r.get("halves") or {}).get("drift")}
+                "durationS": duration, "warmup": _warmup_of(r), "drift": (r.get("halves") or {}).get("drift"),
+                "cpu": cpu,
+                "cpuUsPerRequest": {g: cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()}}
     finally:
+        if sampler:
+            sampler.stop()
         server.stop(5)
+
+
+def cpu_us_per(cpu_percent, per_second):
+    """CPU microseconds per event: a mean CPU % (100 = one core) over a window, divided by the events per second
+    in it. 100 % at 10,000 orders/s is 100 µs per order."""
+    if cpu_percent is None or not per_second:
+        return None
+    return round(cpu_percent * 10_000 / per_second, 2)
 
 
 def upper(warmup, warmup_max) -> int:
@@ -126,6 +158,12 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
 def http_of(cal: dict, runtime: str):
     v = ((cal or {}).get("http") or {}).get(runtime) or {}
     return v.get("ordersPerSecond")
+
+
+def http_cost_of(cal: dict, runtime: str):
+    """The trivial server's CPU µs per request (calibrations before it was sampled: None)."""
+    v = ((cal or {}).get("http") or {}).get(runtime) or {}
+    return (v.get("cpuUsPerRequest") or {}).get("server")
 
 
 def insert_of(cal: dict, persist: str, connections: int):

@@ -22,7 +22,8 @@ def compare(a: dict, b: dict) -> list[dict]:
         if not rb:
             continue
         entry = {"case": ra["case"], "variant": ra["variant"], "rate": ra.get("rate"), "engines": ra["engines"]}
-        for fig in ("salesPerMinute", "ordersPerSecond", "httpCeilingFraction", "insertCeilingFraction", "p99Ms"):
+        for fig in ("salesPerMinute", "ordersPerSecond", "httpCeilingFraction", "insertCeilingFraction", "p99Ms",
+                    "cpuUsPerOrderVariant"):
             sa, sb = ra.get(fig), rb.get(fig)
             ma, mb = (sa or {}).get("median"), (sb or {}).get("median")
             entry[fig] = {"a": sa, "b": sb, "ratio": round(mb / ma, 4) if ma and mb is not None else None,
@@ -36,8 +37,9 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
              f"{(a['environment'].get('gitCommit') or '')[:10]})",
              f"B = {b['runId']} ({b['environment'].get('cpuModel')}, {b['environment'].get('cores')} cores, git "
              f"{(b['environment'].get('gitCommit') or '')[:10]})", "",
-             "| case | variant | sales/min A | sales/min B | B ÷ A | ranges overlap | HTTP fraction A → B | insert fraction A → B |",
-             "| --- | --- | ---: | ---: | ---: | --- | --- | --- |"]
+             "| case | variant | sales/min A | sales/min B | B ÷ A | ranges overlap | HTTP fraction A → B | insert fraction A → B "
+             "| variant CPU µs/order A → B |",
+             "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |"]
     for r in rows:
         s = r["salesPerMinute"]
         hf, inf = r["httpCeilingFraction"], r["insertCeilingFraction"]
@@ -47,9 +49,12 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
                 return "–"
             return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"
                     f" ({'overlap' if f['overlap'] else 'apart'})")
+        us = r.get("cpuUsPerOrderVariant") or {}
+        cost = (f"{us['a']['median']:.1f} → {us['b']['median']:.1f} ({'overlap' if us['overlap'] else 'apart'})"
+                if us.get("a") and us.get("b") else "–")     # runs before the harness computed it: –
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {results.cell(s['a'])} | {results.cell(s['b'])} | "
                      f"{results.fmt(s['ratio'], '.2f')} | "
-                     f"{'yes: within noise' if s['overlap'] else 'no'} | {frac(hf)} | {frac(inf)} |")
+                     f"{'yes: within noise' if s['overlap'] else 'no'} | {frac(hf)} | {frac(inf)} | {cost} |")
     only_a = {key(r) for r in a["summary"]} - {key(r) for r in b["summary"]}
     only_b = {key(r) for r in b["summary"]} - {key(r) for r in a["summary"]}
     if only_a or only_b:

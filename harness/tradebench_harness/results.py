@@ -69,11 +69,13 @@ def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
     start, end = load.get("windowStartMs"), load.get("windowEndMs")
     drift = halves.get("drift")
     spm = dbf.get("salesPerMinute")
+    ops = load.get("requestsPerSecond")
+    cpu = {g: process.summarize(s, start, end) for g, s in samples.items()}
     return {
         "salesPerMinute": spm,
         "salesPerSecond": round(spm / 60, 1) if spm is not None else None,
         "salesInWindow": dbf.get("sales"),
-        "ordersPerSecond": load.get("requestsPerSecond"),
+        "ordersPerSecond": ops,
         "acceptedPerSecond": load.get("acceptedPerSecond"),
         "p50Ms": lat.get("p50"), "p90Ms": lat.get("p90"), "p99Ms": lat.get("p99"), "p999Ms": lat.get("p999"),
         "maxMs": lat.get("max"),
@@ -87,14 +89,17 @@ def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
         "halves": halves or None,
         "drift": drift,
         "driftFlagged": drift is not None and abs(drift) > DRIFT_FLAG,
-        "cpu": {g: process.summarize(s, start, end) for g, s in samples.items()},
+        "cpu": cpu,
+        # what one order cost each process group in CPU: the variant's figure is what issue 16 is about
+        "cpuUsPerOrder": {g: calibrate.cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()},
         "latencyPercentiles": thin(parse_hgrm(hgrm)) if hgrm else None,
         "load": {k: v for k, v in load.items() if k not in ("byStatus",)},
     }
 
 
 def attach_fractions(run: dict, cal: dict) -> None:
-    """orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode."""
+    """orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode; the variant's
+    CPU per order ÷ the trivial server's CPU per request (how many bare servers' worth of work an order is)."""
     http = calibrate.http_of(cal, run["runtime"])
     ins = calibrate.insert_of(cal, run["persist"], run["dbConnections"])
     run["httpCeiling"] = http
@@ -102,6 +107,10 @@ def attach_fractions(run: dict, cal: dict) -> None:
     ops, sps = run.get("ordersPerSecond"), run.get("salesPerSecond")
     run["httpCeilingFraction"] = round(ops / http, 6) if http and ops is not None else None
     run["insertCeilingFraction"] = round(sps / ins, 6) if ins and sps is not None else None
+    cost = calibrate.http_cost_of(cal, run["runtime"])
+    mine = (run.get("cpuUsPerOrder") or {}).get("variant")
+    run["trivialServerCpuUsPerRequest"] = cost
+    run["cpuPerOrderVsTrivial"] = round(mine / cost, 3) if cost and mine is not None else None
 
 
 def spread(values) -> dict | None:
@@ -140,6 +149,8 @@ def summarize(runs: list[dict]) -> list[dict]:
             "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
+            "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
+            "cpuPerOrderVsTrivial": spread(r.get("cpuPerOrderVsTrivial") for r in rs),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
         })
@@ -177,14 +188,23 @@ def setting_text(row: dict) -> str:
 
 
 SUMMARY_HEAD = ("| case | variant | settings | sales/min | orders/s | orders/s ÷ HTTP ceiling | sales/s ÷ insert ceiling "
-                "| p99 ms | CPU % variant / load client / db | steady | notes |\n"
-                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |\n")
+                "| p99 ms | CPU % variant / load client / db | variant CPU µs/order (× trivial server's) | steady | notes |\n"
+                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |\n")
+
+
+def cost_cell(row: dict) -> str:
+    """The variant's CPU µs per order, median (min–max), and its median × the trivial server's µs per request."""
+    us, ratio = row.get("cpuUsPerOrderVariant"), row.get("cpuPerOrderVsTrivial")
+    text = cell(us, ".1f")
+    return text + (f" (×{ratio['median']:.1f})" if ratio else "")
 
 
 def summary_md(doc: dict) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
              "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
-             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %.\n",
+             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %. "
+             "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
+             "its runtime's trivial server spent per request in the calibration.\n",
              SUMMARY_HEAD.rstrip("\n")]
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
@@ -198,7 +218,7 @@ def summary_md(doc: dict) -> str:
             notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {setting_text(r)} | {cell(r['salesPerMinute'])} "
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
-                     f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {steady} "
+                     f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
     cal = doc.get("calibration") or {}
     if cal:
@@ -223,11 +243,13 @@ def warmup_text(v: dict) -> str:
 
 
 def calibration_md(cal: dict) -> str:
-    out = ["| ceiling | figure | warm-up |", "| --- | ---: | --- |"]
+    out = ["| ceiling | figure | warm-up | CPU µs per request: server / load client |", "| --- | ---: | --- | --- |"]
     for rt, v in (cal.get("http") or {}).items():
+        us = v.get("cpuUsPerRequest") or {}
+        cost = f"{fmt(us.get('server'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}"
         out.append(f"| HTTP, {rt} trivial server ({cal.get('concurrency')} connections) | "
-                   f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} |" if "error" not in v
-                   else f"| HTTP, {rt} | {v['error']} | |")
+                   f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} | {cost} |" if "error" not in v
+                   else f"| HTTP, {rt} | {v['error']} | | |")
     ins = cal.get("insert") or {}
     if "error" in ins:
         out.append(f"| database inserts | {ins['error']} | |")
@@ -236,15 +258,15 @@ def calibration_md(cal: dict) -> str:
             for key, name in (("singleRow", "single-row autocommit"), ("multiRow", f"{cal.get('multiRowBatch')}-row statements")):
                 v = e.get(key) or {}
                 out.append(f"| inserts, {name}, {n} connections | "
-                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s | {warmup_text(v)} |" if "error" not in v
-                              else f"{v['error']} | |"))
+                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s | {warmup_text(v)} | |" if "error" not in v
+                              else f"{v['error']} | | |"))
     return "\n".join(out)
 
 
 CSV_FIELDS = ["case", "variant", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
               "salesPerMinute", "ordersPerSecond", "p50Ms", "p99Ms", "p999Ms", "answers503", "errors", "warmupS",
               "steady", "drift", "httpCeilingFraction", "insertCeilingFraction", "cpuVariant", "cpuLoadclient",
-              "cpuDatabase", "rssVariantMb", "threadsVariant", "error"]
+              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "rssVariantMb", "threadsVariant", "error"]
 
 
 def write_csv(path: Path, runs: list[dict]) -> None:
@@ -257,6 +279,7 @@ def write_csv(path: Path, runs: list[dict]) -> None:
             row["cpuVariant"] = (cpu.get("variant") or {}).get("cpuPercent")
             row["cpuLoadclient"] = (cpu.get("loadclient") or {}).get("cpuPercent")
             row["cpuDatabase"] = (cpu.get("database") or {}).get("cpuPercent")
+            row["cpuUsPerOrderVariant"] = (r.get("cpuUsPerOrder") or {}).get("variant")
             row["rssVariantMb"] = (cpu.get("variant") or {}).get("rssMaxMb")
             row["threadsVariant"] = (cpu.get("variant") or {}).get("threadsMax")
             w.writerow(row)
