@@ -98,6 +98,14 @@ def test_calibration_and_ceiling_fractions(compared, ctx):
         assert h["cpu"]["server"]["cpuPercent"] > 0 and h["cpu"]["loadclient"]["cpuPercent"] > 0, h
         assert h["cpuUsPerRequest"]["server"] == pytest.approx(
             h["cpu"]["server"]["cpuPercent"] * 10_000 / h["ordersPerSecond"], rel=1e-2)
+    # each framework floor once (java-threads and java-akka share Tomcat's), started from the variant's jar
+    assert set(cal["floors"]) == {"tomcat"}
+    for name, f in cal["floors"].items():
+        assert f["ordersPerSecond"] > 0 and f["cpu"]["server"]["cpuPercent"] > 0, (name, f)
+    for r in doc["runs"]:
+        floor = cal["floors"][r["floor"]] if r["floor"] else cal["http"][r["runtime"]]
+        assert r["cpuPerOrderVsFloor"] == pytest.approx(r["cpuUsPerOrder"]["variant"] / floor["cpuUsPerRequest"]["server"],
+                                                        rel=1e-2)
     for r in doc["runs"]:
         us = r["cpuUsPerOrder"]["variant"]
         assert us == pytest.approx(r["cpu"]["variant"]["cpuPercent"] * 10_000 / r["ordersPerSecond"], rel=1e-2)

@@ -93,6 +93,15 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     assert "160.0 (150.0–170.0) (×16.0)" in results.summary_md(
         {"command": "bench", "runId": "t", "summary": [row], "runs": [j, j2], "environment": {}, "calibration": cal})
     assert results.calibrate.cpu_us_per(None, 5) is None and results.calibrate.cpu_us_per(50.0, 0) is None
+    # with its framework's floor (Tomcat at 50 µs): ×3, named; without a floor of its own, the runtime's server
+    cal["floors"] = {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 50.0}}}
+    t = run("t", 1, 600, floor="tomcat", **f)
+    results.attach_fractions(t, cal)
+    results.attach_fractions(n, cal)
+    assert t["cpuPerOrderVsFloor"] == 3.0 and t["floorCpuUsPerRequest"] == 50.0
+    assert n["cpuPerOrderVsFloor"] == 5.0 and n["floorCpuUsPerRequest"] == 30.0
+    assert results.cost_cell(results.summarize([t])[0]) == "150.0 (×15.0; ×3.0 tomcat)"
+    assert "| floor: tomcat answering 202" in results.calibration_md(cal)
 
 
 def test_drift_over_ten_percent_is_flagged():

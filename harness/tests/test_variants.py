@@ -52,6 +52,8 @@ def test_settings_defaults_are_evaluated_and_the_environment_wins():
     ("name: bad\nruntime: cobol\nbuild: {command: [x], output: y}\nrun: {command: [x]}\n", "runtime"),
     ("name: bad\nruntime: java\nrun: {command: [x]}\n", "missing build"),
     ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ne2e: [PERSIST=batch]\n", "e2e"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\nfloor: {name: f, command: [x]}\n",
+     "floor"),
 ])
 def test_a_broken_manifest_is_refused_with_its_reason(tmp_path, text, error):
     (tmp_path / "bad").mkdir()
@@ -70,6 +72,17 @@ def test_the_java_command_uses_the_jdk_and_the_jar(ctx):
     cmd = akka.command(ctx)
     assert cmd[0] == ctx.java and cmd[-2] == "-jar" and cmd[-1].endswith("java-akka/target/java-akka.jar")
     assert all(o in cmd for o in ctx.jvm_opts)
+
+
+def test_the_floors_are_the_variants_own_frameworks_on_the_port_given(ctx):
+    """java-threads and java-akka share Tomcat's floor (one name, measured once); node-engine has none of its own."""
+    by = {v.name: v for v in variants.discover(ROOT)}
+    assert by["java-threads"].floor["name"] == by["java-akka"].floor["name"] == "tomcat"
+    assert by["java-spray-async"].floor["name"] == "akka-http" and by["node-engine"].floor is None
+    cmd = by["java-spray-async"].floor_command(ctx, 18999)
+    assert cmd[0] == ctx.java and cmd[-1] == "18999" and cmd[-2] == "tradebench.spray.TrivialAkkaHttp"
+    assert cmd[-3].endswith("java-spray-async/target/java-spray-async.jar")
+    assert by["node-engine"].floor_command(ctx, 1) is None
 
 
 def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):

@@ -102,7 +102,8 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         "engines": case.engines, "persist": case.persist, "waitMs": None if case.rate else case.wait_ms,
         "rate": case.rate, "concurrency": case.concurrency, "dbLatencyMs": case.db_latency_ms,
         "settings": settings, "dbConnections": v.db_connection_count(settings) * case.nodes,
-        "nodes": case.nodes, "logs": str(out.relative_to(out.parents[1])),
+        "nodes": case.nodes, "floor": v.floor["name"] if v.floor else None,
+        "logs": str(out.relative_to(out.parents[1])),
         "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     say = on_progress or (lambda s: None)

@@ -66,13 +66,27 @@ def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_m
         argv = [ctx.java, *ctx.loadclient_opts, "-cp", str(ctx.loadclient_jar()), "tradebench.loadclient.TrivialServer", str(port)]
     else:
         argv = [ctx.env.get("TB_NODE") or "node", str(ctx.root / "harness" / "trivial_server.js"), str(port)]
-    server = process.start(f"trivial-{runtime}", argv, out / f"trivial-{runtime}.log")
+    return serve_and_measure(ctx, f"trivial-{runtime}", argv, port, out, concurrency, wait_ms, duration, warmup, warmup_max)
+
+
+def floor(ctx: Context, name: str, argv: list[str], port: int, out: Path, concurrency: int, wait_ms: int,
+          duration: int, warmup, warmup_max: int = 45) -> dict:
+    """A variant's floor (its manifest's `floor`): its own HTTP framework, set up as the variant sets it up,
+    answering 202 with nothing behind it. Its CPU per request is what the framework costs; a variant's CPU per
+    order above it is the variant's own code (validation, engine, storage)."""
+    return serve_and_measure(ctx, f"floor-{name}", argv, port, out, concurrency, wait_ms, duration, warmup, warmup_max)
+
+
+def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out: Path, concurrency: int, wait_ms: int,
+                      duration: int, warmup, warmup_max: int) -> dict:
+    """Starts ARGV (a server on PORT), loads it at saturation and samples it and the load client."""
+    server = process.start(label, argv, out / f"{label}.log")
     sampler = None
     try:
-        if not _wait_port(port, 30, server.popen):
-            return {"error": f"the trivial {runtime} server did not start (log: {server.log})"}
-        js = out / f"trivial-{runtime}.json"
-        log = out / f"trivial-{runtime}-load.log"
+        if not _wait_port(port, 60, server.popen):
+            return {"error": f"{label}: the server did not start (log: {server.log})"}
+        js = out / f"{label}.json"
+        log = out / f"{label}-load.log"
         lc = loadclient.start(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
                               "--wait", wait_ms, "--duration", duration, *warmup_args(warmup, warmup_max), "--json", js,
                               log=log)
@@ -88,7 +102,7 @@ def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_m
         samples = sampler.stop()
         sampler = None
         if rc != 0 or not js.exists():
-            return {"error": f"loadclient load against the trivial {runtime} server failed (log: {log})"}
+            return {"error": f"{label}: loadclient load failed (log: {log})"}
         r = json.loads(js.read_text())
         ops = r.get("requestsPerSecond")
         cpu = {g: process.summarize(s, r.get("windowStartMs"), r.get("windowEndMs")) for g, s in samples.items()}
@@ -129,17 +143,25 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
 
 
 def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
-              concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None) -> dict:
+              concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None,
+              floors: dict | None = None) -> dict:
     """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
-    database with the SALES table that may be emptied."""
+    database with the SALES table that may be emptied; FLOORS: name -> a function of a port giving the command
+    line of a variant's floor server (Variant.floor_command)."""
     out.mkdir(parents=True, exist_ok=True)
     cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmup": warmup,
                  "warmupMaxS": warmup_max if warmup == "auto" else None,
-                 "http": {}, "insert": {}, "multiRowBatch": MULTI_ROW_BATCH}
+                 "http": {}, "floors": {}, "insert": {}, "multiRowBatch": MULTI_ROW_BATCH}
     for rt in sorted(runtimes):
         if on_step:
             on_step(f"calibration: {rt} trivial HTTP server")
         cal["http"][rt] = http_ceiling(ctx, rt, out, concurrency, wait_ms, duration, warmup, warmup_max)
+    for name, command_of in sorted((floors or {}).items()):
+        if on_step:
+            on_step(f"calibration: floor {name} (the framework answering 202, nothing behind it)")
+        port = process.free_port()
+        cal["floors"][name] = floor(ctx, name, command_of(port), port, out, concurrency, wait_ms, duration, warmup,
+                                    warmup_max)
     if not loadclient.has_subcommand(ctx, "insert-ceiling"):
         cal["insert"] = {"error": "this load client has no insert-ceiling command"}
         return cal
@@ -166,13 +188,22 @@ def http_cost_of(cal: dict, runtime: str):
     return (v.get("cpuUsPerRequest") or {}).get("server")
 
 
+def floor_cost_of(cal: dict, name: str | None, runtime: str):
+    """A floor's CPU µs per request; a variant without a floor of its own has its runtime's trivial server."""
+    if not name:
+        return http_cost_of(cal, runtime)
+    v = ((cal or {}).get("floors") or {}).get(name) or {}
+    return (v.get("cpuUsPerRequest") or {}).get("server")
+
+
 def insert_of(cal: dict, persist: str, connections: int):
     entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
     v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
     return v.get("rowsPerSecond")
 
 
-def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup, warmup_max: int = 45) -> int:
+def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup, warmup_max: int = 45,
+                     floors: int = 0) -> int:
     # an auto warm-up is usually steady in about half its bound
     w = upper(warmup, warmup_max) // 2 if warmup == "auto" else upper(warmup, warmup_max)
-    return runtimes * (duration + w + 8) + connection_counts * 2 * (duration + w + 6)
+    return (runtimes + floors) * (duration + w + 8) + connection_counts * 2 * (duration + w + 6)

@@ -53,10 +53,15 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
 
     env = environment.collect(ctx, db)
     runtimes = {v.runtime for _, _, v in runs_plan}
+    # each floor once, started as the first variant naming it starts it (Tomcat: java-threads' and java-akka's are one)
+    floors: dict = {}
+    for _, _, v in runs_plan:
+        if v.floor and v.floor["name"] not in floors:
+            floors[v.floor["name"]] = lambda port, v=v: v.floor_command(ctx, port)
     conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) * c.nodes for _, c, v in runs_plan}
     est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan)
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
-                                                                              cal_warmup_max)
+                                                                              cal_warmup_max, len(floors))
     console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
                   f"{len(cases)} case(s) x {repeat} repeat(s), round-robin) + calibration: about "
                   f"{human(est_runs + est_cal)} (warm-up {timing.warmup}{' s' if timing.warmup != 'auto' else ', up to ' + str(timing.warmup_max) + ' s each'}, "
@@ -79,7 +84,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             wait = 0
             doc["calibration"] = calibrate.calibrate(
                 ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
-                cal_warmup_max, on_step=lambda s: progress.update(task, description=s))
+                cal_warmup_max, on_step=lambda s: progress.update(task, description=s), floors=floors)
             progress.advance(task)
         left = est_runs
         done_s = 0.0

@@ -240,7 +240,7 @@ def html(doc: dict) -> str:
              "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
              "they are what two machines can compare.</p>"]
     head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
-            "p50 ms", "p99 ms", "CPU % variant / load client / db", "variant CPU µs/order (× trivial server's)",
+            "p50 ms", "p99 ms", "CPU % variant / load client / db", "variant CPU µs/order (× trivial server's; × its framework floor's)",
             "steady", "notes"]
     body, attrs = [], []
     for r in rows:

@@ -111,6 +111,9 @@ def attach_fractions(run: dict, cal: dict) -> None:
     mine = (run.get("cpuUsPerOrder") or {}).get("variant")
     run["trivialServerCpuUsPerRequest"] = cost
     run["cpuPerOrderVsTrivial"] = round(mine / cost, 3) if cost and mine is not None else None
+    floor = calibrate.floor_cost_of(cal, run.get("floor"), run["runtime"])
+    run["floorCpuUsPerRequest"] = floor
+    run["cpuPerOrderVsFloor"] = round(mine / floor, 3) if floor and mine is not None else None
 
 
 def spread(values) -> dict | None:
@@ -151,6 +154,8 @@ def summarize(runs: list[dict]) -> list[dict]:
             "cpuPercent": cpu,
             "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
             "cpuPerOrderVsTrivial": spread(r.get("cpuPerOrderVsTrivial") for r in rs),
+            "cpuPerOrderVsFloor": spread(r.get("cpuPerOrderVsFloor") for r in rs),
+            "floor": rs[0].get("floor"),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
         })
@@ -188,15 +193,20 @@ def setting_text(row: dict) -> str:
 
 
 SUMMARY_HEAD = ("| case | variant | settings | sales/min | orders/s | orders/s ÷ HTTP ceiling | sales/s ÷ insert ceiling "
-                "| p99 ms | CPU % variant / load client / db | variant CPU µs/order (× trivial server's) | steady | notes |\n"
+                "| p99 ms | CPU % variant / load client / db | variant CPU µs/order (× trivial server's; × its framework floor's) | steady | notes |\n"
                 "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |\n")
 
 
 def cost_cell(row: dict) -> str:
-    """The variant's CPU µs per order, median (min–max), and its median × the trivial server's µs per request."""
-    us, ratio = row.get("cpuUsPerOrderVariant"), row.get("cpuPerOrderVsTrivial")
-    text = cell(us, ".1f")
-    return text + (f" (×{ratio['median']:.1f})" if ratio else "")
+    """The variant's CPU µs per order, median (min–max), then its median × the trivial server's µs per request
+    and × its floor's (its own framework answering 202), when the calibration has them."""
+    us, ratio, vs_floor = row.get("cpuUsPerOrderVariant"), row.get("cpuPerOrderVsTrivial"), row.get("cpuPerOrderVsFloor")
+    times = []
+    if ratio:
+        times.append(f"×{ratio['median']:.1f}")
+    if vs_floor and row.get("floor"):
+        times.append(f"×{vs_floor['median']:.1f} {row['floor']}")
+    return cell(us, ".1f") + (f" ({'; '.join(times)})" if times else "")
 
 
 def summary_md(doc: dict) -> str:
@@ -204,7 +214,8 @@ def summary_md(doc: dict) -> str:
              "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
              "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
-             "its runtime's trivial server spent per request in the calibration.\n",
+             "its runtime's trivial server spent per request in the calibration, and by what its own HTTP framework "
+             "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it.\n",
              SUMMARY_HEAD.rstrip("\n")]
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
@@ -250,6 +261,12 @@ def calibration_md(cal: dict) -> str:
         out.append(f"| HTTP, {rt} trivial server ({cal.get('concurrency')} connections) | "
                    f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} | {cost} |" if "error" not in v
                    else f"| HTTP, {rt} | {v['error']} | | |")
+    for name, v in (cal.get("floors") or {}).items():
+        us = v.get("cpuUsPerRequest") or {}
+        cost = f"{fmt(us.get('server'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}"
+        out.append(f"| floor: {name} answering 202 ({cal.get('concurrency')} connections) | "
+                   f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} | {cost} |" if "error" not in v
+                   else f"| floor: {name} | {v['error']} | | |")
     ins = cal.get("insert") or {}
     if "error" in ins:
         out.append(f"| database inserts | {ins['error']} | |")
@@ -266,7 +283,7 @@ def calibration_md(cal: dict) -> str:
 CSV_FIELDS = ["case", "variant", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
               "salesPerMinute", "ordersPerSecond", "p50Ms", "p99Ms", "p999Ms", "answers503", "errors", "warmupS",
               "steady", "drift", "httpCeilingFraction", "insertCeilingFraction", "cpuVariant", "cpuLoadclient",
-              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "rssVariantMb", "threadsVariant", "error"]
+              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "cpuPerOrderVsFloor", "rssVariantMb", "threadsVariant", "error"]
 
 
 def write_csv(path: Path, runs: list[dict]) -> None:

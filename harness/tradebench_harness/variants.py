@@ -37,20 +37,15 @@ class Variant:
     settings: dict
     db_connections: str
     e2e: list[dict] = field(default_factory=list)
+    floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
 
     def command(self, ctx: Context) -> list[str]:
         """The command line that runs the variant in the foreground (from the repository root)."""
-        out: list[str] = []
-        for tok in self.run:
-            if tok == "{java}":
-                out.append(ctx.java)
-            elif tok == "{jvm_opts}":
-                out.extend(ctx.jvm_opts)
-            elif tok == "{node}":
-                out.append(ctx.env.get("TB_NODE") or "node")
-            else:
-                out.append(str(ctx.root / tok) if (ctx.root / tok).exists() else tok)
-        return out
+        return expand(ctx, self.run)
+
+    def floor_command(self, ctx: Context, port: int) -> list[str] | None:
+        """The command line of its floor server on PORT (None: its runtime's trivial server is its floor)."""
+        return expand(ctx, self.floor["command"], port) if self.floor else None
 
     def effective_settings(self, env: dict) -> dict:
         """Every setting the variant reads, as it will see it: env wins, else the manifest's default (evaluated)."""
@@ -99,6 +94,23 @@ class Variant:
         r = subprocess.run(self.build["command"], cwd=cwd, env=env, stdout=log or None, stderr=subprocess.STDOUT if log else None)
         if r.returncode != 0 or not (ctx.root / self.build["output"]).exists():
             raise ManifestError(f"the build of {self.name} failed (exit {r.returncode})")
+
+
+def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str]:
+    """A manifest's command line: {java}, {jvm_opts}, {node}, {port}; paths relative to the repository root."""
+    out: list[str] = []
+    for tok in tokens:
+        if tok == "{java}":
+            out.append(ctx.java)
+        elif tok == "{jvm_opts}":
+            out.extend(ctx.jvm_opts)
+        elif tok == "{node}":
+            out.append(ctx.env.get("TB_NODE") or "node")
+        elif tok == "{port}" and port is not None:
+            out.append(str(port))
+        else:
+            out.append(str(ctx.root / tok) if (ctx.root / tok).exists() else tok)
+    return out
 
 
 def say(msg: str) -> None:
@@ -171,11 +183,16 @@ def load(path: Path) -> Variant:
     e2e = doc.get("e2e") or []
     if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
         raise ManifestError(f"{path}: e2e must be a list of settings mappings")
+    floor = doc.get("floor")
+    if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
+                                  and "{port}" in [str(t) for t in floor["command"]]):
+        raise ManifestError(f"{path}: floor needs a name and a command with {{port}}")
     return Variant(
         name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
         build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
         db_connections=str(doc.get("dbConnections", "DB_POOL")),
         e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
+        floor={"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None,
     )
 
 

@@ -23,7 +23,7 @@ public final class TomcatServer {
         this.tomcat = tomcat;
     }
 
-    public static TomcatServer start(Config config, ApiServlet servlet) throws Exception {
+    public static TomcatServer start(Config config, jakarta.servlet.Servlet servlet) throws Exception {
         Tomcat tomcat = new Tomcat();
         File base = Files.createTempDirectory("tradebench-tomcat").toFile();
         base.deleteOnExit();
