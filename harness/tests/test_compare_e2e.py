@@ -111,6 +111,14 @@ def test_calibration_and_ceiling_fractions(compared, ctx):
         assert us == pytest.approx(r["cpu"]["variant"]["cpuPercent"] * 10_000 / r["ordersPerSecond"], rel=1e-2)
         assert r["cpuPerOrderVsTrivial"] == pytest.approx(us / cal["http"][r["runtime"]]["cpuUsPerRequest"]["server"],
                                                           rel=1e-2)
+    for e in cal["insert"].values():
+        for k in ("singleRow", "multiRow"):      # the database was sampled in each insert ceiling's window
+            assert e[k]["cpu"]["database"]["cpuPercent"] > 0 and e[k]["cpuUsPerRow"]["database"] > 0, e[k]
+            assert e[k]["windowEndMs"] > e[k]["windowStartMs"]
+    for r in doc["runs"]:
+        assert r["dbCpuUsPerSale"] == pytest.approx(
+            r["cpu"]["database"]["cpuPercent"] * 10_000 / r["salesPerSecond"], rel=1e-2)
+        assert r["insertCeilingDbCpuUsPerRow"] == cal["insert"][str(r["dbConnections"])]["singleRow"]["cpuUsPerRow"]["database"]
     for r in doc["runs"]:
         entry = cal["insert"][str(r["dbConnections"])]
         assert entry["multiRow"]["rowsPerSecond"] > 0 and entry["multiRow"]["batchRows"] == cal["multiRowBatch"]

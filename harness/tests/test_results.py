@@ -104,6 +104,23 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     assert "| floor: tomcat answering 202" in results.calibration_md(cal)
 
 
+
+def test_the_databases_cpu_per_sale_is_set_beside_its_cost_per_row_at_the_insert_ceiling():
+    """10 % of a core for 600 sales/min (10/s) is 10,000 µs per sale; per-sale runs compare with single rows."""
+    cal = {"http": {}, "insert": {"8": {"singleRow": {"rowsPerSecond": 100.0, "cpuUsPerRow": {"database": 40.0}},
+                                        "multiRow": {"rowsPerSecond": 1000.0, "cpuUsPerRow": {"database": 4.0}}}}}
+    per_sale, batch = run("p", 1, 600), run("b", 1, 600, persist="batch")
+    for r in (per_sale, batch):
+        results.attach_fractions(r, cal)
+    assert per_sale["dbCpuUsPerSale"] == 10_000.0 and per_sale["insertCeilingDbCpuUsPerRow"] == 40.0
+    assert batch["insertCeilingDbCpuUsPerRow"] == 4.0
+    assert results.db_cost_cell(results.summarize([per_sale])[0]) == "10000.0 (40.0)"
+    assert "| 40.0 / – |" in results.calibration_md(cal)
+    bare = run("x", 1, 600)
+    results.attach_fractions(bare, {})                  # --no-calibrate: the run's own figure, no ceiling beside it
+    assert results.db_cost_cell(results.summarize([bare])[0]) == "10000.0"
+
+
 def test_drift_over_ten_percent_is_flagged():
     f = results.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
     g = results.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())

@@ -131,15 +131,33 @@ def upper(warmup, warmup_max) -> int:
 
 
 def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup,
-                   warmup_max: int = 45) -> dict:
+                   warmup_max: int = 45, db_pid: int | None = None) -> dict:
+    """The load client's insert-ceiling JSON, plus (DB_PID: the database server, sampled) what a row cost the
+    database in CPU µs: a per-sale run's database CPU per sale set beside it says whether the database does the
+    same work per sale in the run, and so whether what it lacks there is CPU (the cores it shares)."""
     js = out / f"insert-{connections}c-{batch_rows}r.json"
     log = out / f"insert-{connections}c-{batch_rows}r.log"
-    rc = loadclient.run(ctx, "insert-ceiling", "--db-url", jdbc, "--connections", connections, "--duration", duration,
-                        *warmup_args(warmup, warmup_max), "--batch-rows", batch_rows, "--json", js, log=log,
-                        timeout=duration + upper(warmup, warmup_max) + 120)
+    lc = loadclient.start(ctx, "insert-ceiling", "--db-url", jdbc, "--connections", connections, "--duration", duration,
+                          *warmup_args(warmup, warmup_max), "--batch-rows", batch_rows, "--json", js, log=log)
+    sampler = process.Sampler(1.0)
+    sampler.add("database", db_pid)
+    sampler.add("loadclient", lc.pid)
+    sampler.start()
+    try:
+        rc = lc.popen.wait(timeout=duration + upper(warmup, warmup_max) + 120)
+    except subprocess.TimeoutExpired:
+        rc = 124
+    finally:
+        lc.stop(1)
+        samples = sampler.stop()
     if rc != 0 or not js.exists():
         return {"error": f"loadclient insert-ceiling failed (log: {log})"}
-    return json.loads(js.read_text())
+    r = json.loads(js.read_text())
+    if r.get("windowStartMs"):      # a load client from before the window was written: no CPU figures
+        cpu = {g: process.summarize(s, r["windowStartMs"], r.get("windowEndMs")) for g, s in samples.items()}
+        r["cpu"] = cpu
+        r["cpuUsPerRow"] = {g: cpu_us_per(c.get("cpuPercent"), r.get("rowsPerSecond")) for g, c in cpu.items()}
+    return r
 
 
 def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
@@ -171,7 +189,7 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
             if on_step:
                 on_step(f"calibration: database inserts, {n} connections, {rows} row(s) per statement")
             db.sql("DELETE FROM SALES", db_name)
-            entry[key] = insert_ceiling(ctx, db.jdbc(db_name), out, n, rows, duration, warmup, warmup_max)
+            entry[key] = insert_ceiling(ctx, db.jdbc(db_name), out, n, rows, duration, warmup, warmup_max, db.pid())
         db.sql("DELETE FROM SALES", db_name)
         cal["insert"][str(n)] = entry
     return cal
@@ -186,6 +204,13 @@ def http_cost_of(cal: dict, runtime: str):
     """The trivial server's CPU µs per request (calibrations before it was sampled: None)."""
     v = ((cal or {}).get("http") or {}).get(runtime) or {}
     return (v.get("cpuUsPerRequest") or {}).get("server")
+
+
+def insert_cost_of(cal: dict, persist: str, connections: int):
+    """The database's CPU µs per row at the insert ceiling of a persist mode (None: not sampled)."""
+    entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
+    v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
+    return (v.get("cpuUsPerRow") or {}).get("database")
 
 
 def floor_cost_of(cal: dict, name: str | None, runtime: str):

@@ -241,6 +241,7 @@ def html(doc: dict) -> str:
              "they are what two machines can compare.</p>"]
     head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
             "p50 ms", "p99 ms", "CPU % variant / load client / db", "variant CPU µs/order (× trivial server's; × its framework floor's)",
+            "db CPU µs/sale (at the insert ceiling)",
             "steady", "notes"]
     body, attrs = [], []
     for r in rows:
@@ -256,7 +257,7 @@ def html(doc: dict) -> str:
         body.append([r["case"] or "–", r["variant"], results.setting_text(r), results.cell(r["salesPerMinute"]),
                      results.cell(r["ordersPerSecond"]), results.cell(r["httpCeilingFraction"], ".1f", True),
                      results.cell(r["insertCeilingFraction"], ".1f", True), results.cell(r["p50Ms"], ".2f"),
-                     results.cell(r["p99Ms"], ".2f"), cpu, results.cost_cell(r),
+                     results.cell(r["p99Ms"], ".2f"), cpu, results.cost_cell(r), results.db_cost_cell(r),
                      {True: "yes", False: "no", None: "–"}[r["steady"]],
                      "; ".join(notes)])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
@@ -282,7 +283,7 @@ def html(doc: dict) -> str:
     if cal:
         lines = [l.strip("|").split("|") for l in results.calibration_md(cal).splitlines()[2:]]
         parts.append("<h2>This machine's ceilings (calibration)</h2>" +
-                     table(["ceiling", "figure", "warm-up", "CPU µs per request: server / load client"],
+                     table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
                            [[c.strip() for c in l] for l in lines], "calibration"))
     run_head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
                 "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]

@@ -111,6 +111,10 @@ def attach_fractions(run: dict, cal: dict) -> None:
     mine = (run.get("cpuUsPerOrder") or {}).get("variant")
     run["trivialServerCpuUsPerRequest"] = cost
     run["cpuPerOrderVsTrivial"] = round(mine / cost, 3) if cost and mine is not None else None
+    # the database's CPU per sale stored, beside what a row cost it at the insert ceiling of the same kind
+    db_pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
+    run["dbCpuUsPerSale"] = calibrate.cpu_us_per(db_pct, sps)
+    run["insertCeilingDbCpuUsPerRow"] = calibrate.insert_cost_of(cal, run["persist"], run["dbConnections"])
     floor = calibrate.floor_cost_of(cal, run.get("floor"), run["runtime"])
     run["floorCpuUsPerRequest"] = floor
     run["cpuPerOrderVsFloor"] = round(mine / floor, 3) if floor and mine is not None else None
@@ -156,6 +160,8 @@ def summarize(runs: list[dict]) -> list[dict]:
             "cpuPerOrderVsTrivial": spread(r.get("cpuPerOrderVsTrivial") for r in rs),
             "cpuPerOrderVsFloor": spread(r.get("cpuPerOrderVsFloor") for r in rs),
             "floor": rs[0].get("floor"),
+            "dbCpuUsPerSale": spread(r.get("dbCpuUsPerSale") for r in rs),
+            "insertCeilingDbCpuUsPerRow": spread(r.get("insertCeilingDbCpuUsPerRow") for r in rs),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
         })
@@ -193,8 +199,17 @@ def setting_text(row: dict) -> str:
 
 
 SUMMARY_HEAD = ("| case | variant | settings | sales/min | orders/s | orders/s ÷ HTTP ceiling | sales/s ÷ insert ceiling "
-                "| p99 ms | CPU % variant / load client / db | variant CPU µs/order (× trivial server's; × its framework floor's) | steady | notes |\n"
-                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- |\n")
+                "| p99 ms | CPU % variant / load client / db | variant CPU µs/order (× trivial server's; × its framework floor's) "
+                "| db CPU µs/sale (at the insert ceiling) | steady | notes |\n"
+                "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- |\n")
+
+
+def db_cost_cell(row: dict) -> str:
+    """The database's CPU µs per sale stored (median), and per row at the matching insert ceiling."""
+    us, ceil = row.get("dbCpuUsPerSale"), row.get("insertCeilingDbCpuUsPerRow")
+    if not us:
+        return "–"
+    return f"{us['median']:.1f}" + (f" ({ceil['median']:.1f})" if ceil else "")
 
 
 def cost_cell(row: dict) -> str:
@@ -215,7 +230,9 @@ def summary_md(doc: dict) -> str:
              "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
              "its runtime's trivial server spent per request in the calibration, and by what its own HTTP framework "
-             "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it.\n",
+             "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it. db CPU µs/sale: the database's "
+             "CPU per sale stored, and in brackets per row at the insert ceiling of the same kind (single-row or "
+             "100-row statements, same connections) when the database had the cores nearly to itself.\n",
              SUMMARY_HEAD.rstrip("\n")]
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
@@ -229,7 +246,7 @@ def summary_md(doc: dict) -> str:
             notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {setting_text(r)} | {cell(r['salesPerMinute'])} "
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
-                     f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {steady} "
+                     f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
     cal = doc.get("calibration") or {}
     if cal:
@@ -254,7 +271,8 @@ def warmup_text(v: dict) -> str:
 
 
 def calibration_md(cal: dict) -> str:
-    out = ["| ceiling | figure | warm-up | CPU µs per request: server / load client |", "| --- | ---: | --- | --- |"]
+    out = ["| ceiling | figure | warm-up | CPU µs per request (row): server or database / load client |",
+           "| --- | ---: | --- | --- |"]
     for rt, v in (cal.get("http") or {}).items():
         us = v.get("cpuUsPerRequest") or {}
         cost = f"{fmt(us.get('server'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}"
@@ -274,8 +292,10 @@ def calibration_md(cal: dict) -> str:
         for n, e in ins.items():
             for key, name in (("singleRow", "single-row autocommit"), ("multiRow", f"{cal.get('multiRowBatch')}-row statements")):
                 v = e.get(key) or {}
+                us = v.get("cpuUsPerRow") or {}
+                cost = f"{fmt(us.get('database'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}" if us else ""
                 out.append(f"| inserts, {name}, {n} connections | "
-                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s | {warmup_text(v)} | |" if "error" not in v
+                           + (f"{fmt(v.get('rowsPerSecond'))} rows/s | {warmup_text(v)} | {cost} |" if "error" not in v
                               else f"{v['error']} | | |"))
     return "\n".join(out)
 
@@ -283,7 +303,7 @@ def calibration_md(cal: dict) -> str:
 CSV_FIELDS = ["case", "variant", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
               "salesPerMinute", "ordersPerSecond", "p50Ms", "p99Ms", "p999Ms", "answers503", "errors", "warmupS",
               "steady", "drift", "httpCeilingFraction", "insertCeilingFraction", "cpuVariant", "cpuLoadclient",
-              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "cpuPerOrderVsFloor", "rssVariantMb", "threadsVariant", "error"]
+              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "cpuPerOrderVsFloor", "dbCpuUsPerSale", "rssVariantMb", "threadsVariant", "error"]
 
 
 def write_csv(path: Path, runs: list[dict]) -> None:

@@ -61,6 +61,10 @@ class InsertCeilingTest {
             assertEquals(rows, j.path("statements").asLong(), "one row per statement");
             assertEquals(rows / 1.0, j.path("rowsPerSecond").asDouble(), 0.1);
             assertEquals(rows, j.path("latencyMs").path("count").asLong(), "one latency per measured statement");
+            // the window in epoch ms (the harness samples the database's CPU in it): 1 s long, and just now
+            long start = j.path("windowStartMs").asLong(), end = j.path("windowEndMs").asLong();
+            assertEquals(1000, end - start, 50, j.toString());
+            assertTrue(Math.abs(System.currentTimeMillis() - end) < 60_000, j.toString());
             assertTrue(j.path("latencyMs").path("p50").asDouble() > 0);
             // Every counted row (and the warm-up's) was really in SALES: the cleanup found them all,
             // so none was swallowed by ON DUPLICATE KEY (the ids are unique).

@@ -99,6 +99,7 @@ public final class InsertCeiling {
 
     private Result measure(List<Connection> connections, long leftOver) throws SQLException, InterruptedException {
         long startNs = System.nanoTime();
+        long startEpochMs = System.currentTimeMillis(); // the window in epoch ms: the harness samples the database's CPU in it
         if (!options.warmupAuto()) openWindow(startNs + (long) (options.warmupS() * 1e9));
         AtomicReference<SQLException> failure = new AtomicReference<>();
         List<Looper> loopers = new ArrayList<>();
@@ -155,6 +156,8 @@ public final class InsertCeiling {
         json.put("warmupS", round1((windowStart - startNs) / 1e9));
         json.put("warmup", steady != null ? steady.json(windowStart - startNs)
                 : Map.of("mode", "fixed", "seconds", options.warmupS()));
+        json.put("windowStartMs", startEpochMs + (windowStart - startNs) / 1_000_000);
+        json.put("windowEndMs", startEpochMs + (windowEnd - startNs) / 1_000_000);
         json.put("rows", rows);
         json.put("statements", statements);
         json.put("rowsPerSecond", round1(rows / seconds));
