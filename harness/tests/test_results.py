@@ -188,3 +188,21 @@ def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
         for key in ("salesPerMinute", "httpCeilingFraction", "insertCeilingFraction"):
             s = row[key]
             assert s["min"] == s["median"] == s["max"]
+
+
+def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_database():
+    """30 µs in the variant over a 10 µs floor, 10 µs load client, 20 µs database, 10,000 orders/s on 2 cores:
+    30 % of the machine; were its own 20 µs free, 2,000,000 µs ÷ 40 µs = 50,000 orders/s, half the 100,000 ceiling."""
+    cal = {"http": {"java": {"ordersPerSecond": 100_000.0, "cpuUsPerRequest": {"server": 5.0}}},
+           "floors": {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0}}}, "insert": {}}
+    r = run("t", 1, 600, ops=10_000.0, floor="tomcat",
+            cpuUsPerOrder={"variant": 30.0, "loadclient": 10.0, "database": 20.0})
+    results.attach_fractions(r, cal)
+    doc = {"command": "bench", "runId": "t", "runs": [r], "summary": results.summarize([r]),
+           "environment": {"cores": 2}, "calibration": cal}
+    (b,) = results.budget_rows(doc)
+    assert b["ownUs"] == 20.0 and b["totalUs"] == 60.0 and b["machinePercent"] == pytest.approx(30.0)
+    assert b["boundIfOwnWorkFree"] == pytest.approx(50_000) and b["boundFraction"] == pytest.approx(0.5)
+    md = results.summary_md(doc)
+    assert "## Where an order's CPU goes" in md
+    assert "| – | t | 30.0 | 10.0 (tomcat) | 20.0 | 10.0 | 20.0 | 60.0 | 30 % | 50,000 | 50 % |" in md

@@ -262,6 +262,10 @@ def html(doc: dict) -> str:
                      "; ".join(notes)])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
     parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
+    budget = results.budget_rows(doc)
+    if budget:
+        parts.append("<h2>Where an order's CPU goes</h2><p>" + h.escape(results.BUDGET_TEXT) + "</p>"
+                     + table(results.BUDGET_HEAD, [results.budget_cells(b) for b in budget], "budget"))
     if rows:
         parts.append("<h2>Charts</h2>")
         parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))

@@ -157,6 +157,10 @@ def summarize(runs: list[dict]) -> list[dict]:
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
             "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
+            "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
+                              for g in ("variant", "loadclient", "database")},
+            "floorCpuUsPerRequest": spread(r.get("floorCpuUsPerRequest") for r in rs),
+            "httpCeiling": spread(r.get("httpCeiling") for r in rs),
             "cpuPerOrderVsTrivial": spread(r.get("cpuPerOrderVsTrivial") for r in rs),
             "cpuPerOrderVsFloor": spread(r.get("cpuPerOrderVsFloor") for r in rs),
             "floor": rs[0].get("floor"),
@@ -248,6 +252,11 @@ def summary_md(doc: dict) -> str:
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
                      f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
+    budget = budget_rows(doc)
+    if budget:
+        lines += ["", "## Where an order's CPU goes", "", BUDGET_TEXT, "",
+                  "| " + " | ".join(BUDGET_HEAD) + " |", "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
+        lines += ["| " + " | ".join(budget_cells(b)) + " |" for b in budget]
     cal = doc.get("calibration") or {}
     if cal:
         lines += ["", "## This machine's ceilings", "", calibration_md(cal)]
@@ -260,6 +269,54 @@ def summary_md(doc: dict) -> str:
               f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
               f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
     return "\n".join(lines) + "\n"
+
+
+def budget_rows(doc: dict) -> list[dict]:
+    """Where an order's CPU goes, per summary row (medians): the variant's µs, of them its framework floor's and
+    its own work (the rest), the load client's and the database's µs, their sum against the machine's cores, and
+    the orders/s the cores would allow if the variant's own work cost nothing (the same per-order costs for the
+    floor, the load client and the database): an upper bound for any change that leaves the framework, the load
+    client and the database as they are, as a fraction of the runtime's trivial server."""
+    cores = (doc.get("environment") or {}).get("cores")
+    out = []
+    for r in doc.get("summary") or []:
+        med = {g: (s or {}).get("median") for g, s in (r.get("cpuUsPerOrder") or {}).items()}
+        v, lc, db = med.get("variant"), med.get("loadclient"), med.get("database")
+        floor = (r.get("floorCpuUsPerRequest") or {}).get("median")
+        ops = (r.get("ordersPerSecond") or {}).get("median")
+        ceiling = (r.get("httpCeiling") or {}).get("median")
+        if v is None or lc is None or db is None:
+            continue
+        bound = cores * 1e6 / (floor + lc + db) if cores and floor else None
+        out.append({"case": r["case"], "variant": r["variant"], "floor": r.get("floor"), "variantUs": v,
+                    "floorUs": floor, "ownUs": v - floor if floor is not None else None, "loadclientUs": lc,
+                    "databaseUs": db, "totalUs": v + lc + db,
+                    "machinePercent": (v + lc + db) * ops / (cores * 1e4) if cores and ops else None,
+                    "boundIfOwnWorkFree": bound,
+                    "boundFraction": bound / ceiling if bound and ceiling else None})
+    return out
+
+
+BUDGET_HEAD = ["case", "variant", "variant µs/order", "of which its floor's", "its own work", "load client µs/order",
+               "database µs/order", "all µs/order", "the cores used", "orders/s if its own work were free",
+               "÷ HTTP ceiling"]
+
+
+def budget_cells(b: dict) -> list[str]:
+    floor = f"{fmt(b['floorUs'], '.1f')} ({b['floor'] or 'trivial server'})" if b["floorUs"] is not None else "–"
+    return [b["case"] or "–", b["variant"], fmt(b["variantUs"], ".1f"), floor, fmt(b["ownUs"], ".1f"),
+            fmt(b["loadclientUs"], ".1f"), fmt(b["databaseUs"], ".1f"), fmt(b["totalUs"], ".1f"),
+            fmt(b["machinePercent"], ".0f") + (" %" if b["machinePercent"] is not None else ""),
+            fmt(b["boundIfOwnWorkFree"]), fmt(b["boundFraction"] * 100 if b["boundFraction"] else None, ".0f")
+            + (" %" if b["boundFraction"] else "")]
+
+
+BUDGET_TEXT = ("Medians of CPU µs per order answered (a process group's CPU over the window ÷ orders/s). The floor is "
+               "the variant's own HTTP framework answering 202 with nothing behind it, measured in the calibration "
+               "(node-engine's: the trivial node:http server); its own work is the rest: validation, engine, "
+               "storage. The cores used: all three groups together, of every core. Orders/s if its own work were "
+               "free: the cores ÷ (floor + load client + database), at this run's per-order costs of those three — "
+               "a bound for anything that keeps the framework, the load client and the database.")
 
 
 def warmup_text(v: dict) -> str:
