@@ -81,7 +81,6 @@ def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out:
                       duration: int, warmup, warmup_max: int) -> dict:
     """Starts ARGV (a server on PORT), loads it at saturation and samples it and the load client."""
     server = process.start(label, argv, out / f"{label}.log")
-    sampler = None
     try:
         if not _wait_port(port, 60, server.popen):
             return {"error": f"{label}: the server did not start (log: {server.log})"}
@@ -90,17 +89,7 @@ def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out:
         lc = loadclient.start(ctx, "load", "--url", f"http://127.0.0.1:{port}", "--concurrency", concurrency,
                               "--wait", wait_ms, "--duration", duration, *warmup_args(warmup, warmup_max), "--json", js,
                               log=log)
-        sampler = process.Sampler(1.0)
-        sampler.add("server", server.pid)
-        sampler.add("loadclient", lc.pid)
-        sampler.start()
-        try:
-            rc = lc.popen.wait(timeout=duration + upper(warmup, warmup_max) + 120)
-        except subprocess.TimeoutExpired:
-            rc = 124
-        lc.stop(1)
-        samples = sampler.stop()
-        sampler = None
+        rc, samples = _sampled_to_end(lc, {"server": server.pid}, duration + upper(warmup, warmup_max) + 120)
         if rc != 0 or not js.exists():
             return {"error": f"{label}: loadclient load failed (log: {log})"}
         r = json.loads(js.read_text())
@@ -112,8 +101,6 @@ def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out:
                 "cpu": cpu,
                 "cpuUsPerRequest": {g: cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()}}
     finally:
-        if sampler:
-            sampler.stop()
         server.stop(5)
 
 
@@ -123,6 +110,24 @@ def cpu_us_per(cpu_percent, per_second):
     if cpu_percent is None or not per_second:
         return None
     return round(cpu_percent * 10_000 / per_second, 2)
+
+
+def _sampled_to_end(lc, others: dict, timeout: float) -> tuple[int, dict]:
+    """Waits for the load client LC to end (at most TIMEOUT s; then it is stopped: exit 124), sampling the CPU of
+    it and of OTHERS (group name -> pid) every second meanwhile. Returns its exit code and the samples."""
+    sampler = process.Sampler(1.0)
+    for name, pid in others.items():
+        sampler.add(name, pid)
+    sampler.add("loadclient", lc.pid)
+    sampler.start()
+    try:
+        rc = lc.popen.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        rc = 124
+    finally:
+        lc.stop(1)
+        samples = sampler.stop()
+    return rc, samples
 
 
 def upper(warmup, warmup_max) -> int:
@@ -139,17 +144,7 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
     log = out / f"insert-{connections}c-{batch_rows}r.log"
     lc = loadclient.start(ctx, "insert-ceiling", "--db-url", jdbc, "--connections", connections, "--duration", duration,
                           *warmup_args(warmup, warmup_max), "--batch-rows", batch_rows, "--json", js, log=log)
-    sampler = process.Sampler(1.0)
-    sampler.add("database", db_pid)
-    sampler.add("loadclient", lc.pid)
-    sampler.start()
-    try:
-        rc = lc.popen.wait(timeout=duration + upper(warmup, warmup_max) + 120)
-    except subprocess.TimeoutExpired:
-        rc = 124
-    finally:
-        lc.stop(1)
-        samples = sampler.stop()
+    rc, samples = _sampled_to_end(lc, {"database": db_pid}, duration + upper(warmup, warmup_max) + 120)
     if rc != 0 or not js.exists():
         return {"error": f"loadclient insert-ceiling failed (log: {log})"}
     r = json.loads(js.read_text())

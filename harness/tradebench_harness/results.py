@@ -330,18 +330,14 @@ def warmup_text(v: dict) -> str:
 def calibration_md(cal: dict) -> str:
     out = ["| ceiling | figure | warm-up | CPU µs per request (row): server or database / load client |",
            "| --- | ---: | --- | --- |"]
-    for rt, v in (cal.get("http") or {}).items():
+    servers = [(f"HTTP, {rt} trivial server", f"HTTP, {rt}", v) for rt, v in (cal.get("http") or {}).items()]
+    servers += [(f"floor: {name} answering 202", f"floor: {name}", v) for name, v in (cal.get("floors") or {}).items()]
+    for label, short, v in servers:
         us = v.get("cpuUsPerRequest") or {}
         cost = f"{fmt(us.get('server'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}"
-        out.append(f"| HTTP, {rt} trivial server ({cal.get('concurrency')} connections) | "
+        out.append(f"| {label} ({cal.get('concurrency')} connections) | "
                    f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} | {cost} |" if "error" not in v
-                   else f"| HTTP, {rt} | {v['error']} | | |")
-    for name, v in (cal.get("floors") or {}).items():
-        us = v.get("cpuUsPerRequest") or {}
-        cost = f"{fmt(us.get('server'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}"
-        out.append(f"| floor: {name} answering 202 ({cal.get('concurrency')} connections) | "
-                   f"{fmt(v.get('ordersPerSecond'))} orders/s | {warmup_text(v)} | {cost} |" if "error" not in v
-                   else f"| floor: {name} | {v['error']} | | |")
+                   else f"| {short} | {v['error']} | | |")
     ins = cal.get("insert") or {}
     if "error" in ins:
         out.append(f"| database inserts | {ins['error']} | |")
