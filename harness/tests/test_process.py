@@ -57,6 +57,23 @@ def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
     assert b["rssMaxMb"] > 1 and b["threadsMax"] >= 1
 
 
+def test_the_root_processes_share_is_told_apart_from_their_childrens(tmp_path):
+    """node-engine's HTTP parent and its engine children: an idle root (a shell waiting) with a busy child."""
+    tree = process.start("tree", ["bash", "-c", f"{sys.executable} -c 'while True: pass' & wait"], tmp_path / "tree.log")
+    try:
+        time.sleep(0.5)
+        s = process.Sampler(interval=0.5)
+        s.add("tree", tree.pid)
+        s.start()
+        time.sleep(3)
+        samples = s.stop()
+    finally:
+        tree.stop(2)
+    t = process.summarize(samples["tree"])
+    assert t["processes"] == 2 and t["cpuPercent"] > 1, t
+    assert t["rootCpuPercent"] < 5 and t["rootCpuPercent"] < t["cpuPercent"] / 2, t
+
+
 def test_start_variant_gives_up_when_the_process_dies(ctx, tmp_path):
     from tradebench_harness.variants import Variant
     v = Variant(name="dies", folder=tmp_path, runtime="java", description="", build={},

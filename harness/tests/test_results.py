@@ -206,3 +206,12 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
     md = results.summary_md(doc)
     assert "## Where an order's CPU goes" in md
     assert "| – | t | 30.0 | 10.0 (tomcat) | 20.0 | 10.0 | 20.0 | 60.0 | 30 % | 50,000 | 50 % |" in md
+    # several processes (node-engine): the main one's share is shown beside the whole tree's
+    f = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
+                            {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 70.0, "rssMb": 1, "threads": 1,
+                                          "processes": 7}]}, None, Timing())
+    assert f["cpuUsPerOrder"] == {"variant": 120.0, "variantRoot": 70.0}
+    one = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
+                              {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 120.0, "rssMb": 1,
+                                            "threads": 1, "processes": 1}]}, None, Timing())
+    assert "variantRoot" not in one["cpuUsPerOrder"]

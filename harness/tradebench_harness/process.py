@@ -179,9 +179,11 @@ class Sampler:
 
     def _sample(self, g: Group, now_ms: int) -> None:
         cpu = rss = threads = 0.0
+        root_cpu = 0.0     # the root processes' own share: node-engine's HTTP parent without its engine children
+        roots = (g.pid, *g.more)
         n = 0
         seen = {}
-        for p in [q for root in (g.pid, *g.more) for q in tree_of(root)]:
+        for p in [q for root in roots for q in tree_of(root)]:
             proc = g._procs.get(p.pid) or p
             try:
                 with proc.oneshot():
@@ -189,6 +191,8 @@ class Sampler:
                     rss += proc.memory_info().rss
                     threads += proc.num_threads()
                 cpu += c
+                if p.pid in roots:
+                    root_cpu += c
                 n += 1
                 seen[p.pid] = proc
             except (psutil.NoSuchProcess, psutil.AccessDenied):
@@ -196,7 +200,8 @@ class Sampler:
         first = not g._procs
         g._procs = seen
         if not first:
-            g.samples.append({"t": now_ms, "cpuPercent": round(cpu, 1), "rssMb": round(rss / 1048576, 1),
+            g.samples.append({"t": now_ms, "cpuPercent": round(cpu, 1), "rootCpuPercent": round(root_cpu, 1),
+                              "rssMb": round(rss / 1048576, 1),
                               "threads": int(threads), "processes": n})
 
     def _run(self) -> None:
@@ -223,9 +228,11 @@ def summarize(samples: list[dict], start_ms: int | None = None, end_ms: int | No
     inside = [s for s in samples if (start_ms is None or s["t"] >= start_ms) and (end_ms is None or s["t"] <= end_ms + 1000)]
     inside = inside or samples
     if not inside:
-        return {"cpuPercent": None, "rssMaxMb": None, "threadsMax": None, "processes": None, "samples": 0}
+        return {"cpuPercent": None, "rootCpuPercent": None, "rssMaxMb": None, "threadsMax": None, "processes": None, "samples": 0}
+    roots = [s["rootCpuPercent"] for s in inside if "rootCpuPercent" in s]
     return {
         "cpuPercent": round(sum(s["cpuPercent"] for s in inside) / len(inside), 1),
+        "rootCpuPercent": round(sum(roots) / len(roots), 1) if roots else None,
         "rssMaxMb": max(s["rssMb"] for s in inside),
         "threadsMax": max(s["threads"] for s in inside),
         "processes": max(s["processes"] for s in inside),
