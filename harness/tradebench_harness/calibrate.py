@@ -5,7 +5,8 @@ client and connection count as the runs they calibrate.
   http.node   orders/s against a node:http server that does no work (harness/trivial_server.js)
               (both with the CPU the server and the load client spent per request)
   insert      rows/s of `loadclient insert-ceiling` into SALES, single-row autocommit
-              ("singleRow") and multi-row statements ("multiRow"), at each connection
+              ("singleRow", server-side prepared as the per-sale writers send it) and multi-row
+              statements ("multiRow", text as the batch writers send it), at each connection
               count the variants open (their manifests' dbConnections)
 
 A run's orders/s divided by its runtime's HTTP ceiling, and its sales/s divided

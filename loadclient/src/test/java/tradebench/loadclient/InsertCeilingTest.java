@@ -40,6 +40,13 @@ class InsertCeilingTest {
         return new ObjectMapper().readTree(Files.readString(file));
     }
 
+    private static long globalStatus(Connection c, String name) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + name + "'")) {
+            rs.next();
+            return rs.getLong(2);
+        }
+    }
+
     private static long count(Connection c, String where) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM SALES WHERE " + where)) {
             rs.next();
@@ -52,7 +59,11 @@ class InsertCeilingTest {
         String url = TestDb.jdbcUrl();
         try (Connection c = DriverManager.getConnection(url)) {
             long before = count(c, "1=1");
+            long executedBefore = globalStatus(c, "Com_stmt_execute");
             JsonNode j = ceiling(dir, url, "--batch-rows", "1");
+            // single rows go as server-side prepared statements, as the variants' per-sale writers send them:
+            // the server executed at least one prepared statement per row (client-side ones it never sees)
+            assertTrue(globalStatus(c, "Com_stmt_execute") - executedBefore >= j.path("rows").asLong(), j.toString());
             assertEquals(2, j.path("connections").asInt());
             assertEquals(1, j.path("batchRows").asInt());
             assertEquals(1.0, j.path("durationS").asDouble());

@@ -23,7 +23,8 @@ import org.HdrHistogram.Histogram;
  * <p>Each connection loops the statement the variants' sales writer sends
  * (engine-model's JdbcSalesWriter): {@code INSERT INTO SALES (...) VALUES
  * (...) ON DUPLICATE KEY UPDATE ID = ID} over the real SALES table, autocommit,
- * prepared once per connection — one row per statement with
+ * prepared once per connection (single rows: on the server, see
+ * {@link #statementKind}) — one row per statement with
  * {@code --batch-rows 1} (the per-sale mode), K rows per statement otherwise
  * (the batch mode). The rows have negative PO_ID/SO_ID (the services' ids are
  * positive), increasing like the services' ids and unique per row, and the
@@ -57,6 +58,18 @@ public final class InsertCeiling {
     /** Statements rolled back by a deadlock and sent again (all phases). */
     private final AtomicLong retries = new AtomicLong();
 
+    /**
+     * How the statement goes to the server, as the variants' writers send it: a single-row INSERT as a
+     * server-side prepared statement (parsed once per connection, then only executed: engine-jdbc's pool,
+     * jasync's and mysql2's prepared statements), a multi-row INSERT as text (the variants build it as
+     * text: engine-model's SalesTable.insertText, mysql2's query).
+     */
+    static java.util.Properties statementKind(int batchRows) {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("useServerPrepStmts", Boolean.toString(batchRows == 1));
+        return p;
+    }
+
     public InsertCeiling(CeilingOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
@@ -80,7 +93,7 @@ public final class InsertCeiling {
         List<Connection> connections = new ArrayList<>();
         try {
             for (int i = 0; i < options.connections(); i++) {
-                Connection c = DriverManager.getConnection(options.dbUrl());
+                Connection c = DriverManager.getConnection(options.dbUrl(), statementKind(options.batchRows()));
                 c.setAutoCommit(true);
                 connections.add(c);
             }
