@@ -133,7 +133,7 @@ public final class SprayService {
     }
 
     public int dispatcherThreads() {
-        return system.settings().config().getInt("akka.actor.default-dispatcher.fork-join-executor.parallelism-max");
+        return system.settings().config().getInt("akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size");
     }
 
     public int port() {
@@ -166,8 +166,7 @@ public final class SprayService {
     static com.typesafe.config.Config akkaSettings(Config config, ClusterSettings cluster) {
         int threads = config.extraInt("DISPATCHER_THREADS", Runtime.getRuntime().availableProcessors(), 1, 256);
         com.typesafe.config.Config own = ConfigFactory.parseString(
-                "akka.actor.default-dispatcher.fork-join-executor { parallelism-min = " + threads
-                        + ", parallelism-max = " + threads + " }");
+                "akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = " + threads);
         if (cluster != null) own = own.withFallback(cluster.akka());
         return own.withFallback(ConfigFactory.load()).resolve();
     }
