@@ -323,9 +323,9 @@ def budget_cells(b: dict) -> list[str]:
             + (" %" if b["boundFraction"] else "")]
 
 
-BUDGET_TEXT = ("Medians of CPU µs per order answered (a process group's CPU over the window ÷ orders/s). The floor is "
-               "the variant's own HTTP framework answering 202 with nothing behind it, measured in the calibration "
-               "(a variant of several processes shows its main one's share: node-engine's HTTP parent) "
+BUDGET_TEXT = ("Medians of CPU µs per order answered (a process group's CPU over the window ÷ orders/s); a variant of "
+               "several processes also shows its main one's share (node-engine's HTTP parent). The floor is the "
+               "variant's own HTTP framework answering 202 with nothing behind it, measured in the calibration "
                "(node-engine's: the trivial node:http server); its own work is the rest: validation, engine, "
                "storage. The cores used: all three groups together, of every core. Orders/s if its own work were "
                "free: the cores ÷ (floor + load client + database), at this run's per-order costs of those three — "
