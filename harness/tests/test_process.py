@@ -74,6 +74,42 @@ def test_the_root_processes_share_is_told_apart_from_their_childrens(tmp_path):
     assert t["rootCpuPercent"] < 5 and t["rootCpuPercent"] < t["cpuPercent"] / 2, t
 
 
+JIT_LIKE = """
+import threading, time
+def busy():
+    # this thread takes the name HotSpot gives its JIT compiler threads
+    open(f"/proc/self/task/{threading.get_native_id()}/comm", "w").write("C2 CompilerThread0")
+    while True:
+        pass
+threading.Thread(target=busy, daemon=True).start()
+time.sleep(60)
+"""
+
+
+def test_the_jit_compiler_threads_cpu_is_told_apart(tmp_path):
+    """A process whose busy thread is named as a JVM's C2 compiler thread: its CPU is the group's JIT CPU; a busy
+    thread of another name is not."""
+    jit = process.start("jit", [sys.executable, "-c", JIT_LIKE], tmp_path / "jit.log")
+    other = process.start("other", [sys.executable, "-c", JIT_LIKE.replace("C2 CompilerThread0", "worker")],
+                          tmp_path / "other.log")
+    try:
+        time.sleep(0.5)
+        s = process.Sampler(interval=0.5)
+        s.add("jit", jit.pid)
+        s.add("other", other.pid)
+        s.start()
+        time.sleep(3)
+        samples = s.stop()
+    finally:
+        jit.stop(2)
+        other.stop(2)
+    j, o = process.summarize(samples["jit"]), process.summarize(samples["other"])
+    assert j["cpuPercent"] > 1 and o["cpuPercent"] > 1, (j, o)
+    # the compiler-named thread is nearly all of its process's CPU (ticks are coarse: a wide margin)
+    assert j["jitCpuPercent"] == pytest.approx(j["cpuPercent"], abs=max(10.0, 0.4 * j["cpuPercent"])), j
+    assert o["jitCpuPercent"] < 2, o
+
+
 def test_start_variant_gives_up_when_the_process_dies(ctx, tmp_path):
     from tradebench_harness.variants import Variant
     v = Variant(name="dies", folder=tmp_path, runtime="java", description="", build={},

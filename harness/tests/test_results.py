@@ -215,3 +215,13 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
                               {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 120.0, "rssMb": 1,
                                             "threads": 1, "processes": 1}]}, None, Timing())
     assert "variantRoot" not in one["cpuUsPerOrder"]
+
+
+def test_a_variant_still_compiling_in_its_window_is_flagged():
+    hot = run("hot", 1, 600, cpu={"variant": {"cpuPercent": 100.0, "jitCpuPercent": 21.0}})
+    cool = run("cool", 1, 600, cpu={"variant": {"cpuPercent": 100.0, "jitCpuPercent": 0.7}})
+    rows = {r["variant"]: r for r in results.summarize([hot, cool])}
+    assert results.jit_note(rows["hot"]) == ["⚠ JIT 21 %"] and results.jit_note(rows["cool"]) == []
+    md = results.summary_md({"command": "bench", "runId": "t", "summary": list(rows.values()), "runs": [hot, cool],
+                             "environment": {}, "calibration": None})
+    assert "⚠ JIT 21 %" in md

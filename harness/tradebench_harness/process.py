@@ -162,6 +162,33 @@ class Group:
     samples: list[dict] = field(default_factory=list)
     more: tuple = ()          # further root pids sampled as the same group (a variant's cluster members)
     _procs: dict = field(default_factory=dict)
+    _jit: int | None = None       # the JIT threads' CPU ticks at the previous sample
+    _jit_ms: int | None = None
+
+
+JIT_THREADS = ("C1 CompilerThre", "C2 CompilerThre")   # HotSpot's JIT compiler threads (comm is cut at 15 chars)
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def jit_ticks(pid: int) -> int:
+    """CPU time (clock ticks, user + system) the JIT compiler threads of process PID have used so far: a JVM
+    still compiling in the measured window spends part of the cores on warming up, not on orders."""
+    total = 0
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        if comm.startswith(JIT_THREADS):
+            fields = stat[stat.rindex(")") + 2:].split()
+            total += int(fields[11]) + int(fields[12])      # utime, stime
+    return total
 
 
 class Sampler:
@@ -179,6 +206,7 @@ class Sampler:
 
     def _sample(self, g: Group, now_ms: int) -> None:
         cpu = rss = threads = 0.0
+        jit = 0
         root_cpu = 0.0     # the root processes' own share: node-engine's HTTP parent without its engine children
         roots = (g.pid, *g.more)
         n = 0
@@ -191,6 +219,7 @@ class Sampler:
                     rss += proc.memory_info().rss
                     threads += proc.num_threads()
                 cpu += c
+                jit += jit_ticks(p.pid)
                 if p.pid in roots:
                     root_cpu += c
                 n += 1
@@ -199,8 +228,13 @@ class Sampler:
                 continue
         first = not g._procs
         g._procs = seen
+        jit_percent = None
+        if g._jit is not None and g._jit_ms is not None and now_ms > g._jit_ms:
+            jit_percent = max(0.0, (jit - g._jit) / CLOCK_TICKS * 100_000 / (now_ms - g._jit_ms))
+        g._jit, g._jit_ms = jit, now_ms
         if not first:
             g.samples.append({"t": now_ms, "cpuPercent": round(cpu, 1), "rootCpuPercent": round(root_cpu, 1),
+                              "jitCpuPercent": round(jit_percent, 1) if jit_percent is not None else None,
                               "rssMb": round(rss / 1048576, 1),
                               "threads": int(threads), "processes": n})
 
@@ -228,11 +262,13 @@ def summarize(samples: list[dict], start_ms: int | None = None, end_ms: int | No
     inside = [s for s in samples if (start_ms is None or s["t"] >= start_ms) and (end_ms is None or s["t"] <= end_ms + 1000)]
     inside = inside or samples
     if not inside:
-        return {"cpuPercent": None, "rootCpuPercent": None, "rssMaxMb": None, "threadsMax": None, "processes": None, "samples": 0}
+        return {"cpuPercent": None, "rootCpuPercent": None, "jitCpuPercent": None, "rssMaxMb": None, "threadsMax": None, "processes": None, "samples": 0}
     roots = [s["rootCpuPercent"] for s in inside if "rootCpuPercent" in s]
+    jits = [s["jitCpuPercent"] for s in inside if s.get("jitCpuPercent") is not None]
     return {
         "cpuPercent": round(sum(s["cpuPercent"] for s in inside) / len(inside), 1),
         "rootCpuPercent": round(sum(roots) / len(roots), 1) if roots else None,
+        "jitCpuPercent": round(sum(jits) / len(jits), 1) if jits else None,
         "rssMaxMb": max(s["rssMb"] for s in inside),
         "threadsMax": max(s["threads"] for s in inside),
         "processes": max(s["processes"] for s in inside),

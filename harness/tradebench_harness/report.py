@@ -252,6 +252,7 @@ def html(doc: dict) -> str:
             notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
         if r["driftFlagged"]:
             notes.append("⚠ drift")
+        notes += results.jit_note(r)
         if r.get("articleSalesPerMinute"):
             notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         body.append([r["case"] or "–", r["variant"], results.setting_text(r), results.cell(r["salesPerMinute"]),

@@ -16,6 +16,8 @@ from . import calibrate, process
 
 SCHEMA_VERSION = 1
 DRIFT_FLAG = 0.10
+# the JVM's JIT compiler threads using more than this (% of a core) in the measured window: still warming up
+JIT_FLAG = 5.0
 
 
 def new_run_id(command: str) -> str:
@@ -166,6 +168,7 @@ def summarize(runs: list[dict]) -> list[dict]:
             "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
+            "jitCpuPercent": spread(((r.get("cpu") or {}).get("variant") or {}).get("jitCpuPercent") for r in rs),
             "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
             "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
                               for g in ("variant", "variantRoot", "loadclient", "database")},
@@ -185,6 +188,13 @@ def summarize(runs: list[dict]) -> list[dict]:
             if o is not row and o["case"] == row["case"] and o["rate"] == row["rate"] and o["engines"] == row["engines"]
             and overlaps(row["salesPerMinute"], o["salesPerMinute"]))
     return rows
+
+
+def jit_note(row: dict) -> list[str]:
+    """'⚠ JIT n %' when the variant's JIT compiler threads used more than JIT_FLAG % of a core in the window
+    (median of the repeats): part of its CPU per order is the JVM still compiling, not its steady cost."""
+    j = row.get("jitCpuPercent")
+    return [f"⚠ JIT {j['median']:.0f} %"] if j and j["median"] > JIT_FLAG else []
 
 
 def fmt(v, spec=",.0f") -> str:
@@ -241,7 +251,8 @@ def cost_cell(row: dict) -> str:
 def summary_md(doc: dict) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
              "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
-             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %. "
+             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %; ⚠ JIT: the JVM's JIT compiler "
+             "threads used more than 5 % of a core in the window (the variant was still compiling). "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
              "its runtime's trivial server spent per request in the calibration, and by what its own HTTP framework "
              "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it. db CPU µs/sale: the database's "
@@ -255,6 +266,7 @@ def summary_md(doc: dict) -> str:
             notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
         if r["driftFlagged"]:
             notes.append("⚠ drift")
+        notes += jit_note(r)
         steady = {True: "yes", False: "no", None: "–"}[r["steady"]]
         if r.get("articleSalesPerMinute"):
             notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
