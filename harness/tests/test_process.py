@@ -57,19 +57,26 @@ def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
     assert b["rssMaxMb"] > 1 and b["threadsMax"] >= 1
 
 
-def test_the_root_processes_share_is_told_apart_from_their_childrens(tmp_path):
-    """node-engine's HTTP parent and its engine children: an idle root (a shell waiting) with a busy child."""
-    tree = process.start("tree", ["bash", "-c", f"{sys.executable} -c 'while True: pass' & wait"], tmp_path / "tree.log")
+def sampled(tmp_path, **argvs) -> dict:
+    """Starts each named command line, samples the groups every 0.5 s for 3 s, stops them: their summaries."""
+    procs = {name: process.start(name, argv, tmp_path / f"{name}.log") for name, argv in argvs.items()}
     try:
         time.sleep(0.5)
         s = process.Sampler(interval=0.5)
-        s.add("tree", tree.pid)
+        for name, r in procs.items():
+            s.add(name, r.pid)
         s.start()
         time.sleep(3)
         samples = s.stop()
     finally:
-        tree.stop(2)
-    t = process.summarize(samples["tree"])
+        for r in procs.values():
+            r.stop(2)
+    return {name: process.summarize(samples[name]) for name in argvs}
+
+
+def test_the_root_processes_share_is_told_apart_from_their_childrens(tmp_path):
+    """node-engine's HTTP parent and its engine children: an idle root (a shell waiting) with a busy child."""
+    t = sampled(tmp_path, tree=["bash", "-c", f"{sys.executable} -c 'while True: pass' & wait"])["tree"]
     assert t["processes"] == 2 and t["cpuPercent"] > 1, t
     assert t["rootCpuPercent"] < 5 and t["rootCpuPercent"] < t["cpuPercent"] / 2, t
 
@@ -89,21 +96,9 @@ time.sleep(60)
 def test_the_jit_compiler_threads_cpu_is_told_apart(tmp_path):
     """A process whose busy thread is named as a JVM's C2 compiler thread: its CPU is the group's JIT CPU; a busy
     thread of another name is not."""
-    jit = process.start("jit", [sys.executable, "-c", JIT_LIKE], tmp_path / "jit.log")
-    other = process.start("other", [sys.executable, "-c", JIT_LIKE.replace("C2 CompilerThread0", "worker")],
-                          tmp_path / "other.log")
-    try:
-        time.sleep(0.5)
-        s = process.Sampler(interval=0.5)
-        s.add("jit", jit.pid)
-        s.add("other", other.pid)
-        s.start()
-        time.sleep(3)
-        samples = s.stop()
-    finally:
-        jit.stop(2)
-        other.stop(2)
-    j, o = process.summarize(samples["jit"]), process.summarize(samples["other"])
+    got = sampled(tmp_path, jit=[sys.executable, "-c", JIT_LIKE],
+                  other=[sys.executable, "-c", JIT_LIKE.replace("C2 CompilerThread0", "worker")])
+    j, o = got["jit"], got["other"]
     assert j["cpuPercent"] > 1 and o["cpuPercent"] > 1, (j, o)
     # the compiler-named thread is nearly all of its process's CPU (ticks are coarse: a wide margin)
     assert j["jitCpuPercent"] == pytest.approx(j["cpuPercent"], abs=max(10.0, 0.4 * j["cpuPercent"])), j
