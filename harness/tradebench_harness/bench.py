@@ -15,7 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import loadclient, process, results, toxiproxy
+from . import jit_warmup, loadclient, process, results, toxiproxy
 from .context import Context
 from .variants import Variant
 
@@ -46,6 +46,7 @@ class Timing:
     warmup_max: int = 120
     verify: bool = True
     max_error_rate: float | None = None   # None: the load client's default (1 %)
+    jit_warmup_max: int = 90     # a JVM variant's load until its JIT is quiet, at most this long (0: none; jit_warmup.py)
 
 
 class RunFailed(Exception):
@@ -137,6 +138,14 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
                 variant = start(ctx, v, env, out, case.nodes, port, append=True, db=db)
         except process.NotHealthy as e:
             raise RunFailed(str(e)) from e
+        if timing.jit_warmup_max and jit_warmup.has_jit(variant.pids):
+            say("warming up until the JIT compiler is quiet")
+            warm = jit_warmup.load_argv(variant.urls, case.concurrency, case.wait_ms, case.rate, timing.jit_warmup_max)
+            record["jitWarmup"] = jit_warmup.warm_until_quiet(
+                variant.pids, lambda: loadclient.start(ctx, "load", *warm, log=out / "jit-warmup.log"),
+                timing.jit_warmup_max, say=say)
+            if not variant.alive():
+                raise RunFailed(f"{v.name} died during the JIT warm-up (log: {out / 'variant.log'})")
         sampler = process.Sampler(1.0)
         sampler.add("variant", *variant.pids)
         sampler.add("database", db.pid())
@@ -214,4 +223,6 @@ def estimate_run_seconds(v: Variant, case: Case, timing: Timing) -> int:
     if case.db_latency_ms:
         verify *= 3
     warm = min(timing.warmup_max, 40) if timing.warmup == "auto" else int(timing.warmup)
+    if v.runtime == "java":
+        warm += min(timing.jit_warmup_max, 60)     # measured: the C2 compiler quiet about a minute into the load
     return start * (2 if timing.verify else 1) + verify + warm + timing.duration + 5

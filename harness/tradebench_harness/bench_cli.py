@@ -55,6 +55,9 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--warmup", type=warmup, default="auto",
                    help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s (default auto)")
     p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds (default 120)")
+    p.add_argument("--jit-warmup-max", type=positive, default=90,
+                   help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
+                        " 5 s, for at most this many seconds, before the measured load (default 90; 0: no such phase)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
     p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
     p.add_argument("--rate", type=positive, default=None, help="open loop at this many orders/s (latency from the intended send time)")
@@ -77,7 +80,7 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
 
 def timing_of(a) -> Timing:
     return Timing(duration=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
-                  max_error_rate=a.max_error_rate)
+                  max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
 
 
 def case_of(a, **over) -> Case:

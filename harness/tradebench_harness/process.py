@@ -173,11 +173,17 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 def jit_ticks(pid: int) -> int:
     """CPU time (clock ticks, user + system) the JIT compiler threads of process PID have used so far: a JVM
     still compiling in the measured window spends part of the cores on warming up, not on orders."""
-    total = 0
+    return jit_threads(pid)[1]
+
+
+def jit_threads(pid: int) -> tuple[int, int]:
+    """(how many JIT compiler threads process PID has, their CPU ticks so far); (0, 0) for a process that is
+    not a HotSpot JVM or is gone."""
+    count = total = 0
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0
+        return 0, 0
     for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/stat") as f:
@@ -187,8 +193,9 @@ def jit_ticks(pid: int) -> int:
         comm = stat[stat.index("(") + 1:stat.rindex(")")]
         if comm.startswith(JIT_THREADS):
             fields = stat[stat.rindex(")") + 2:].split()
+            count += 1
             total += int(fields[11]) + int(fields[12])      # utime, stime
-    return total
+    return count, total
 
 
 class Sampler:

@@ -169,6 +169,8 @@ def summarize(runs: list[dict]) -> list[dict]:
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
             "jitCpuPercent": spread(((r.get("cpu") or {}).get("variant") or {}).get("jitCpuPercent") for r in rs),
+            "jitWarmupSeconds": spread((r.get("jitWarmup") or {}).get("seconds") for r in rs),
+            "jitWarmupBounded": any(r.get("jitWarmup") and not r["jitWarmup"].get("quiet") for r in rs),
             "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
             "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
                               for g in ("variant", "variantRoot", "loadclient", "database")},
@@ -194,7 +196,11 @@ def jit_note(row: dict) -> list[str]:
     """'⚠ JIT n %' when the variant's JIT compiler threads used more than JIT_FLAG % of a core in the window
     (median of the repeats): part of its CPU per order is the JVM still compiling, not its steady cost."""
     j = row.get("jitCpuPercent")
-    return [f"⚠ JIT {j['median']:.0f} %"] if j and j["median"] > JIT_FLAG else []
+    notes = [f"⚠ JIT {j['median']:.0f} %"] if j and j["median"] > JIT_FLAG else []
+    w = row.get("jitWarmupSeconds")
+    if w:
+        notes.append(f"JIT warm-up {w['median']:.0f} s" + (" (bound reached: not quiet)" if row.get("jitWarmupBounded") else ""))
+    return notes
 
 
 def fmt(v, spec=",.0f") -> str:
@@ -252,7 +258,8 @@ def summary_md(doc: dict) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
              "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
              "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %; ⚠ JIT: the JVM's JIT compiler "
-             "threads used more than 5 % of a core in the window (the variant was still compiling). "
+             "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "
+             "a JVM variant got the load before the measured one, until its JIT compiler used under 5 % of a core. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
              "its runtime's trivial server spent per request in the calibration, and by what its own HTTP framework "
              "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it. db CPU µs/sale: the database's "

@@ -1,0 +1,80 @@
+"""jit_warmup.py on real processes: a thread named as HotSpot names its C2 compiler thread burns CPU for a
+while; the warm-up must last until it stops (and no longer), give up at its bound while it does not, and stop
+the warm-up load either way."""
+import sys
+import time
+
+from tradebench_harness import jit_warmup, process
+
+# burns CPU on a thread named like a JVM's C2 compiler thread for BURN seconds (-1: for ever), then idles
+COMPILER_LIKE = """
+import sys, threading, time
+burn = float(sys.argv[1])
+def compiler():
+    open(f"/proc/self/task/{threading.get_native_id()}/comm", "w").write("C2 CompilerThread0")
+    end = time.monotonic() + burn
+    while burn < 0 or time.monotonic() < end:
+        pass
+    time.sleep(600)
+threading.Thread(target=compiler, daemon=True).start()
+time.sleep(600)
+"""
+
+
+def compiler_like(tmp_path, burn: float) -> process.Running:
+    r = process.start("jvm-like", [sys.executable, "-c", COMPILER_LIKE, str(burn)], tmp_path / "jvm-like.log")
+    deadline = time.time() + 10
+    while not jit_warmup.has_jit([r.pid]) and time.time() < deadline:
+        time.sleep(0.05)
+    return r
+
+
+def dummy_load(tmp_path, started: list):
+    def start():
+        r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
+        started.append(r)
+        return r
+    return start
+
+
+def test_only_a_process_with_compiler_threads_has_a_jit(tmp_path):
+    jvm = compiler_like(tmp_path, burn=0)
+    other = process.start("plain", ["sleep", "60"], tmp_path / "plain.log")
+    try:
+        assert jit_warmup.has_jit([jvm.pid])
+        assert not jit_warmup.has_jit([other.pid])
+    finally:
+        jvm.stop(2)
+        other.stop(2)
+
+
+def test_the_warm_up_lasts_until_the_compiler_is_quiet(tmp_path):
+    burn = 5.0
+    jvm = compiler_like(tmp_path, burn=burn)
+    loads: list = []
+    try:
+        got = jit_warmup.warm_until_quiet([jvm.pid], dummy_load(tmp_path, loads), max_s=40,
+                                          window_s=2, min_s=1, poll_s=0.25)
+    finally:
+        jvm.stop(2)
+    assert got["quiet"] is True, got
+    # not before the compiler stopped burning (it started just before t0), and soon after (a 2 s window,
+    # coarse ticks, a busy machine)
+    assert got["seconds"] >= burn - 1.0, got
+    assert got["seconds"] < burn + 15, got
+    assert got["jitCpuPercent"] < jit_warmup.QUIET_PERCENT, got
+    assert len(loads) == 1 and not loads[0].alive(), "the warm-up load must be stopped"
+
+
+def test_the_warm_up_gives_up_at_its_bound_while_the_compiler_keeps_busy(tmp_path):
+    jvm = compiler_like(tmp_path, burn=-1)
+    loads: list = []
+    try:
+        got = jit_warmup.warm_until_quiet([jvm.pid], dummy_load(tmp_path, loads), max_s=4,
+                                          window_s=2, min_s=1, poll_s=0.25)
+    finally:
+        jvm.stop(2)
+    assert got["quiet"] is False and got["maxS"] == 4, got
+    assert 4 <= got["seconds"] < 10, got
+    assert got["jitCpuPercent"] > jit_warmup.QUIET_PERCENT, got
+    assert len(loads) == 1 and not loads[0].alive(), "the warm-up load must be stopped"
