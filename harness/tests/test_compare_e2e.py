@@ -31,7 +31,8 @@ def compared(ctx, tmp_path_factory):
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
-                        "--calibration-duration", "2", "--calibration-warmup-max", "6", "--out", str(out)],
+                        "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",
+                        "--out", str(out)],
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
     assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
@@ -64,6 +65,13 @@ def test_runs_are_interleaved_and_each_measured_real_sales(compared, ctx):
         for group in ("variant", "loadclient", "database"):
             assert r["cpu"][group]["samples"] >= 1, (r["variant"], group)
         assert r["cpu"]["variant"]["threadsMax"] >= 1 and r["cpu"]["variant"]["rssMaxMb"] > 10
+        # the JVM got the load until its JIT was quiet, within the bound (6 s here); node has no such phase
+        if r["runtime"] == "java":
+            w = r["jitWarmup"]
+            assert w["maxS"] == 6 and 0 < w["seconds"] < 6 + 10 and w["jitCpuPercent"] is not None, w
+            assert w["quiet"] == (w["jitCpuPercent"] < 5.0), w
+        else:
+            assert "jitWarmup" not in r
     # SALES is emptied before each run: the last run's rows are still there, count them again
     last = runs[-1]
     db = dbmod.private(ctx, TEST_DB)

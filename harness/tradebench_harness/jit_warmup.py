@@ -45,6 +45,7 @@ def warm_until_quiet(roots, start_load: Callable[[], process.Running], max_s: fl
     QUIET_PERCENT % of a core over the last WINDOW_S seconds (after at least MIN_S), or for MAX_S seconds.
     Returns the record's jitWarmup: {seconds, quiet, jitCpuPercent (the last window), maxS}."""
     history: list[tuple[float, int]] = []          # (monotonic seconds, JIT ticks)
+    min_s = min(min_s, max_s)                        # a bound below MIN_S: quiet may still be seen at it
     t0 = time.monotonic()
     load = start_load()
     quiet = False
