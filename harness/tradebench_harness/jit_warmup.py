@@ -7,8 +7,9 @@ the measured load, a JVM variant gets the same load (same case: concurrency, wai
 compiler threads used less than QUIET_PERCENT of a core over the last WINDOW_S seconds, or until MAX seconds.
 The measured load then starts with its usual warm-up rule (it reconnects; its own warm-up absorbs that).
 
-Only processes with HotSpot compiler threads take part: node's V8 compiles on threads the sampler cannot
-tell apart, so a node variant skips this phase (the run record says so: no jitWarmup)."""
+Only processes with HotSpot compiler threads take part: node's V8 compiles on its V8Worker threads, which
+also run its garbage collector, so its JIT cannot be measured apart and a node variant skips this phase (its
+run record has no jitWarmup)."""
 from __future__ import annotations
 
 import time
