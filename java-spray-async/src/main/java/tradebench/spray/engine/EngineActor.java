@@ -49,6 +49,12 @@ public final class EngineActor extends AbstractActorWithTimers {
     private boolean persisting;
     /** Nothing to trade and nothing to time out: no cycle is scheduled until an order arrives. */
     private boolean idle = true;
+    /**
+     * Drained: no more cycles (as java-akka's engine). A later cycle could still trade (a buyer meets one
+     * seller per cycle) and make sales nobody stores: the service closes the database pool once every
+     * engine said Drained, and such a cycle's inserts then failed or committed uncounted.
+     */
+    private boolean stopped;
 
     /** The market is made anew by each instance: a restarted engine starts empty. */
     public static Props props(Partition part, long delayMs, long timeoutMs, Supplier<Market> markets) {
@@ -78,6 +84,7 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     private void onRun() {
+        if (stopped) return; // a Run already scheduled when the drain was answered
         if (crashNextCycle) throw new IllegalStateException("injected fault: engine " + part.engine() + " fails (FAULTS=on)");
         List<Order> batch = new ArrayList<>(arrived);
         arrived.clear();
@@ -124,6 +131,10 @@ public final class EngineActor extends AbstractActorWithTimers {
     }
 
     private void onDrain() {
+        if (stopped) {
+            getSender().tell(new Drained(part.engine()), getSelf());
+            return;
+        }
         drainWaiters.add(getSender());
         if (!persisting && idle) answerDrainWaiters();
     }
@@ -131,6 +142,7 @@ public final class EngineActor extends AbstractActorWithTimers {
     /** The cycle and its storage are over: answer a drain, then schedule the next cycle (or rest). */
     private void cycleDone() {
         answerDrainWaiters();
+        if (stopped) return;
         if (arrived.isEmpty() && engine.openOrders() == 0) {
             idle = true; // an arriving order wakes the engine
         } else {
@@ -142,10 +154,12 @@ public final class EngineActor extends AbstractActorWithTimers {
         if (drainWaiters.isEmpty() || part.limit().pending() > 0) return;
         for (ActorRef w : drainWaiters) w.tell(new Drained(part.engine()), getSelf());
         drainWaiters.clear();
+        // the gateway was closed before the drain began: no order can come after this answer
+        stopped = true;
     }
 
     private void wake() {
-        if (idle) {
+        if (idle && !stopped) {
             idle = false;
             scheduleRun();
         }
