@@ -29,12 +29,20 @@ def compiler_like(tmp_path, burn: float) -> process.Running:
     return r
 
 
-def dummy_load(tmp_path, started: list):
-    def start():
+def warmed(tmp_path, burn: float, max_s: float) -> tuple[dict, list]:
+    """warm_until_quiet against a compiler-like process burning BURN seconds (a 2 s window, 1 s minimum), with
+    a sleeping process as the warm-up load: its result and the loads it started."""
+    jvm = compiler_like(tmp_path, burn=burn)
+    loads: list = []
+
+    def start_load():
         r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
-        started.append(r)
+        loads.append(r)
         return r
-    return start
+    try:
+        return jit_warmup.warm_until_quiet([jvm.pid], start_load, max_s=max_s, window_s=2, min_s=1, poll_s=0.25), loads
+    finally:
+        jvm.stop(2)
 
 
 def test_only_a_process_with_compiler_threads_has_a_jit(tmp_path):
@@ -50,15 +58,9 @@ def test_only_a_process_with_compiler_threads_has_a_jit(tmp_path):
 
 def test_the_warm_up_lasts_until_the_compiler_is_quiet(tmp_path):
     burn = 5.0
-    jvm = compiler_like(tmp_path, burn=burn)
-    loads: list = []
-    try:
-        got = jit_warmup.warm_until_quiet([jvm.pid], dummy_load(tmp_path, loads), max_s=40,
-                                          window_s=2, min_s=1, poll_s=0.25)
-    finally:
-        jvm.stop(2)
+    got, loads = warmed(tmp_path, burn=burn, max_s=40)
     assert got["quiet"] is True, got
-    # not before the compiler stopped burning (it started just before t0), and soon after (a 2 s window,
+    # not before the compiler stopped burning (it started just before the warm-up), and soon after (a 2 s window,
     # coarse ticks, a busy machine)
     assert got["seconds"] >= burn - 1.0, got
     assert got["seconds"] < burn + 15, got
@@ -67,13 +69,7 @@ def test_the_warm_up_lasts_until_the_compiler_is_quiet(tmp_path):
 
 
 def test_the_warm_up_gives_up_at_its_bound_while_the_compiler_keeps_busy(tmp_path):
-    jvm = compiler_like(tmp_path, burn=-1)
-    loads: list = []
-    try:
-        got = jit_warmup.warm_until_quiet([jvm.pid], dummy_load(tmp_path, loads), max_s=4,
-                                          window_s=2, min_s=1, poll_s=0.25)
-    finally:
-        jvm.stop(2)
+    got, loads = warmed(tmp_path, burn=-1, max_s=4)
     assert got["quiet"] is False and got["maxS"] == 4, got
     assert 4 <= got["seconds"] < 10, got
     assert got["jitCpuPercent"] > jit_warmup.QUIET_PERCENT, got
