@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from . import process
+from . import process, results
 
-# the same bar as the summary's '⚠ JIT' flag (results.JIT_FLAG): under it, the compiler is no longer a cost to see
-QUIET_PERCENT = 5.0
+# the summary's '⚠ JIT' bar: under it, the compiler is no longer a cost to see in a window
+QUIET_PERCENT = results.JIT_FLAG
 WINDOW_S = 5
 # never call the JIT quiet before this: the compiler starts slowly under a load that is just ramping up
 MIN_S = 10
