@@ -5,6 +5,9 @@
   ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
   ./tradebench sweep VARIANT|all --rates R1,R2,...   open loop: latency and achieved rate per offered rate
   ./tradebench sweep VARIANT|all --engines 1,2,4,8   sales/min per engine count
+  ./tradebench sweep VARIANT|all --db-latency 0,1,5,20,50   sales/min against the database's round trip, each
+                                                design's bound beside it (one process per series, cells.py)
+  ./tradebench map [--latencies L,..] [--loads R,..]   which design stores the most sales, per latency x load
   ./tradebench diff RUN_A RUN_B                 per variant: both medians, the ratio, whether ranges overlap
   ./tradebench report RUN                       writes summary.md, runs.csv and report.html again
 Variant settings the options do not name pass through the environment (THREADS=virtual, DISPATCHER=fork-join).
@@ -43,6 +46,16 @@ def int_list(text: str) -> list[int]:
     return vals
 
 
+def latency_list(text: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})")
+    if not vals or any(v < 0 for v in vals):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
+    return sorted(set(vals))
+
+
 def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None:
     if sweep:
         p.add_argument("--engines", dest="engines_list", type=int_list, default=None, help="engine counts, e.g. 1,2,4,8")
@@ -59,7 +72,11 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
                    help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
                         " 5 s, for at most this many seconds, before the measured load (default 90; 0: no such phase)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
+    if sweep:
+        p.add_argument("--db-latency", type=latency_list, default=None,
+                       help="ms added to every database round trip, a list (e.g. 0,1,5,20,50): a latency sweep")
+    else:
+        p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
     p.add_argument("--rate", type=positive, default=None, help="open loop at this many orders/s (latency from the intended send time)")
     p.add_argument("--label", default="", help="a name for the case (a column of the table)")
     p.add_argument("--nodes", type=positive, default=1,
@@ -127,10 +144,74 @@ def cmd_compare(ctx, a) -> int:
     return _execute(ctx, "compare", variants, [case_of(a)], a)
 
 
+def all_series(variants, engines: int, persist: str) -> list:
+    """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads)."""
+    from .cells import Series
+    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows]
+
+
+def equal_in_flight(series: list, env: dict, target: int | None) -> list:
+    """The blocking designs again with as many engines as the others keep inserts in flight (TARGET; None: the
+    largest in-flight count of a series that does not grow with ENGINES): the answer is about inserts in
+    flight and what they cost, not about a label."""
+    from . import bounds
+    from .cells import Series
+    grows, fixed = [], []
+    for s in series:
+        now = bounds.in_flight(s.variant, s.persist, s.run_settings(env))
+        more = bounds.in_flight(s.variant, s.persist, Series(s.variant, s.engines + 1, s.persist, s.settings).run_settings(env))
+        if now is None:
+            continue
+        (grows if more != now else fixed).append((s, now))
+    target = target or max((n for _, n in fixed), default=None)
+    if not target:
+        return []
+    return [Series(s.variant, target, s.persist, s.settings, case=f"ENGINES={target}: {target} in flight")
+            for s, n in grows if n < target]
+
+
+def cmd_latency_sweep(ctx, a) -> int:
+    from . import cells
+    from .variants import select
+    series = all_series(select(ctx.root, a.variant), a.engines, a.persist)
+    if a.equal_in_flight != 0 and a.persist == "per-sale":
+        series += equal_in_flight(series, ctx.env, a.equal_in_flight or None)
+    load = dict(concurrency=a.concurrency, wait_ms=a.wait, rate=a.rate or None)
+    grid = [cells.Cell(lat, **load) for lat in a.db_latency]
+    t = cells.CellTiming(settle=a.settle, window=a.duration or 15, repeat=a.repeat, verify=not a.no_verify,
+                         jit_warmup_max=a.jit_warmup_max, max_error_rate=a.max_error_rate)
+    _, doc = cells.execute(ctx, "sweep-latency", "sweep", series, grid, t, options_of(a),
+                           Path(a.out) if a.out else None)
+    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+
+
+# the map's default grid: four round trips from "same machine" to the 2014 article's slow database, three
+# open-loop rates from well within every design's reach to beyond this machine's ceiling (about 9,000 orders/s
+# per-sale on 2 cores)
+MAP_LATENCIES = [0, 2, 10, 50]
+MAP_LOADS = [500, 2000, 8000]
+
+
+def cmd_map(ctx, a) -> int:
+    from . import cells
+    from .variants import select
+    series = all_series(select(ctx.root, a.variants), a.engines, a.persist)
+    grid = [cells.Cell(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
+    t = cells.CellTiming(settle=a.settle, window=a.duration, repeat=a.repeat, verify=not a.no_verify,
+                         jit_warmup_max=a.jit_warmup_max, max_error_rate=a.max_error_rate)
+    _, doc = cells.execute(ctx, "map", "map", series, grid, t, options_of(a), Path(a.out) if a.out else None)
+    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+
+
 def cmd_sweep(ctx, a) -> int:
     from .variants import select
+    if a.db_latency is not None:
+        return cmd_latency_sweep(ctx, a)
+    if a.duration is None:
+        a.duration = 30
     if not a.rates and not a.engines_list:
-        print("tradebench: error: sweep needs --rates R1,R2,... or --engines 1,2,4,8", file=sys.stderr)
+        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,... or --engines 1,2,4,8",
+              file=sys.stderr)
         return 2
     cases = []
     for e in a.engines_list or [a.engines]:
@@ -174,11 +255,38 @@ def add(sub) -> None:
     p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("sweep", help="latency versus offered load (--rates), or sales/min versus ENGINES (--engines)")
+    p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
+                                     "load (--rates), or sales/min versus ENGINES (--engines)")
     p.add_argument("variant", help="a variant, a comma-separated list, or all")
     common(p, repeat=1, sweep=True)
+    p.set_defaults(duration=None)
     p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
+    p.add_argument("--settle", type=positive, default=5,
+                   help="--db-latency: seconds of load at each latency before its window (default 5; --duration: the"
+                        " window, default 15)")
+    p.add_argument("--equal-in-flight", type=positive, default=None,
+                   help="--db-latency, per-sale: also run each design whose inserts in flight grow with ENGINES with "
+                        "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
     p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("map", help="every variant over database latency x offered load: which design stores the most "
+                                   f"sales where (default grid {len(MAP_LATENCIES)} x {len(MAP_LOADS)}, about 25 min)")
+    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
+    p.add_argument("--latencies", type=latency_list, default=MAP_LATENCIES,
+                   help=f"ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
+    p.add_argument("--loads", type=int_list, default=MAP_LOADS,
+                   help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
+    p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
+    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell (default 10)")
+    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window (default 5)")
+    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell (default 1)")
+    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound (default 45)")
+    p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
+    p.add_argument("--max-error-rate", type=float, default=None)
+    p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
+    p.set_defaults(func=cmd_map)
 
     p = sub.add_parser("diff", help="two results folders side by side")
     p.add_argument("run_a")

@@ -46,5 +46,27 @@ def load(ctx: Context, ref: str, env: dict) -> tuple[dict, list[Case]]:
                           settings={k: str(v) for k, v in (c.get("settings") or {}).items()},
                           variants=c.get("variants")))
     meta = {"name": doc.get("name", path.stem), "file": str(path), "description": doc.get("description", ""),
-            "article": {str(c["label"]): c.get("article") or {} for c in doc["cases"]}}
+            "article": {str(c["label"]): c.get("article") or {} for c in doc["cases"]},
+            "ratios": []}
+    meta["ratios"] = ratios_of(path, doc.get("ratios") or [], cases, meta["article"])
     return meta, cases
+
+
+def ratios_of(path: Path, ratios: list, cases: list[Case], article: dict) -> list[dict]:
+    """The article's ratios to show beside ours: each names a numerator and a denominator (a case and a variant
+    of it) and what the ratio comes from; the article's ratio is of its figures for the same two."""
+    labels = {c.label: c for c in cases}
+    out = []
+    for i, r in enumerate(ratios):
+        if not isinstance(r, dict) or not {"name", "numerator", "denominator"} <= set(r):
+            raise ExperimentError(f"{path}: ratio {i + 1}: needs name, numerator and denominator")
+        for side in ("numerator", "denominator"):
+            ref = r[side]
+            case = labels.get(str((ref or {}).get("case")))
+            if case is None or not ref.get("variant") or (case.variants and ref["variant"] not in case.variants):
+                raise ExperimentError(f"{path}: ratio {r['name']!r}: {side} {ref} is not a case and one of its variants")
+        num = (article.get(r["numerator"]["case"]) or {}).get(r["numerator"]["variant"])
+        den = (article.get(r["denominator"]["case"]) or {}).get(r["denominator"]["variant"])
+        out.append({"name": str(r["name"]), "numerator": r["numerator"], "denominator": r["denominator"],
+                    "article": round(num / den, 3) if num and den else None, "why": str(r.get("why", "")).strip()})
+    return out

@@ -263,6 +263,10 @@ def html(doc: dict) -> str:
                      "; ".join(notes)])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
     parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
+    ratios = results.ratio_rows(doc)
+    if ratios:
+        parts.append("<h2>The article's ratios beside ours</h2>" + table(
+            ["ratio", "ours (min–max)", "article", "what it comes from"], [results.ratio_cells(r) for r in ratios], "ratios"))
     budget = results.budget_rows(doc)
     if budget:
         parts.append("<h2>Where an order's CPU goes</h2><p>" + h.escape(results.BUDGET_TEXT) + "</p>"

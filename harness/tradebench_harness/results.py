@@ -281,6 +281,11 @@ def summary_md(doc: dict) -> str:
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
                      f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
+    ratios = ratio_rows(doc)
+    if ratios:
+        lines += ["", "## The article's ratios beside ours", "", "| ratio | ours (min–max) | article | what it comes from |",
+                  "| --- | ---: | ---: | --- |"]
+        lines += ["| " + " | ".join(ratio_cells(r)) + " |" for r in ratios]
     budget = budget_rows(doc)
     if budget:
         lines += ["", "## Where an order's CPU goes", "", BUDGET_TEXT, "",
@@ -298,6 +303,30 @@ def summary_md(doc: dict) -> str:
               f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
               f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
     return "\n".join(lines) + "\n"
+
+
+def ratio_rows(doc: dict) -> list[dict]:
+    """An experiment's ratios (experiments.ratios_of): ours as median ÷ median, with the range min ÷ max to
+    max ÷ min of the repeats, beside the article's."""
+    out = []
+    rows = doc.get("summary") or []
+    for r in (doc.get("experiment") or {}).get("ratios") or []:
+        def find(ref):
+            return next((x for x in rows if x["case"] == ref["case"] and x["variant"] == ref["variant"]), None)
+        num, den = find(r["numerator"]), find(r["denominator"])
+        ours = lo = hi = None
+        if num and den and den["salesPerMinute"]["median"]:
+            n, d = num["salesPerMinute"], den["salesPerMinute"]
+            ours = n["median"] / d["median"]
+            lo, hi = n["min"] / d["max"], n["max"] / d["min"]
+        out.append({**r, "ours": ours, "oursMin": lo, "oursMax": hi})
+    return out
+
+
+def ratio_cells(r: dict) -> list[str]:
+    ours = "–" if r["ours"] is None else f"{r['ours']:.2f}" + (
+        f" ({r['oursMin']:.2f}–{r['oursMax']:.2f})" if r["oursMin"] is not None and r["oursMin"] != r["oursMax"] else "")
+    return [r["name"], ours, fmt(r.get("article"), ".2f"), r.get("why") or ""]
 
 
 def budget_rows(doc: dict) -> list[dict]:
@@ -385,10 +414,11 @@ def calibration_md(cal: dict) -> str:
     return "\n".join(out)
 
 
-CSV_FIELDS = ["case", "variant", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
+CSV_FIELDS = ["case", "variant", "row", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",
               "salesPerMinute", "ordersPerSecond", "p50Ms", "p99Ms", "p999Ms", "answers503", "errors", "warmupS",
               "steady", "drift", "httpCeilingFraction", "insertCeilingFraction", "cpuVariant", "cpuLoadclient",
-              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "cpuPerOrderVsFloor", "dbCpuUsPerSale", "rssVariantMb", "threadsVariant", "error"]
+              "cpuDatabase", "cpuUsPerOrderVariant", "cpuPerOrderVsTrivial", "cpuPerOrderVsFloor", "dbCpuUsPerSale", "rssVariantMb", "threadsVariant",
+              "rttMs", "inFlight", "boundSalesPerMinute", "boundFraction", "error"]
 
 
 def write_csv(path: Path, runs: list[dict]) -> None:
@@ -410,6 +440,14 @@ def write_csv(path: Path, runs: list[dict]) -> None:
 def write_all(folder: Path, doc: dict) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
     from . import report
+    if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
+        from . import answer
+        doc["summary"] = answer.points(doc)
+        (folder / "results.json").write_text(json.dumps(doc, indent=1))
+        write_csv(folder / "runs.csv", doc["runs"])
+        (folder / "summary.md").write_text(answer.md(doc))
+        (folder / "report.html").write_text(answer.html(doc))
+        return
     doc["summary"] = summarize(doc["runs"])
     article = (doc.get("experiment") or {}).get("article") or {}
     for row in doc["summary"]:

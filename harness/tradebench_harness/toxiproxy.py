@@ -63,6 +63,7 @@ class SlowLink:
         self.latency_ms, self.log = latency_ms, log
         self.server: process.Running | None = None
         self.port: int | None = None
+        self.api: str | None = None
 
     def start(self) -> "SlowLink":
         api = process.free_port()
@@ -71,7 +72,7 @@ class SlowLink:
             self.stop()
             raise ToxiproxyError(f"toxiproxy did not start (log: {self.log})")
         self.port = process.free_port()
-        base = f"http://127.0.0.1:{api}"
+        base = self.api = f"http://127.0.0.1:{api}"
         try:
             _post(f"{base}/proxies", {"name": "mysql", "listen": f"127.0.0.1:{self.port}",
                                       "upstream": f"{self.upstream[0]}:{self.upstream[1]}", "enabled": True})
@@ -81,6 +82,14 @@ class SlowLink:
             self.stop()
             raise ToxiproxyError(f"could not set up the proxy: {e}") from e
         return self
+
+    def set_latency(self, latency_ms: int) -> None:
+        """Changes the added latency while the link carries traffic (the sweep's variant keeps its connections)."""
+        try:
+            _post(f"{self.api}/proxies/mysql/toxics/slow-db", {"attributes": {"latency": latency_ms, "jitter": 0}})
+        except OSError as e:
+            raise ToxiproxyError(f"could not change the latency to {latency_ms} ms: {e}") from e
+        self.latency_ms = latency_ms
 
     @property
     def pid(self) -> int | None:

@@ -38,6 +38,8 @@ class Variant:
     db_connections: str
     e2e: list[dict] = field(default_factory=list)
     floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
+    in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
+    rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
 
     def command(self, ctx: Context) -> list[str]:
         """The command line that runs the variant in the foreground (from the repository root)."""
@@ -183,6 +185,13 @@ def load(path: Path) -> Variant:
     e2e = doc.get("e2e") or []
     if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
         raise ManifestError(f"{path}: e2e must be a list of settings mappings")
+    in_flight = doc.get("inFlight") or {}
+    if not isinstance(in_flight, dict) or not set(in_flight) <= {"per-sale", "batch"}:
+        raise ManifestError(f"{path}: inFlight maps per-sale and batch to an expression of the settings (or null)")
+    rows = doc.get("rows") or [{}]
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ManifestError(f"{path}: rows must be a list of settings mappings")
+    rows = [{str(k): str(v) for k, v in r.items()} for r in rows]
     floor = doc.get("floor")
     if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
                                   and "{port}" in [str(t) for t in floor["command"]]):
@@ -193,7 +202,14 @@ def load(path: Path) -> Variant:
         db_connections=str(doc.get("dbConnections", "DB_POOL")),
         e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
         floor={"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None,
+        in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
+        rows=rows,
     )
+
+
+def row_label(settings: dict) -> str:
+    """A row's name beside its variant's: its settings that differ from the defaults ("WORKERS=threads")."""
+    return " ".join(f"{k}={v}" for k, v in sorted(settings.items()))
 
 
 def discover(root: Path) -> list[Variant]:

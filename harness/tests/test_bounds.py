@@ -1,0 +1,100 @@
+"""The bound arithmetic (Little's law), crossovers, the map's winners, and each manifest's in-flight count."""
+import pytest
+
+from tradebench_harness import answer, bounds, experiments
+from tradebench_harness.bench_cli import all_series, equal_in_flight
+from tradebench_harness.variants import discover, by_name
+
+
+def test_the_bound_is_inserts_in_flight_over_the_round_trip():
+    # the article's case 1: 4 blocking engines behind a 50 ms round trip
+    assert bounds.sales_per_minute(4, 50.0) == pytest.approx(4_800)
+    assert bounds.sales_per_minute(64, 50.0) == pytest.approx(76_800)
+    assert bounds.sales_per_minute(4, 20.0) == pytest.approx(12_000)
+    assert bounds.sales_per_minute(None, 20.0) is None and bounds.sales_per_minute(4, None) is None
+    # one connection storing 48 rows a second one after another: a round trip of 20.8 ms
+    assert bounds.rtt_ms(48.0) == pytest.approx(20.833, rel=1e-3)
+    assert bounds.rtt_ms(0) is None
+    assert bounds.fraction(10_659, 12_000) == pytest.approx(0.888, rel=1e-3)
+    assert bounds.at_bound(10_300, 12_000) and not bounds.at_bound(10_100, 12_000)
+
+
+def test_each_manifest_declares_what_it_keeps_in_flight(ctx):
+    expected = {"java-threads": 4, "java-akka": 4, "java-spray-async": 64, "node-engine": 4}
+    for v in discover(ctx.root):
+        if v.name in expected:
+            settings = {"ENGINES": "4", "PERSIST": "per-sale"}
+            assert bounds.in_flight(v, "per-sale", settings) == expected[v.name], v.name
+        # a multi-row INSERT per cycle: no bound in sales
+        assert bounds.in_flight(v, "batch", {"ENGINES": "4"}) is None, v.name
+    (threads,) = by_name(ctx.root, ["java-threads"])
+    assert bounds.in_flight(threads, "per-sale", {"ENGINES": "64"}) == 64
+    (akka,) = by_name(ctx.root, ["java-akka"])
+    assert bounds.in_flight(akka, "per-sale", {"ENGINES": "8", "PERSIST_THREADS": "2"}) == 2
+
+
+def test_equal_in_flight_adds_the_blocking_designs_at_the_pools_count(ctx):
+    series = all_series(by_name(ctx.root, ["java-threads", "java-spray-async"]), 4, "per-sale")
+    extra = equal_in_flight(series, {}, None)
+    assert [(s.variant.name, s.engines) for s in extra] == [("java-threads", 64)]
+    assert "64 in flight" in extra[0].name
+    assert [s.engines for s in equal_in_flight(series, {}, 16)] == [16]
+
+
+def pt(series, lat, rtt, med, spread=0.05, load="64 clients"):
+    return {"series": series, "latencyMs": lat, "rttMs": rtt, "load": load,
+            "salesPerMinute": {"median": med, "min": med * (1 - spread), "max": med * (1 + spread), "n": 2}}
+
+
+def test_a_crossing_is_found_between_the_latencies_where_the_lead_changes():
+    # blocking ahead on a fast database (less CPU an order), the pool ahead behind a slow one
+    series = {"blocking": {0: {"rttMs": 0.1, **pt("b", 0, 0.1, 600_000)["salesPerMinute"]},
+                           1: {"rttMs": 1.0, **pt("b", 1, 1.0, 200_000)["salesPerMinute"]},
+                           20: {"rttMs": 20.0, **pt("b", 20, 20.0, 12_000)["salesPerMinute"]}},
+              "pool": {0: {"rttMs": 0.1, **pt("p", 0, 0.1, 450_000)["salesPerMinute"]},
+                       1: {"rttMs": 1.0, **pt("p", 1, 1.0, 420_000)["salesPerMinute"]},
+                       20: {"rttMs": 20.0, **pt("p", 20, 20.0, 150_000)["salesPerMinute"]}}}
+    (c,) = bounds.crossovers(series)
+    assert c["below"] == "blocking" and c["above"] == "pool" and c["between"] == [0.1, 1.0]
+    # log(600/450) = 0.288 at 0.1 ms, log(200/420) = -0.742 at 1 ms: zero 0.279 of the way on log(rtt)
+    assert c["rttMs"] == pytest.approx(10 ** (-1 + 0.2795), rel=0.01)
+    # within noise on one side: a tie there, no crossing
+    series["pool"][0] = {"rttMs": 0.1, **pt("p", 0, 0.1, 590_000)["salesPerMinute"]}
+    assert bounds.crossovers(series) == []
+
+
+def test_the_map_names_the_winner_of_each_cell_and_its_ties():
+    pts = [pt("a", 0, 0.1, 100_000), pt("b", 0, 0.1, 98_000), pt("a", 50, 50.0, 4_800), pt("b", 50, 50.0, 60_000)]
+    for p in pts:
+        p["withinNoiseOf"] = []
+    ws = {w["latencyMs"]: w for w in answer.winners(pts)}
+    assert ws[0]["winner"] == "a" and ws[0]["ties"] == ["b"] and answer.winner_text(ws[0]) == "tie: a, b"
+    assert ws[50]["winner"] == "b" and ws[50]["ties"] == [] and ws[50]["overNext"] == pytest.approx(12.5)
+    assert answer.winner_text(ws[50]) == "b ×12.5"
+
+
+def test_the_2014_follow_up_runs_on_the_slow_database_and_its_ratios_name_real_cases(ctx):
+    meta, cases = experiments.load(ctx, "2014", {})
+    by = {c.label: c for c in cases}
+    assert by["case1-slow-db"].db_latency_ms == 50 and by["case2-fast-db"].db_latency_ms == 0
+    for label in ("followup-spray", "followup-node", "followup-tomcat"):
+        assert by[label].db_latency_ms == by["case1-slow-db"].db_latency_ms, label
+    # TB_SLOW_DB_MS moves every slow case together
+    _, slower = experiments.load(ctx, "2014", {"TB_SLOW_DB_MS": "80"})
+    assert {c.label for c in slower if c.db_latency_ms == 80} == {"case1-slow-db", "followup-spray", "followup-node",
+                                                                  "followup-tomcat"}
+    names = {r["name"]: r for r in meta["ratios"]}
+    assert names["Spray ÷ Tomcat"]["article"] == pytest.approx(79_536 / 10_221, rel=1e-3)
+    assert names["Node ÷ Tomcat"]["article"] == pytest.approx(51_234 / 10_221, rel=1e-3)
+    assert names["Spray ÷ Node"]["article"] == pytest.approx(79_536 / 51_234, rel=1e-3)
+    for r in meta["ratios"]:
+        for side in ("numerator", "denominator"):
+            assert r[side]["variant"] in by[r[side]["case"]].variants and r["why"]
+
+
+def test_a_ratio_naming_a_missing_case_is_refused(ctx, tmp_path):
+    f = tmp_path / "x.yaml"
+    f.write_text("name: x\ncases:\n  - {label: a, variants: [java-threads]}\n"
+                 "ratios:\n  - {name: r, numerator: {case: a, variant: java-threads}, denominator: {case: b, variant: x}}\n")
+    with pytest.raises(experiments.ExperimentError, match="denominator"):
+        experiments.load(ctx, str(f), {})
