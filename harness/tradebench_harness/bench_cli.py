@@ -64,7 +64,7 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
         p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
     p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer (default 0)")
     p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
-    p.add_argument("--duration", type=positive, default=30, help="measured seconds (default 30)")
+    p.add_argument("--duration", type=positive, default=30, help="measured seconds (default 30; compare: 15, each of its --repeat windows)")
     p.add_argument("--warmup", type=warmup, default="auto",
                    help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s (default auto)")
     p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds (default 120)")
@@ -114,14 +114,14 @@ def options_of(a) -> dict:
     return {k: v for k, v in vars(a).items() if k != "func"}
 
 
-def _execute(ctx, command, variants, cases, a, experiment=None):
+def _execute(ctx, command, variants, cases, a, experiment=None, fresh=True):
     from . import compare
     cal = {} if a.no_calibrate else None
     cd = a.calibration_duration
     folder, doc = compare.execute(ctx, command, variants, cases, timing_of(a), a.repeat, options_of(a),
                                   calibration=cal, experiment=experiment, out_dir=Path(a.out) if a.out else None,
                                   cal_duration=cd, cal_warmup=a.calibration_warmup,
-                                  cal_warmup_max=a.calibration_warmup_max)
+                                  cal_warmup_max=a.calibration_warmup_max, fresh=fresh)
     return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
 
 
@@ -140,8 +140,8 @@ def cmd_compare(ctx, a) -> int:
         except experiments.ExperimentError as e:
             print(f"tradebench: error: {e}", file=sys.stderr)
             return 2
-        return _execute(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta)
-    return _execute(ctx, "compare", variants, [case_of(a)], a)
+        return _execute(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
+    return _execute(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
 
 
 def all_series(variants, engines: int, persist: str) -> list:
@@ -253,7 +253,11 @@ def add(sub) -> None:
     common(p, repeat=3)
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
     p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
-    p.set_defaults(func=cmd_compare)
+    p.add_argument("--fresh", action="store_true",
+                   help="each repeat a fresh process (started, verified, warmed), the variants interleaved round-robin:"
+                        " about three times as long; the spread then includes a process's start (default: each variant"
+                        " started once, its repeats windows of that process)")
+    p.set_defaults(func=cmd_compare, duration=15)
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
                                      "load (--rates), or sales/min versus ENGINES (--engines)")

@@ -69,6 +69,9 @@ class CellTiming:
     verify: bool = True
     jit_warmup_max: int = 45
     max_error_rate: float | None = None
+    first_warmup: str | None = None   # the first window's warm-up instead of SETTLE ("auto": until steady; compare)
+    warmup_max: int = 120             # its bound
+    link: bool = True                 # Toxiproxy in the path (False: straight to the database; every cell at +0 ms)
 
 
 def estimate_seconds(series: list[Series], cells: list[Cell], t: CellTiming) -> int:
@@ -117,8 +120,12 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
     records: list[dict] = []
     link = variant = None
     try:
-        link = toxiproxy.SlowLink(ctx, db.host, db.port, 0, out / "toxiproxy.log").start()
-        env = {**db.variant_env(), "DB_HOST": "127.0.0.1", "DB_PORT": str(link.port), **settings}
+        env = {**db.variant_env(), **settings}
+        if t.link:
+            link = toxiproxy.SlowLink(ctx, db.host, db.port, 0, out / "toxiproxy.log").start()
+            env.update(DB_HOST="127.0.0.1", DB_PORT=str(link.port))
+        elif any(c.latency_ms for c in cells):
+            raise ValueError("a cell with added latency needs the link")
         say("starting")
         variant = bench.start(ctx, v, env, out, 1, process.free_port(), db=db)
         if t.verify:
@@ -142,8 +149,10 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
                        "concurrency": cell.concurrency, "waitMs": None if cell.rate else cell.wait_ms,
                        "rttMs": rtts.get(cell.latency_ms),
                        "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+                warmup = t.first_warmup if (rep, i) == (1, 1) and t.first_warmup else str(t.settle)
                 try:
-                    rec.update(_measure_cell(ctx, db, link, variant, cell, t, out / f"r{rep}-{i:02d}-{cell.latency_ms}ms"))
+                    rec.update(_measure_cell(ctx, db, link, variant, cell, t, warmup,
+                                             out / f"r{rep}-{i:02d}-{cell.latency_ms}ms"))
                 except bench.RunFailed as e:
                     rec["error"] = str(e)
                 sales = rec.get("salesPerMinute")
@@ -152,7 +161,7 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
                 records.append(rec)
                 if on_record:
                     on_record(rec)
-    except (bench.RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, OSError) as e:
+    except (bench.RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, OSError, ValueError) as e:
         done = {(r["repeat"], r["dbLatencyMs"], r["rate"], r["concurrency"]) for r in records}
         for rep in range(1, t.repeat + 1):
             for cell in cells:
@@ -168,27 +177,30 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
     return records
 
 
-def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, out: Path) -> dict:
+def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, warmup: str, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
-    link.set_latency(cell.latency_ms)
+    if link:
+        link.set_latency(cell.latency_ms)
     # a window's sales only: a table grown by the cells before would cost the database more per sale
     try:
         db.sql("TRUNCATE TABLE SALES")
     except DbError:
         db.sql("DELETE FROM SALES")
-    timing = bench.Timing(duration=t.window, warmup=str(t.settle), verify=False, max_error_rate=t.max_error_rate)
+    timing = bench.Timing(duration=t.window, warmup=warmup, warmup_max=t.warmup_max, verify=False,
+                          max_error_rate=t.max_error_rate)
     case = bench.Case(concurrency=cell.concurrency, wait_ms=cell.wait_ms, rate=cell.rate)
     load_json, hgrm = out / "load.json", out / "latency.hgrm"
     sampler = process.Sampler(1.0)
     sampler.add("variant", *variant.pids)
     sampler.add("database", db.pid())
-    sampler.add("link", link.pid)
+    if link:
+        sampler.add("link", link.pid)
     lc = loadclient.start(ctx, "load", *bench.load_args(ctx, case, timing, variant.urls, db.jdbc(), load_json, hgrm),
                           log=out / "load.log")
     sampler.add("loadclient", lc.pid)
     sampler.start()
     try:
-        deadline = time.monotonic() + t.settle + t.window + 90
+        deadline = time.monotonic() + max(t.settle, t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90
         while lc.popen.poll() is None:
             time.sleep(0.5)
             if not variant.alive():
@@ -205,6 +217,7 @@ def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, ou
     rec = results.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, timing)
     rec["samples"] = samples
     rec["logs"] = str(out)
+    rec["pids"] = {"variant": variant.pids[0], "loadclient": lc.pid}
     if rc != 0:
         rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
     return rec

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -20,15 +20,21 @@ from .variants import ManifestError, Variant
 console = Console(stderr=True)
 
 
-def plan(variants: list[Variant], cases: list[Case], repeat: int) -> list[tuple[int, Case, Variant]]:
-    """Round-robin: repeat 1 of every (case, variant), then repeat 2, ..."""
+def rows_of(variants: list[Variant], cases: list[Case]) -> list[tuple[Case, Variant]]:
+    """Every (case, variant row): a variant once per row of its manifest (node-engine: WORKERS=processes and
+    threads), the row's settings over the case's."""
     out = []
-    for rep in range(1, repeat + 1):
-        for case in cases:
-            for v in variants:
-                if case.variants is None or v.name in case.variants:
-                    out.append((rep, case, v))
+    for case in cases:
+        for v in variants:
+            if case.variants is None or v.name in case.variants:
+                for row in v.rows:
+                    out.append((replace(case, settings={**case.settings, **row}) if row else case, v))
     return out
+
+
+def plan(variants: list[Variant], cases: list[Case], repeat: int) -> list[tuple[int, Case, Variant]]:
+    """Round-robin: repeat 1 of every (case, variant row), then repeat 2, ..."""
+    return [(rep, case, v) for rep in range(1, repeat + 1) for case, v in rows_of(variants, cases)]
 
 
 def human(seconds: float) -> str:
@@ -38,8 +44,13 @@ def human(seconds: float) -> str:
 
 def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Case], timing: Timing, repeat: int,
             options: dict, calibration: dict | None = None, experiment: dict | None = None, out_dir: Path | None = None,
-            cal_duration: int = 10, cal_warmup="auto", cal_warmup_max: int = 45) -> tuple[Path, dict]:
-    """Runs the plan; writes results/<run-id>/; returns (folder, results document)."""
+            cal_duration: int = 10, cal_warmup="auto", cal_warmup_max: int = 45, fresh: bool = True) -> tuple[Path, dict]:
+    """Runs the plan; writes results/<run-id>/; returns (folder, results document).
+
+    FRESH: each repeat a fresh process, verified, warmed and measured, the rows interleaved round-robin (the
+    longer, tighter study). Otherwise each row is started, verified and warmed once and its repeats are
+    windows of that process back to back (cells.py): a third of the time, and the spread it shows is the
+    window's noise, not that of a process's start (JIT decisions, heap layout)."""
     run_id = results.new_run_id(command)
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)
@@ -59,7 +70,8 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
         if v.floor and v.floor["name"] not in floors:
             floors[v.floor["name"]] = lambda port, v=v: v.floor_command(ctx, port)
     conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) * c.nodes for _, c, v in runs_plan}
-    est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan)
+    est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan) if fresh else \
+        sum(windows_estimate(v, c, timing, repeat) for c, v in rows_of(variants, cases))
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
                                                                               cal_warmup_max, len(floors))
     console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
@@ -86,6 +98,22 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
                 ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
                 cal_warmup_max, on_step=lambda s: progress.update(task, description=s), floors=floors)
             progress.advance(task)
+        if not fresh:
+            for i, (case, v) in enumerate(rows_of(variants, cases), 1):
+                progress.update(task, description=f"{v.name} {case.label}")
+                for rec in measure_windows(ctx, db, v, case, timing, repeat,
+                                           folder / "runs" / f"{i:02d}-{v.name}{'-' + case.label if case.label else ''}",
+                                           on_progress=lambda s, n=f"{v.name} {case.label}": progress.update(task, description=f"{n}: {s}")):
+                    if not rec.get("error"):
+                        results.attach_fractions(rec, doc["calibration"])
+                        console.print(f"tradebench: {results.shown(rec)} {case.label} #{rec['repeat']}: sales/min "
+                                      f"{results.fmt(rec.get('salesPerMinute'))}, orders/s {results.fmt(rec.get('ordersPerSecond'))}, "
+                                      f"p99 {results.fmt(rec.get('p99Ms'), '.2f')} ms, steady {rec.get('steady')}")
+                    else:
+                        console.print(f"tradebench: {results.shown(rec)} {case.label} #{rec['repeat']} failed: {rec['error']}")
+                    doc["runs"].append(rec)
+                    progress.update(task, advance=1)
+            runs_plan = []
         left = est_runs
         done_s = 0.0
         for i, (rep, case, v) in enumerate(runs_plan, 1):
@@ -126,3 +154,26 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     print((folder / "summary.md").read_text(), flush=True)
     console.print(f"tradebench: results in {folder} (results.json, report.html, summary.md, runs.csv)")
     return folder, doc
+
+
+def measure_windows(ctx: Context, db, v: Variant, case: Case, timing: Timing, repeat: int, out: Path,
+                    on_progress=None) -> list[dict]:
+    """One process of V for CASE: verified, warmed (JIT, then until steady), then REPEAT windows (cells.py)."""
+    from . import cells
+    s = cells.Series(v, case.engines, case.persist, dict(case.settings), case=case.label)
+    t = cells.CellTiming(settle=2, window=timing.duration, repeat=repeat, verify=timing.verify,
+                         jit_warmup_max=timing.jit_warmup_max, max_error_rate=timing.max_error_rate,
+                         first_warmup=timing.warmup, warmup_max=timing.warmup_max, link=bool(case.db_latency_ms))
+    cell = cells.Cell(case.db_latency_ms, case.concurrency, case.wait_ms, case.rate)
+    recs = cells.measure_series(ctx, db, s, [cell], t, {}, out, on_progress=on_progress)
+    for r in recs:
+        r["series"] = None      # the generic table: a row per (case, variant row)
+    return recs
+
+
+def windows_estimate(v: Variant, case: Case, timing: Timing, repeat: int) -> int:
+    """A row's wall time when its repeats are windows of one process."""
+    java = v.runtime == "java"
+    warm = min(timing.warmup_max, 30) if timing.warmup == "auto" else int(timing.warmup)
+    return ((8 if java else 3) + (25 * (3 if case.db_latency_ms else 1) if timing.verify else 0)
+            + (min(timing.jit_warmup_max, 45) if java else 0) + warm + repeat * (timing.duration + 3))

@@ -122,7 +122,7 @@ def cpu_timeline_chart(doc):
 
 def representative(runs: list[dict], row: dict, need_latency: bool = True) -> dict | None:
     """The repeat whose sales/min is the median one of its row."""
-    rs = [r for r in runs if not r.get("error") and r["variant"] == row["variant"] and r["case"] == row["case"]
+    rs = [r for r in runs if not r.get("error") and results.shown(r) == row["variant"] and r["case"] == row["case"]
           and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
           and (r.get("latencyPercentiles") or not need_latency)]
     if not rs:

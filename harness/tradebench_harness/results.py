@@ -143,6 +143,12 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
     return bool(a and b and a["min"] <= b["max"] and b["min"] <= a["max"])
 
 
+def shown(run: dict) -> str:
+    """A run's name in the tables: its variant, and its manifest row's settings when it has any
+    ("node-engine WORKERS=threads")."""
+    return run["variant"] + (f" {run['row']}" if run.get("row") else "")
+
+
 def summarize(runs: list[dict]) -> list[dict]:
     """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
     of the case have an overlapping sales/min range (a difference within noise)."""
@@ -150,7 +156,7 @@ def summarize(runs: list[dict]) -> list[dict]:
     for r in runs:
         if r.get("error") or r.get("salesPerMinute") is None:
             continue
-        key = (r["case"], r["variant"], r.get("rate"), r["engines"])
+        key = (r["case"], shown(r), r.get("rate"), r["engines"])
         groups.setdefault(key, []).append(r)
     rows = []
     for (case, variant, rate, engines), rs in groups.items():
@@ -158,7 +164,7 @@ def summarize(runs: list[dict]) -> list[dict]:
         for g in ("variant", "loadclient", "database"):
             cpu[g] = spread([(r["cpu"].get(g) or {}).get("cpuPercent") for r in rs])
         rows.append({
-            "case": case, "variant": variant, "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
+            "case": case, "variant": variant, "variantName": rs[0]["variant"], "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
             "persist": rs[0]["persist"], "settings": rs[0]["settings"], "repeats": len(rs),
             "salesPerMinute": spread(r["salesPerMinute"] for r in rs),
             "ordersPerSecond": spread(r["ordersPerSecond"] for r in rs),
