@@ -78,7 +78,7 @@ def test_the_summary_and_the_report_show_the_sweep(sweep, tmp_path):
     assert "java-spray-async" in stdout
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "latency-sweep"), "no latency sweep chart"
-    assert dom.count('class="point') == 6
+    assert dom.count('data-series=') == 6
 
 
 def test_the_map_names_a_winner_per_cell(ctx, tmp_path):

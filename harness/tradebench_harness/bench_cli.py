@@ -140,6 +140,14 @@ def cmd_compare(ctx, a) -> int:
         except experiments.ExperimentError as e:
             print(f"tradebench: error: {e}", file=sys.stderr)
             return 2
+        if a.cases:
+            wanted = [c for c in a.cases.split(",") if c]
+            unknown = set(wanted) - {c.label for c in cases}
+            if unknown:
+                print(f"tradebench: error: no case {', '.join(sorted(unknown))} in {meta['file']} (its cases: "
+                      f"{', '.join(c.label for c in cases)})", file=sys.stderr)
+                return 2
+            cases = [c for c in cases if c.label in wanted]
         return _execute(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
     return _execute(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
 
@@ -253,6 +261,7 @@ def add(sub) -> None:
     common(p, repeat=3)
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
     p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
+    p.add_argument("--cases", default=None, help="with --experiment: only these cases (comma-separated labels)")
     p.add_argument("--fresh", action="store_true",
                    help="each repeat a fresh process (started, verified, warmed), the variants interleaved round-robin:"
                         " about three times as long; the spread then includes a process's start (default: each variant"

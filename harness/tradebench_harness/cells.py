@@ -133,7 +133,8 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
             rc = loadclient.run(ctx, "verify", "--url", variant.url, "--db-url", db.jdbc(), log=out / "verify.log")
             if rc != 0:
                 raise bench.RunFailed(f"{v.name} failed loadclient verify: not measured (log: {out / 'verify.log'})")
-        first = cells[0]
+        # the JIT warms at the heaviest load of the cells: what it compiles there serves the lighter ones
+        first = max(cells, key=lambda c: (c.rate is None, c.rate or 0))
         if t.jit_warmup_max and jit_warmup.has_jit(variant.pids):
             say("warming up until the JIT compiler is quiet")
             warm = jit_warmup.load_argv(variant.urls, first.concurrency, first.wait_ms, first.rate, t.jit_warmup_max)
