@@ -78,6 +78,7 @@ def test_the_summary_and_the_report_show_the_sweep(sweep, tmp_path):
     assert "java-spray-async" in stdout
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "latency-sweep"), "no latency sweep chart"
+    assert (out / "latency-sweep.png").stat().st_size > 5000     # the chart as a file, for a README
     assert dom.count('data-series=') == 6
 
 
@@ -98,3 +99,4 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
     assert table.count("\n| 0 |") == 1 and table.count("\n| 20 |") == 1
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "map"), "no map chart"
+    assert (out / "map.png").stat().st_size > 5000

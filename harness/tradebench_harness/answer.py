@@ -286,23 +286,29 @@ def map_chart(pts: list[dict]):
     return png(fig)
 
 
-def html(doc: dict) -> str:
-    """report.html of a sweep or a map."""
+def charts(doc: dict) -> dict[str, tuple[str, str]]:
+    """Every chart of a sweep or a map: id -> (caption, PNG as base64), in the report's order."""
+    pts = points(doc)
+    out = {}
+    if pts and doc["cells"]["kind"] == "map":
+        out["map"] = ("the map: which design stored the most sales per cell; each design's curves beside it",
+                      map_chart(pts))
+    for i, load in enumerate(loads_of(pts)):
+        out["latency-sweep" if i == 0 else f"latency-sweep-{load.split()[0].replace('/', '-')}"] = (
+            f"sales/min against the round trip, {load}; dashed: each design's bound", sweep_chart(pts, load))
+    return out
+
+
+def html(doc: dict, drawn: dict | None = None) -> str:
+    """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
     from .report import CSS, img, table
     pts = points(doc)
-    kind = doc["cells"]["kind"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
              f"<p>{h.escape(EXPLAIN)}</p>"]
-    if pts and kind == "map":
-        parts.append(img("map", "the map: which design stored the most sales per cell; each design's curves beside it",
-                         map_chart(pts)))
-    if pts:
-        for load in loads_of(pts):
-            parts.append(img("latency-sweep" if load == loads_of(pts)[0] else f"latency-sweep-{load.split()[0]}",
-                             f"sales/min against the round trip, {load}; dashed: each design's bound",
-                             sweep_chart(pts, load)))
+    for name, (caption, data) in (drawn if drawn is not None else charts(doc)).items():
+        parts.append(img(name, caption, data))
     attrs = [f'class="point{" at-bound" if p["atBound"] else ""}" data-series="{h.escape(p["series"])}"' for p in pts]
     parts.append("<h2>Every series at every latency</h2>" + table(HEAD, [point_cells(p) for p in pts], "points", attrs))
     items = [f"<li>{h.escape(load)}: {h.escape(crossover_text(c))}</li>" for load, cs in crossovers(pts).items() for c in cs]

@@ -113,7 +113,15 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame):
+    # SIGTERM (timeout, CI runners, service managers) stops what the harness started, as Ctrl-C does: every
+    # command stops its processes in `finally` blocks, which a KeyboardInterrupt runs and a bare SIGTERM does not
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
+    import signal
+    signal.signal(signal.SIGTERM, _terminated)
     args = parser().parse_args(argv)
     ctx = context.from_env()
     try:

@@ -452,7 +452,11 @@ def write_all(folder: Path, doc: dict) -> None:
         (folder / "results.json").write_text(json.dumps(doc, indent=1))
         write_csv(folder / "runs.csv", doc["runs"])
         (folder / "summary.md").write_text(answer.md(doc))
-        (folder / "report.html").write_text(answer.html(doc))
+        drawn = answer.charts(doc)
+        (folder / "report.html").write_text(answer.html(doc, drawn))
+        import base64
+        for name, (_, data) in drawn.items():      # each chart as a file too, for a README to show
+            (folder / f"{name}.png").write_bytes(base64.b64decode(data))
         return
     doc["summary"] = summarize(doc["runs"])
     article = (doc.get("experiment") or {}).get("article") or {}
