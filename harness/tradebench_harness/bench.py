@@ -120,6 +120,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
     link = None
     variant = None
     sampler = None
+    lc = None
     t0 = time.monotonic()
     try:
         vdb_host, vdb_port = db.host, db.port
@@ -190,6 +191,8 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
             record["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
         return record
     finally:
+        if lc and lc.alive():          # interrupted (Ctrl-C, SIGTERM) while the load ran
+            lc.stop(5)
         if sampler:
             sampler.stop()
         if variant:

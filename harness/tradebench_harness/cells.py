@@ -212,6 +212,8 @@ def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, wa
                 raise bench.RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
     finally:
         samples = sampler.stop()
+        if lc.alive():                 # interrupted (Ctrl-C, SIGTERM) while the load ran
+            lc.stop(5)
     rc = lc.popen.returncode
     if not load_json.exists():
         raise bench.RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
