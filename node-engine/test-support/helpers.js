@@ -79,7 +79,7 @@ async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condi
 // is lost); `refuse` closes every new connection at once; down() also cuts the open ones.
 function breakableProxy(target) {
   const sockets = new Set();
-  const proxy = { cutNext: false, refuse: false, cuts: 0 };
+  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0 };
   const server = net.createServer((client) => {
     if (proxy.refuse) { client.destroy(); return; }
     const upstream = net.connect(target.port, target.host);
@@ -94,6 +94,8 @@ function breakableProxy(target) {
       }
     });
     upstream.on('data', (chunk) => {
+      // a slow database: every answer arrives delayMs later (in order: equal delays fire in order)
+      if (!dropAnswer && proxy.delayMs) return setTimeout(() => client.write(chunk), proxy.delayMs);
       if (!dropAnswer) return client.write(chunk);
       // The server answered (the statement ran and committed): the client
       // never hears it, its connection is cut instead.

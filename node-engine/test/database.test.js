@@ -106,6 +106,25 @@ test('while the database refuses connections, sales wait and are stored once it 
   }
 });
 
+test('per-sale behind a slow database: each row carries its own insert time, not its cycle\'s', { skip }, async () => {
+  const proxy = await breakableProxy(db);
+  const viaProxy = createPool({ ...db, port: proxy.port });
+  try {
+    await storeSales(viaProxy, 'per-sale', someSales(1)); // the connection and its prepared statement, at full speed
+    proxy.delayMs = 20;
+    const sales = someSales(8);
+    await storeSales(viaProxy, 'per-sale', sales);
+    const created = (await rowsOf(sales)).map((r) => Number(r.CREATED));
+    // one insert after another on the connection, each a 20 ms round trip: stamped as each was stored. Stamped
+    // once per cycle, the last rows would claim a time 140 ms before they were stored (a measured window that
+    // counts rows by CREATED then loses them).
+    for (let i = 1; i < created.length; i++) assert.ok(created[i] - created[i - 1] >= 15, `CREATED ${created}`);
+  } finally {
+    await viaProxy.end().catch(() => {});
+    await proxy.close();
+  }
+});
+
 for (const persist of ['per-sale', 'batch']) {
   test(`the service (${persist}) stores what it trades and /orders shows the fills`, { skip }, async () => {
     await pool.query('DELETE FROM SALES');
