@@ -29,7 +29,20 @@ public final class Database implements AutoCloseable {
         this(config.jdbcUrl(), config.dbUser(), config.dbPassword(), config.dbPool());
     }
 
+    /**
+     * FULL: every connection of the pool opened from the start and kept open. A design that keeps DB_POOL
+     * inserts in flight needs them all at once; opened on demand, each would cost its first cycles a
+     * handshake of several round trips behind a slow database.
+     */
+    public Database(Config config, boolean full) {
+        this(config.jdbcUrl(), config.dbUser(), config.dbPassword(), config.dbPool(), full);
+    }
+
     public Database(String jdbcUrl, String user, String password, int poolSize) {
+        this(jdbcUrl, user, password, poolSize, false);
+    }
+
+    private Database(String jdbcUrl, String user, String password, int poolSize, boolean full) {
         this.jdbcUrl = jdbcUrl;
         probeProps.setProperty("user", user);
         probeProps.setProperty("password", password);
@@ -42,7 +55,7 @@ public final class Database implements AutoCloseable {
         hc.setUsername(user);
         hc.setPassword(password);
         hc.setMaximumPoolSize(poolSize);
-        hc.setMinimumIdle(Math.min(poolSize, 4));
+        hc.setMinimumIdle(full ? poolSize : Math.min(poolSize, 4));
         hc.setPoolName("tradebench");
         hc.setConnectionTimeout(3_000);    // a waiting engine retries; a waiting request answers 503
         hc.setValidationTimeout(1_000);
@@ -59,6 +72,11 @@ public final class Database implements AutoCloseable {
         hc.addDataSourceProperty("socketTimeout", "30000");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         pool = new HikariDataSource(hc);
+    }
+
+    /** Connections the pool holds open (in use or idle). */
+    public int openConnections() {
+        return pool.getHikariPoolMXBean().getTotalConnections();
     }
 
     public Connection connection() throws SQLException {
@@ -117,6 +135,15 @@ public final class Database implements AutoCloseable {
 
     public JdbcSalesWriter writer(Config.PersistMode mode, tradebench.engine.EngineStats stats) {
         return new JdbcSalesWriter(this, mode, stats);
+    }
+
+    /**
+     * A writer that keeps a cycle's inserts in flight together ({@link ConcurrentSalesWriter}), at most
+     * {@code permits} at a time: one {@link java.util.concurrent.Semaphore} shared by every engine's writer.
+     */
+    public ConcurrentSalesWriter concurrentWriter(Config.PersistMode mode, tradebench.engine.EngineStats stats,
+                                                  java.util.concurrent.Semaphore permits) {
+        return new ConcurrentSalesWriter(this, mode, stats, permits);
     }
 
     @Override

@@ -86,7 +86,7 @@ public final class JdbcSalesWriter implements SalesPersister {
         }
     }
 
-    private static void bind(PreparedStatement ps, Sale s, long created) throws SQLException {
+    static void bind(PreparedStatement ps, Sale s, long created) throws SQLException {
         ps.setString(1, s.buyer());
         ps.setString(2, s.seller());
         ps.setString(3, Integer.toString(s.productId()));

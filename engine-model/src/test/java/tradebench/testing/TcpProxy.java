@@ -20,6 +20,8 @@ public final class TcpProxy implements AutoCloseable {
     private final ServerSocket server;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean up = true;
+    /** A slow database: every answer (server to client) held this long first. */
+    private volatile long answerDelayMs;
 
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -44,6 +46,11 @@ public final class TcpProxy implements AutoCloseable {
         up = true;
     }
 
+    /** Every answer from the server arrives {@code ms} later (each connection's answers stay in order). */
+    public void delayAnswers(long ms) {
+        answerDelayMs = ms;
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
@@ -55,20 +62,24 @@ public final class TcpProxy implements AutoCloseable {
                 Socket target = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(target);
-                Thread.ofVirtual().start(() -> pump(client, target));
-                Thread.ofVirtual().start(() -> pump(target, client));
+                Thread.ofVirtual().start(() -> pump(client, target, false));
+                Thread.ofVirtual().start(() -> pump(target, client, true));
             } catch (IOException e) {
                 if (server.isClosed()) return;
             }
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean answers) {
         byte[] buf = new byte[16384];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
-            while ((n = in.read(buf)) >= 0) out.write(buf, 0, n);
-        } catch (IOException e) {
+            while ((n = in.read(buf)) >= 0) {
+                long delay = answers ? answerDelayMs : 0;
+                if (delay > 0) Thread.sleep(delay);
+                out.write(buf, 0, n);
+            }
+        } catch (IOException | InterruptedException e) {
             // one side closed: close both below
         } finally {
             closeQuietly(from);
