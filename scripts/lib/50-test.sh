@@ -17,8 +17,14 @@
 # Each database test uses a database of its own (TRADER_TEST_<MODULE>,
 # TRADER_E2E), created here from schema.sql.
 
-TB_TEST_DBS=(TRADER_TEST_ENGINE_MODEL TRADER_TEST_JAVA_THREADS TRADER_TEST_JAVA_AKKA
-             TRADER_TEST_JAVA_SPRAY_ASYNC TRADER_TEST_NODE_ENGINE TRADER_TEST_LOADCLIENT TRADER_E2E TRADER_CLUSTER)
+TB_TEST_DBS=(TRADER_TEST_ENGINE_MODEL TRADER_TEST_LOADCLIENT TRADER_E2E TRADER_CLUSTER)
+
+# test_dbs: the databases above, and TRADER_TEST_<VARIANT> for every variant (TestDatabase.forModule)
+test_dbs() {
+  local v
+  printf '%s\n' "${TB_TEST_DBS[@]}"
+  for v in $(variant_names); do echo "TRADER_TEST_$(echo "$v" | tr 'a-z-' 'A-Z_')"; done
+}
 
 TB_PASSED=0; TB_FAILED=0; TB_FAILURES=()
 step_ok()   { TB_PASSED=$((TB_PASSED + 1)); say "PASS $*"; }
@@ -27,7 +33,7 @@ step_fail() { TB_FAILED=$((TB_FAILED + 1)); TB_FAILURES+=("$*"); say "FAIL $*"; 
 test_db_env() {
   db_start
   local n
-  for n in "${TB_TEST_DBS[@]}"; do db_apply_schema "$n"; done
+  for n in $(test_dbs); do db_apply_schema "$n"; done
   export DB_HOST=127.0.0.1 DB_PORT="$TB_DB_PORT" DB_USER="$TB_DB_USER" DB_PASSWORD="$TB_DB_PASSWORD"
   export TB_REQUIRE_DB=1   # database tests fail, rather than skip, when the database is missing
 }

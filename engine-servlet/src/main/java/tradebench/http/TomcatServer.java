@@ -24,6 +24,11 @@ public final class TomcatServer {
     }
 
     public static TomcatServer start(Config config, jakarta.servlet.Servlet servlet) throws Exception {
+        return start(config, ThreadKind.of(config), servlet);
+    }
+
+    /** Request handlers on threads of {@code kind} (java-virtual: always virtual, whatever THREADS says). */
+    public static TomcatServer start(Config config, ThreadKind kind, jakarta.servlet.Servlet servlet) throws Exception {
         Tomcat tomcat = new Tomcat();
         File base = Files.createTempDirectory("tradebench-tomcat").toFile();
         base.deleteOnExit();
@@ -39,7 +44,7 @@ public final class TomcatServer {
         connector.setProperty("maxKeepAliveRequests", "-1");
         connector.setProperty("connectionTimeout", "20000");
         connector.setProperty("maxParameterCount", "64");
-        if (ThreadKind.of(config) == ThreadKind.VIRTUAL) {
+        if (kind == ThreadKind.VIRTUAL) {
             connector.setProperty("useVirtualThreads", "true");
         }
         tomcat.setConnector(connector); // also adds it to the service

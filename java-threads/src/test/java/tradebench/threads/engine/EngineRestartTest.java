@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import tradebench.db.Database;
+import tradebench.engine.ThreadKind;
 import tradebench.engine.Config;
 import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
@@ -39,8 +40,8 @@ class EngineRestartTest {
         ServiceStats stats = new ServiceStats("java-threads", 1);
         OrderRegistry registry = new OrderRegistry();
         try (Database db = new Database(config)) {
-            EngineThreads engines = EngineThreads.start(config, db, registry, stats,
-                    () -> made.getAndIncrement() == 0 ? new BreaksOnFirstTrade() : new OrderBookMarket());
+            EngineThreads engines = EngineThreads.start(config, ThreadKind.of(config), registry, stats,
+                    () -> made.getAndIncrement() == 0 ? new BreaksOnFirstTrade() : new OrderBookMarket(), db::writer);
             OrderGateway gateway = new OrderGateway(config, new IdSource(db.largestStoredOrderId(10_000)), registry, stats, engines);
 
             long lostSell = accept(gateway, new OrderRequest(Side.SELL, "s1", 7, 1, 1000));

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tradebench.db.Database;
+import tradebench.engine.ThreadKind;
 import tradebench.engine.Config;
 import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
@@ -51,11 +52,11 @@ class InboxHandOverTest {
         ServiceStats stats = new ServiceStats("java-threads", ENGINES);
         try (Database db = new Database(config)) {
             OrderRegistry registry = new OrderRegistry();
-            EngineThreads engines = EngineThreads.start(config, db, registry, stats, () -> {
+            EngineThreads engines = EngineThreads.start(config, ThreadKind.of(config), registry, stats, () -> {
                 RecordingMarket m = new RecordingMarket();
                 markets.add(m);
                 return m;
-            });
+            }, db::writer);
             IdSource ids = new IdSource(db.largestStoredOrderId(10_000));
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
 

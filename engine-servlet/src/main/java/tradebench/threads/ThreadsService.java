@@ -15,15 +15,35 @@ import tradebench.model.OrderBookMarket;
 import tradebench.threads.engine.EngineThreads;
 
 /**
- * The java-threads service, wired in the order every variant follows:
+ * The service of the blocking designs on engine threads (java-threads, java-virtual),
+ * wired in the order every variant follows:
  * config → database → ids → registry/stats → engines → HTTP → stats line.
- * {@link Main} adds the signal handling; tests start and drain it directly.
+ * Each variant's {@code Main} adds the signal handling; tests start and drain it directly.
+ *
+ * <p>A {@link Design} says what differs in a variant built on the same blocking
+ * engine threads: its name, the threads it runs on, and how its engines store
+ * their sales (java-virtual: virtual threads, a cycle's inserts in flight together).
  */
 public final class ThreadsService {
     public static final String VARIANT = "java-threads";
+
+    /** What a variant on these engine threads chooses; {@link #THREADS} is java-threads itself. */
+    public record Design(String variant, java.util.function.Function<Config, ThreadKind> threads,
+                         java.util.function.Function<Config, Database> database, Writers writers) {
+    }
+
+    /** Each engine's writer, made once the database is open (one call per engine). */
+    public interface Writers {
+        java.util.function.BiFunction<Config.PersistMode, tradebench.engine.EngineStats, tradebench.engine.SalesPersister>
+                of(Config config, Database db);
+    }
+
+    /** java-threads: THREADS (platform or virtual), each engine storing its sales one INSERT after another. */
+    public static final Design THREADS = new Design(VARIANT, ThreadKind::of, Database::new, (config, db) -> db::writer);
     /** How long start-up waits for the database (the launcher's health check waits 90 s). */
     private static final long DB_WAIT_MS = 60_000;
 
+    private final Design design;
     private final Config config;
     private final Database db;
     private final ServiceStats stats;
@@ -32,8 +52,9 @@ public final class ThreadsService {
     private final TomcatServer http;
     private final StatsLine statsLine;
 
-    private ThreadsService(Config config, Database db, ServiceStats stats, EngineThreads engines,
+    private ThreadsService(Design design, Config config, Database db, ServiceStats stats, EngineThreads engines,
                            OrderGateway gateway, TomcatServer http, StatsLine statsLine) {
+        this.design = design;
         this.config = config;
         this.db = db;
         this.stats = stats;
@@ -44,21 +65,30 @@ public final class ThreadsService {
     }
 
     public static ThreadsService start(Config config) throws Exception {
-        return start(config, OrderBookMarket::new);
+        return start(THREADS, config);
+    }
+
+    public static ThreadsService start(Design design, Config config) throws Exception {
+        return start(design, config, OrderBookMarket::new);
     }
 
     static ThreadsService start(Config config, Supplier<Market> markets) throws Exception {
-        ThreadKind.of(config); // a bad THREADS stops us before anything starts
-        Database db = new Database(config);
+        return start(THREADS, config, markets);
+    }
+
+    public static ThreadsService start(Design design, Config config, Supplier<Market> markets) throws Exception {
+        ThreadKind kind = design.threads().apply(config); // a bad THREADS stops us before anything starts
+        Database db = design.database().apply(config);
         try {
             IdSource ids = new IdSource(db.largestStoredOrderId(DB_WAIT_MS));
             OrderRegistry registry = new OrderRegistry();
-            ServiceStats stats = new ServiceStats(VARIANT, config.engines());
-            EngineThreads engines = EngineThreads.start(config, db, registry, stats, markets);
+            ServiceStats stats = new ServiceStats(design.variant(), config.engines());
+            EngineThreads engines = EngineThreads.start(config, kind, registry, stats, markets,
+                    design.writers().of(config, db));
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            TomcatServer http = TomcatServer.start(config, new ApiServlet(gateway, db, engines::crash));
+            TomcatServer http = TomcatServer.start(config, kind, new ApiServlet(gateway, db, engines::crash));
             StatsLine statsLine = StatsLine.every(5, stats, System.out);
-            return new ThreadsService(config, db, stats, engines, gateway, http, statsLine);
+            return new ThreadsService(design, config, db, stats, engines, gateway, http, statsLine);
         } catch (Exception | Error e) {
             db.close();
             throw e;
@@ -86,8 +116,8 @@ public final class ThreadsService {
     }
 
     public String describe() {
-        return VARIANT + " on port " + http.port() + ": " + config.describe() + " threads="
-                + ThreadKind.of(config).wire() + " " + TomcatServer.describe(config);
+        return design.variant() + " on port " + http.port() + ": " + config.describe() + " threads="
+                + design.threads().apply(config).wire() + " " + TomcatServer.describe(config);
     }
 
     public int port() {

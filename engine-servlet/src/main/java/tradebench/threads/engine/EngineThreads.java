@@ -3,10 +3,12 @@ package tradebench.threads.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import tradebench.db.Database;
+import java.util.function.BiFunction;
 import tradebench.engine.Config;
 import tradebench.engine.OrderGateway;
+import tradebench.engine.EngineStats;
 import tradebench.engine.OrderRegistry;
+import tradebench.engine.SalesPersister;
 import tradebench.engine.ServiceStats;
 import tradebench.engine.ThreadKind;
 import tradebench.model.Market;
@@ -15,8 +17,8 @@ import tradebench.model.Order;
 /**
  * The market partitioned over ENGINES engines, each on its own thread, and the
  * door the {@link OrderGateway} hands orders through. Each engine has its own
- * JDBC writer (PERSIST: per-sale inserts one after another, or one multi-row
- * insert per cycle).
+ * writer, made by the variant's design (java-threads: JDBC, per-sale inserts one
+ * after another or one multi-row insert per cycle).
  */
 public final class EngineThreads implements OrderGateway.EngineDoor {
     private final List<EngineThread> engines = new ArrayList<>();
@@ -25,13 +27,13 @@ public final class EngineThreads implements OrderGateway.EngineDoor {
     }
 
     /** {@code markets} makes each engine's market (and a fresh one after a failed cycle). */
-    public static EngineThreads start(Config config, Database db, OrderRegistry registry, ServiceStats stats,
-                                      Supplier<Market> markets) {
-        ThreadKind kind = ThreadKind.of(config);
+    public static EngineThreads start(Config config, ThreadKind kind, OrderRegistry registry, ServiceStats stats,
+                                      Supplier<Market> markets,
+                                      BiFunction<Config.PersistMode, EngineStats, SalesPersister> writers) {
         EngineThreads all = new EngineThreads();
         for (int i = 0; i < config.engines(); i++) {
             all.engines.add(new EngineThread(i, config.inboxLimit(), markets, config.timeoutMs(), config.delayMs(),
-                    stats.engine(i), registry, db.writer(config.persist(), stats.engine(i))));
+                    stats.engine(i), registry, writers.apply(config.persist(), stats.engine(i))));
         }
         for (EngineThread e : all.engines) e.start(kind);
         return all;

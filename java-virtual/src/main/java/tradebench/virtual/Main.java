@@ -1,0 +1,60 @@
+package tradebench.virtual;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import tradebench.db.Database;
+import tradebench.engine.Config;
+import tradebench.engine.Shutdown;
+import tradebench.engine.Startup;
+import tradebench.engine.ThreadKind;
+import tradebench.threads.ThreadsService;
+
+/**
+ * java-virtual: blocking code throughout, on virtual threads. Embedded Tomcat with a
+ * virtual thread per request, a virtual thread per engine, Connector/J + HikariCP,
+ * and a cycle's per-sale inserts each on a virtual thread of its own, at most
+ * DB_POOL at a time ({@link tradebench.db.ConcurrentSalesWriter}): the engine forks
+ * them and joins them, so it keeps as many inserts in flight as the asynchronous
+ * design does, with the same guarantee (its next cycle starts when every sale of
+ * this one is stored). The rest is java-threads' service. Settings: contract
+ * section 5 (DB_POOL default 64: the pool bounds what it keeps in flight), plus
+ * HTTP_THREADS and MAX_CONNECTIONS (README); THREADS is not read.
+ */
+public final class Main {
+    public static final String VARIANT = "java-virtual";
+    /** As java-spray-async's: the inserts in flight at once, over every engine. */
+    public static final int DEFAULT_POOL = 64;
+
+    /** Virtual threads everywhere; every connection of the pool open; one bound on inserts in flight for all engines. */
+    public static final ThreadsService.Design DESIGN = new ThreadsService.Design(
+            VARIANT, config -> ThreadKind.VIRTUAL, config -> new Database(config, true),
+            (config, db) -> {
+                Semaphore inFlight = new Semaphore(config.dbPool());
+                return (mode, stats) -> db.concurrentWriter(mode, stats, inFlight);
+            });
+
+    private Main() {
+    }
+
+    /** The contract's settings, with DB_POOL's default this design's. */
+    public static Config config(Map<String, String> env) {
+        Map<String, String> withDefault = new HashMap<>(env);
+        String pool = env.get("DB_POOL");
+        if (pool == null || pool.isBlank()) withDefault.put("DB_POOL", Integer.toString(DEFAULT_POOL));
+        return Config.from(withDefault);
+    }
+
+    public static void main(String[] args) throws Exception {
+        ThreadsService service = Startup.startOrExit(VARIANT, fromEnv -> ThreadsService.start(DESIGN, config(System.getenv())));
+        CountDownLatch drained = new CountDownLatch(1);
+        Shutdown.onSignal(() -> {
+            System.out.println(service.drain());
+            drained.countDown();
+        });
+        System.out.println(service.describe());
+        // Virtual engine threads do not keep the JVM alive: main waits for the drain (Shutdown exits).
+        drained.await();
+    }
+}

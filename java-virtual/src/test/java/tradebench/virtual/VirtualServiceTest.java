@@ -1,0 +1,66 @@
+package tradebench.virtual;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tradebench.engine.Config;
+import tradebench.testing.TcpProxy;
+import tradebench.testing.TestDatabase;
+import tradebench.threads.ThreadsService;
+
+/**
+ * java-virtual over HTTP against the real database, behind a slow link: one engine's cycle of 40 sales is
+ * stored with its inserts in flight together (40 round trips one after another would take 800 ms; the
+ * drain stores them in a few), every sale once, and DB_POOL defaults to 64.
+ */
+class VirtualServiceTest {
+    private static final int PAIRS = 40;
+    private static final long ROUND_TRIP_MS = 20;
+
+    @Test
+    void aCyclesSalesAreStoredTogetherBehindASlowDatabase() throws Exception {
+        TestDatabase tdb = TestDatabase.forModule("java-virtual");
+        tdb.deleteAllSales();
+        Config direct = tdb.config();
+        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {
+            // one engine that sleeps 10 s between cycles: every order waits in its inbox for the drain's cycle
+            Config config = tdb.config("PORT", "0", "ENGINES", "1", "DELAY_MS", "10000", "PERSIST", "per-sale",
+                    "DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port()));
+            ThreadsService service = ThreadsService.start(Main.DESIGN, config);
+            HttpClient http = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + service.port();
+            for (int i = 0; i < PAIRS; i++) {
+                assertEquals(202, post(http, base + "/sell?userId=s" + i + "&productId=" + i + "&quantity=1&price=10.5"));
+                assertEquals(202, post(http, base + "/buy?userId=b" + i + "&productId=" + i + "&quantity=1"));
+            }
+            proxy.delayAnswers(ROUND_TRIP_MS);
+            long started = System.nanoTime();
+            String exit = service.drain();
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertEquals("exit variant=java-virtual accepted=" + 2 * PAIRS + " sales=" + PAIRS, exit);
+            assertEquals(PAIRS, tdb.count(""), "every sale is stored, once");
+            assertTrue(tookMs < PAIRS * ROUND_TRIP_MS / 2,
+                    "the cycle's " + PAIRS + " inserts were in flight together: " + tookMs + " ms, not "
+                            + PAIRS * ROUND_TRIP_MS + " ms of one after another");
+        }
+    }
+
+    @Test
+    void theInsertsInFlightDefaultToSixtyFourAndFollowDbPool() {
+        assertEquals(64, Main.config(Map.of()).dbPool());
+        assertEquals(64, Main.config(Map.of("DB_POOL", " ")).dbPool());
+        assertEquals(12, Main.config(Map.of("DB_POOL", "12")).dbPool());
+    }
+
+    private static int post(HttpClient http, String url) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody()).build();
+        return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+}
