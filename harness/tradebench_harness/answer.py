@@ -240,7 +240,8 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
     ax.set_yscale("log")
     if top:
         ax.set_ylim(top=top * 3)     # the bounds run far above what the cores allow at a fast database
-    ax.set_xlabel("database round trip, ms (log): one INSERT, added latency + the database's own time")
+    ax.set_xlabel("database round trip, ms (log): one INSERT, added latency + the database's own time" if own
+                  else "database round trip, ms (log)")
     ax.set_ylabel("sales stored per minute (log)")
     ax.set_title(title or f"Sales/min against the database's round trip ({load}); dashed: each design's bound")
     ax.grid(which="both", alpha=0.3)
@@ -281,7 +282,6 @@ def map_chart(pts: list[dict]):
               fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     for ax, load in zip(axes[1:], loads):
         sweep_chart(pts, load, ax=ax, title=f"{load}: sales/min against the round trip")
-        ax.xaxis.label.set_size(7)
     fig.tight_layout()
     return png(fig)
 
