@@ -1,4 +1,4 @@
-"""The cluster test (issue 17; run by `./tradebench test`, alone by `./tradebench cluster-test`):
+"""The cluster test (run by `./tradebench test`, alone by `./tradebench cluster-test`):
 java-spray-async as three members on loopback (A, B, C = members 0, 1, 2), on the database
 TRADER_CLUSTER. Three clusters, each started afresh (SALES and ENGINE_HANDOVER emptied):
 

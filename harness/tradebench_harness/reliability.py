@@ -1,4 +1,4 @@
-"""The reliability suite's orchestration (issue 10): bad input, overload,
+"""The reliability suite's orchestration: bad input, overload,
 database outage, crash isolation, shutdown, for every variant, on a database
 instance of its own (.tradebench/reliability/db on a free port: the suite
 really stops it, so never the shared one).

@@ -92,7 +92,7 @@ def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
         "drift": drift,
         "driftFlagged": drift is not None and abs(drift) > DRIFT_FLAG,
         "cpu": cpu,
-        # what one order cost each process group in CPU: the variant's figure is what issue 16 is about
+        # what one order cost each process group in CPU: the variant's figure is what the CPU budget is about
         "cpuUsPerOrder": cpu_us_per_order(cpu, ops),
         "latencyPercentiles": thin(parse_hgrm(hgrm)) if hgrm else None,
         "load": {k: v for k, v in load.items() if k not in ("byStatus",)},

@@ -6,7 +6,7 @@ import tradebench.loadclient.Flags;
 
 /**
  * {@code loadclient reliability PHASE [flags]}: the HTTP and database side of
- * the reliability suite (issue 10). The harness (harness/tradebench_harness/reliability.py)
+ * the reliability suite. The harness (harness/tradebench_harness/reliability.py)
  * starts and stops the variant and the database and calls one phase at a time;
  * each phase prints ok/FAIL lines, a {@code figures {...}} line and exits 1 on a failure.
  */
@@ -34,7 +34,7 @@ public final class Reliability {
 
     public static String usage() {
         return Flags.usage("reliability " + "{" + PHASES.replace(" ", "") + "}",
-                "the reliability suite's phases (issue 10; run by ./tradebench reliability and ./tradebench test)",
+                "the reliability suite's phases (run by ./tradebench reliability and ./tradebench test)",
                 RelOptions.FLAGS);
     }
 }
