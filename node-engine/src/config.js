@@ -1,6 +1,7 @@
 'use strict';
 // Configuration from the environment, contract section 5 names. A bad value is a
 // ConfigError naming the variable; server.js prints it and exits non-zero.
+const { KINDS } = require('./engine-hosts');
 
 class ConfigError extends Error {}
 
@@ -39,6 +40,7 @@ function loadConfig(env = process.env) {
     products: integer(env, 'PRODUCTS', 1, 1000000),
     inboxLimit: integer(env, 'INBOX_LIMIT', 1, 100000000),
     persist,
+    workers: workersOf(env),
     // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
     faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
@@ -50,6 +52,14 @@ function loadConfig(env = process.env) {
       poolSize: integer(env, 'DB_POOL', 1, 1000),
     },
   };
+}
+
+// WORKERS: where the engines run. processes (the 2014 design: a child process each) or threads
+// (worker_threads of the HTTP process).
+function workersOf(env) {
+  const w = String(env.WORKERS ?? 'processes').trim().toLowerCase() || 'processes';
+  if (!KINDS.includes(w)) throw new ConfigError(`WORKERS must be processes or threads (got ${JSON.stringify(env.WORKERS)})`);
+  return w;
 }
 
 module.exports = { loadConfig, ConfigError };

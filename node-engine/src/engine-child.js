@@ -1,13 +1,15 @@
 'use strict';
-// One engine: a child process forked by the parent (engine-pool.js). It owns
-// the market of the products i with i mod ENGINES = its index, receives their
-// orders over IPC, runs a cycle every DELAY_MS and stores each cycle's sales
-// before it starts the next. What happened goes back to the parent only after
-// the sales are stored (contract section 1, step 4).
+// One engine: a child process forked by the parent, or a worker thread of it
+// (WORKERS, engine-hosts.js). It owns the market of the products i with
+// i mod ENGINES = its index, receives their orders from the parent (over IPC,
+// or the worker's MessagePort), runs a cycle every DELAY_MS and stores each
+// cycle's sales before it starts the next. What happened goes back to the
+// parent only after the sales are stored (contract section 1, step 4).
 //
 // Messages from the parent: {t: 'orders', list: flat orders (ordersOf)}, {t: 'drain'}.
 // Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},
 //                            {t: 'drained'}.
+const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 const { Market } = require('./market');
 const { createPool } = require('./db');
 const { storeSales } = require('./sales-store');
@@ -26,7 +28,37 @@ function submitAll(market, list) {
   }
 }
 
-function runEngine(settings) {
+// The parent, as a child process sees it: IPC. It decides when an engine stops
+// (it drains us on SIGTERM/SIGINT): a Ctrl-C sent to the whole process group
+// must not kill us mid-cycle; and if the parent is gone (killed), we store
+// what we have and leave.
+function processParent() {
+  return {
+    onMessage: (fn) => process.on('message', fn),
+    onGone: (fn) => process.on('disconnect', fn),
+    send: (msg, done) => {
+      if (process.connected) process.send(msg, done);
+      else if (done) done();
+    },
+    ignoreSignals: () => { process.on('SIGINT', () => {}); process.on('SIGTERM', () => {}); },
+    exit: () => process.exit(0),
+  };
+}
+
+// The parent, as a worker thread sees it: its MessagePort. Signals reach the
+// process, not its threads; a worker ends with the process, so there is no
+// parent to lose; process.exit() in a worker ends the worker only.
+function threadParent() {
+  return {
+    onMessage: (fn) => parentPort.on('message', fn),
+    onGone: () => {},
+    send: (msg, done) => { parentPort.postMessage(msg); if (done) done(); },
+    ignoreSignals: () => {},
+    exit: () => process.exit(0),
+  };
+}
+
+function runEngine(settings, parent = processParent()) {
   const { engine, delayMs, timeoutMs, persist, db } = settings;
   const market = new Market({ timeoutMs });
   // Cycles run one after the other, so one connection is all a cycle uses;
@@ -43,18 +75,14 @@ function runEngine(settings) {
     // Shutting down must not wait out a long DELAY_MS: next cycle now.
     if (timer) { clearTimeout(timer); timer = null; loop(); }
   };
-  process.on('message', (msg) => {
+  parent.onMessage((msg) => {
     if (msg.t === 'orders') submitAll(market, msg.list);
     else if (msg.t === 'drain') drainNow();
   });
-  // The parent decides when an engine stops (it drains us on SIGTERM/SIGINT);
-  // a Ctrl-C sent to the whole process group must not kill us mid-cycle.
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => {});
-  // The parent is gone (killed): store what we have and leave.
-  process.on('disconnect', drainNow);
+  parent.ignoreSignals();
+  parent.onGone(drainNow);
 
-  const send = (msg) => { if (process.connected) process.send(msg); };
+  const send = (msg) => parent.send(msg);
 
   async function loop() {
     timer = null;
@@ -87,15 +115,16 @@ function runEngine(settings) {
 
   async function finish() {
     await pool.end().catch(() => {});
-    if (process.connected) process.send({ t: 'drained', open: market.openCount }, () => process.exit(0));
-    else process.exit(0);
+    parent.send({ t: 'drained', open: market.openCount }, () => parent.exit());
   }
 
   send({ t: 'ready' });
   timer = setTimeout(loop, 0);
 }
 
-if (require.main === module) {
+if (!isMainThread && workerData && workerData.engine !== undefined) {
+  runEngine(workerData, threadParent());
+} else if (require.main === module) {
   runEngine(JSON.parse(process.argv[2]));
 }
 

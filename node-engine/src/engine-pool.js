@@ -1,13 +1,15 @@
 'use strict';
-// The parent's side of the engines: forks one child per engine, routes each
-// order to the child that owns its product, counts each child's pending
-// orders (sent but not yet joined) against INBOX_LIMIT, notices a child that
-// dies and forks a replacement, and drains them all on shutdown.
+// The parent's side of the engines: starts one engine per ENGINES (a child
+// process, or a worker thread with WORKERS=threads: engine-hosts.js), routes
+// each order to the engine that owns its product, counts each engine's pending
+// orders (sent but not yet joined) against INBOX_LIMIT, notices an engine that
+// dies and starts a replacement, and drains them all on shutdown. "child"
+// below is either kind of host.
 //
 // Events: 'sales' (flat [poId, soId, quantity, ...], engine), 'timedOut'
 // (ids, engine), 'lost' (engine): a child died with its market.
-const { fork } = require('node:child_process');
 const path = require('node:path');
+const { startEngineHost } = require('./engine-hosts');
 const EventEmitter = require('node:events');
 
 const CHILD = path.join(__dirname, 'engine-child.js');
@@ -48,10 +50,7 @@ class EnginePool extends EventEmitter {
       engine: e.index, delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs,
       persist: this.config.persist, db: this.config.db,
     };
-    const child = fork(CHILD, [JSON.stringify(settings)], {
-      stdio: this.silent ? ['ignore', 'ignore', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    if (this.silent) child.stderr.on('data', () => {});
+    const child = startEngineHost(this.config.workers, CHILD, settings, { silent: this.silent });
     e.child = child;
     e.spawnedAt = Date.now();
     e.ready = false;
@@ -63,7 +62,6 @@ class EnginePool extends EventEmitter {
     return new Promise((resolve) => {
       child.on('message', (msg) => this.onMessage(e, child, msg, resolve));
       child.on('exit', (code, signal) => this.onExit(e, child, code, signal, resolve));
-      child.on('error', () => {}); // 'exit' follows and handles it
     });
   }
 

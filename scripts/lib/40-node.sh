@@ -68,11 +68,12 @@ node_replay() {
   exec "$TB_NODE" "$TB_ROOT/node-engine/src/replay.js" "$1"
 }
 
-# node_test: the node-engine's own tests (node:test). One file at a time: the
-# files share one test database, and database.test.js counts SALES rows that
-# another file's service would otherwise be adding meanwhile (node runs files
-# in parallel on machines with more than two cores).
+# node_test WORKERS: the node-engine's own tests (node:test), with its engines
+# as child processes or worker threads (the tests' services read WORKERS). One
+# file at a time: the files share one test database, and database.test.js
+# counts SALES rows that another file's service would otherwise be adding
+# meanwhile (node runs files in parallel on machines with more than two cores).
 node_test() {
   node_install
-  (cd "$TB_ROOT/node-engine" && "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js') || return 1
+  (cd "$TB_ROOT/node-engine" && WORKERS="$1" "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js') || return 1
 }

@@ -46,8 +46,11 @@ tb_test() {
   say "Java modules: build and test (Maven)"
   if (cd "$TB_ROOT" && mvn_cmd --fail-at-end install); then step_ok "Maven tests"; else step_fail "Maven tests"; fi
   if [ -d "$TB_ROOT/node-engine" ]; then
-    say "node-engine: node --test"
-    if node_test; then step_ok "node-engine tests"; else step_fail "node-engine tests"; fi
+    local w
+    for w in processes threads; do
+      say "node-engine: node --test (WORKERS=$w)"
+      if node_test "$w"; then step_ok "node-engine tests (WORKERS=$w)"; else step_fail "node-engine tests (WORKERS=$w)"; fi
+    done
   fi
   local steps="$TB_STATE/logs/test-steps.txt"
   mkdir -p "$TB_STATE/logs"
