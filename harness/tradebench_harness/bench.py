@@ -147,11 +147,8 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         except process.NotHealthy as e:
             raise RunFailed(str(e)) from e
         if timing.jit_warmup_max and jit_warmup.has_jit(variant.pids):
-            say("warming up until the JIT compiler is quiet")
-            warm = jit_warmup.load_argv(variant.urls, case.concurrency, case.wait_ms, case.rate, timing.jit_warmup_max)
-            record["jitWarmup"] = jit_warmup.warm_until_quiet(
-                variant.pids, lambda: loadclient.start(ctx, "load", *warm, log=out / "jit-warmup.log"),
-                timing.jit_warmup_max, say=say)
+            record["jitWarmup"] = jit_warmup.warm(ctx, variant, case.concurrency, case.wait_ms, case.rate,
+                                                  timing.jit_warmup_max, out / "jit-warmup.log", say=say)
             if not variant.alive():
                 raise RunFailed(f"{v.name} died during the JIT warm-up (log: {out / 'variant.log'})")
             # The warm-up stored a minute of sales (a million rows and more at saturation): a table that large no

@@ -136,11 +136,8 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
         # the JIT warms at the heaviest load of the cells: what it compiles there serves the lighter ones
         first = max(cells, key=lambda c: (c.rate is None, c.rate or 0))
         if t.jit_warmup_max and jit_warmup.has_jit(variant.pids):
-            say("warming up until the JIT compiler is quiet")
-            warm = jit_warmup.load_argv(variant.urls, first.concurrency, first.wait_ms, first.rate, t.jit_warmup_max)
-            base["jitWarmup"] = jit_warmup.warm_until_quiet(
-                variant.pids, lambda: loadclient.start(ctx, "load", *warm, log=out / "jit-warmup.log"),
-                t.jit_warmup_max, say=say)
+            base["jitWarmup"] = jit_warmup.warm(ctx, variant, first.concurrency, first.wait_ms, first.rate,
+                                                t.jit_warmup_max, out / "jit-warmup.log", say=say)
         for rep in range(1, t.repeat + 1):
             for i, cell in enumerate(cells, 1):
                 if not variant.alive():
@@ -279,14 +276,7 @@ def execute(ctx: Context, command: str, kind: str, series: list[Series], cells: 
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     doc["elapsedS"] = round(time.monotonic() - t0, 1)
     results.write_all(folder, doc)
-    if folder.parent == ctx.results:
-        latest = ctx.results / "latest"
-        try:
-            if latest.is_symlink() or latest.exists():
-                latest.unlink()
-            latest.symlink_to(folder.name)
-        except OSError:
-            pass
+    results.link_latest(ctx.results, folder)
     print((folder / "summary.md").read_text(), flush=True)
     say(f"results in {folder} (results.json, report.html, summary.md, runs.csv)")
     return folder, doc

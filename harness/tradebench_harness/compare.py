@@ -143,14 +143,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     doc["elapsedS"] = round(time.monotonic() - t0, 1)
     results.write_all(folder, doc)
-    if folder.parent == ctx.results:
-        latest = ctx.results / "latest"    # results/latest: the newest run
-        try:
-            if latest.is_symlink() or latest.exists():
-                latest.unlink()
-            latest.symlink_to(folder.name)
-        except OSError:
-            pass
+    results.link_latest(ctx.results, folder)
     print((folder / "summary.md").read_text(), flush=True)
     console.print(f"tradebench: results in {folder} (results.json, report.html, summary.md, runs.csv)")
     return folder, doc

@@ -80,3 +80,12 @@ def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s:
             "--progress", 5, "--max-error-rate", 1]
     args += ["--rate", rate] if rate else ["--wait", wait_ms]
     return args
+
+
+def warm(ctx, variant, concurrency: int, wait_ms: int, rate, max_s: float, log, say=lambda s: None) -> dict:
+    """A running VARIANT (its pids and urls) gets the load (closed loop, or RATE) until its JIT compiler is
+    quiet, at most MAX_S seconds; the record's jitWarmup."""
+    from . import loadclient
+    say("warming up until the JIT compiler is quiet")
+    argv = load_argv(variant.urls, concurrency, wait_ms, rate, max_s)
+    return warm_until_quiet(variant.pids, lambda: loadclient.start(ctx, "load", *argv, log=log), max_s, say=say)

@@ -468,6 +468,19 @@ def write_all(folder: Path, doc: dict) -> None:
     (folder / "report.html").write_text(report.html(doc))
 
 
+def link_latest(results_dir: Path, folder: Path) -> None:
+    """results/latest: the newest run (when FOLDER is one of results/)."""
+    if folder.parent != results_dir:
+        return
+    latest = results_dir / "latest"
+    try:
+        if latest.is_symlink() or latest.exists():
+            latest.unlink()
+        latest.symlink_to(folder.name)
+    except OSError:
+        pass
+
+
 def load(ref: str, results_dir: Path) -> dict:
     """A results.json by run id, folder or file."""
     p = Path(ref)

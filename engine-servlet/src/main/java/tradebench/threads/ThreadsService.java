@@ -7,6 +7,8 @@ import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
+import tradebench.engine.Shutdown;
+import tradebench.engine.Startup;
 import tradebench.engine.ThreadKind;
 import tradebench.http.ApiServlet;
 import tradebench.http.TomcatServer;
@@ -113,6 +115,21 @@ public final class ThreadsService {
         statsLine.close();
         db.close();
         return stats.exitLine();
+    }
+
+    /**
+     * A variant's main: start it (a bad setting exits 2), print its start-up line, drain it on SIGTERM or
+     * SIGINT (contract section 3) and wait for the drain: virtual engine threads do not keep the JVM alive.
+     */
+    public static void serve(Design design, Startup.Starter<ThreadsService> starter) throws InterruptedException {
+        ThreadsService service = Startup.startOrExit(design.variant(), starter);
+        java.util.concurrent.CountDownLatch drained = new java.util.concurrent.CountDownLatch(1);
+        Shutdown.onSignal(() -> {
+            System.out.println(service.drain());
+            drained.countDown();
+        });
+        System.out.println(service.describe());
+        drained.await();
     }
 
     public String describe() {

@@ -2,12 +2,9 @@ package tradebench.virtual;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import tradebench.db.Database;
 import tradebench.engine.Config;
-import tradebench.engine.Shutdown;
-import tradebench.engine.Startup;
 import tradebench.engine.ThreadKind;
 import tradebench.threads.ThreadsService;
 
@@ -47,14 +44,6 @@ public final class Main {
     }
 
     public static void main(String[] args) throws Exception {
-        ThreadsService service = Startup.startOrExit(VARIANT, fromEnv -> ThreadsService.start(DESIGN, config(System.getenv())));
-        CountDownLatch drained = new CountDownLatch(1);
-        Shutdown.onSignal(() -> {
-            System.out.println(service.drain());
-            drained.countDown();
-        });
-        System.out.println(service.describe());
-        // Virtual engine threads do not keep the JVM alive: main waits for the drain (Shutdown exits).
-        drained.await();
+        ThreadsService.serve(DESIGN, fromEnv -> ThreadsService.start(DESIGN, config(System.getenv())));
     }
 }
