@@ -20,7 +20,7 @@ def test_the_bound_is_inserts_in_flight_over_the_round_trip():
 
 
 def test_each_manifest_declares_what_it_keeps_in_flight(ctx):
-    expected = {"java-threads": 4, "java-akka": 4, "java-spray-async": 64, "node-engine": 4}
+    expected = {"java-threads": 4, "java-akka": 4, "java-spray-async": 64, "node-engine": 4, "java-virtual": 64}
     for v in discover(ctx.root):
         if v.name in expected:
             settings = {"ENGINES": "4", "PERSIST": "per-sale"}
@@ -34,11 +34,23 @@ def test_each_manifest_declares_what_it_keeps_in_flight(ctx):
 
 
 def test_equal_in_flight_adds_the_blocking_designs_at_the_pools_count(ctx):
-    series = all_series(by_name(ctx.root, ["java-threads", "java-spray-async"]), 4, "per-sale")
+    series = all_series(by_name(ctx.root, ["java-threads", "java-spray-async"]), 4, "per-sale", {})
     extra = equal_in_flight(series, {}, None)
     assert [(s.variant.name, s.engines) for s in extra] == [("java-threads", 64)]
     assert "64 in flight" in extra[0].name
     assert [s.engines for s in equal_in_flight(series, {}, 16)] == [16]
+
+
+def test_a_variants_rows_are_one_where_the_caller_pins_their_setting(ctx):
+    (node,) = by_name(ctx.root, ["node-engine"])
+    assert [s.settings for s in all_series([node], 4, "per-sale", {})] == [{}, {"WORKERS": "threads"}]
+    assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": "threads"})] == [{}]
+    assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": ""})] == [{}, {"WORKERS": "threads"}]
+    from tradebench_harness import compare
+    from tradebench_harness.bench import Case
+    assert len(compare.rows_of([node], [Case()], {})) == 2
+    (row,) = compare.rows_of([node], [Case(settings={"WORKERS": "processes"})], {})
+    assert row[0].settings == {"WORKERS": "processes"}
 
 
 def pt(series, lat, rtt, med, spread=0.05, load="64 clients"):

@@ -28,7 +28,8 @@ def compared(ctx, tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}   # the private database, sampled too
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
                         "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",

@@ -152,10 +152,11 @@ def cmd_compare(ctx, a) -> int:
     return _execute(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
 
 
-def all_series(variants, engines: int, persist: str) -> list:
-    """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads)."""
+def all_series(variants, engines: int, persist: str, env: dict) -> list:
+    """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
+    ENV pins the row's setting)."""
     from .cells import Series
-    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows]
+    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
 
 
 def equal_in_flight(series: list, env: dict, target: int | None) -> list:
@@ -181,7 +182,7 @@ def equal_in_flight(series: list, env: dict, target: int | None) -> list:
 def cmd_latency_sweep(ctx, a) -> int:
     from . import cells
     from .variants import select
-    series = all_series(select(ctx.root, a.variant), a.engines, a.persist)
+    series = all_series(select(ctx.root, a.variant), a.engines, a.persist, ctx.env)
     if a.equal_in_flight != 0 and a.persist == "per-sale":
         series += equal_in_flight(series, ctx.env, a.equal_in_flight or None)
     load = dict(concurrency=a.concurrency, wait_ms=a.wait, rate=a.rate or None)
@@ -203,7 +204,7 @@ MAP_LOADS = [500, 2000, 8000]
 def cmd_map(ctx, a) -> int:
     from . import cells
     from .variants import select
-    series = all_series(select(ctx.root, a.variants), a.engines, a.persist)
+    series = all_series(select(ctx.root, a.variants), a.engines, a.persist, ctx.env)
     grid = [cells.Cell(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
     t = cells.CellTiming(settle=a.settle, window=a.duration, repeat=a.repeat, verify=not a.no_verify,
                          jit_warmup_max=a.jit_warmup_max, max_error_rate=a.max_error_rate)

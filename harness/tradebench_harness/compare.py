@@ -20,21 +20,21 @@ from .variants import ManifestError, Variant
 console = Console(stderr=True)
 
 
-def rows_of(variants: list[Variant], cases: list[Case]) -> list[tuple[Case, Variant]]:
+def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None) -> list[tuple[Case, Variant]]:
     """Every (case, variant row): a variant once per row of its manifest (node-engine: WORKERS=processes and
-    threads), the row's settings over the case's."""
+    threads), the row's settings over the case's; once only where ENV or the case pins the row's setting."""
     out = []
     for case in cases:
         for v in variants:
             if case.variants is None or v.name in case.variants:
-                for row in v.rows:
+                for row in v.rows_given({**(env or {}), **case.settings}):
                     out.append((replace(case, settings={**case.settings, **row}) if row else case, v))
     return out
 
 
-def plan(variants: list[Variant], cases: list[Case], repeat: int) -> list[tuple[int, Case, Variant]]:
+def plan(variants: list[Variant], cases: list[Case], repeat: int, env: dict | None = None) -> list[tuple[int, Case, Variant]]:
     """Round-robin: repeat 1 of every (case, variant row), then repeat 2, ..."""
-    return [(rep, case, v) for rep in range(1, repeat + 1) for case, v in rows_of(variants, cases)]
+    return [(rep, case, v) for rep in range(1, repeat + 1) for case, v in rows_of(variants, cases, env)]
 
 
 def human(seconds: float) -> str:
@@ -55,7 +55,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)
     db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
-    runs_plan = plan(variants, cases, repeat)
+    runs_plan = plan(variants, cases, repeat, ctx.env)
     if not runs_plan:
         raise ManifestError("nothing to run: no variant matches the cases")
     for v in {v.name: v for _, _, v in runs_plan}.values():
@@ -71,7 +71,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             floors[v.floor["name"]] = lambda port, v=v: v.floor_command(ctx, port)
     conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) * c.nodes for _, c, v in runs_plan}
     est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan) if fresh else \
-        sum(windows_estimate(v, c, timing, repeat) for c, v in rows_of(variants, cases))
+        sum(windows_estimate(v, c, timing, repeat) for c, v in rows_of(variants, cases, ctx.env))
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
                                                                               cal_warmup_max, len(floors))
     console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
@@ -99,7 +99,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
                 cal_warmup_max, on_step=lambda s: progress.update(task, description=s), floors=floors)
             progress.advance(task)
         if not fresh:
-            for i, (case, v) in enumerate(rows_of(variants, cases), 1):
+            for i, (case, v) in enumerate(rows_of(variants, cases, ctx.env), 1):
                 progress.update(task, description=f"{v.name} {case.label}")
                 for rec in measure_windows(ctx, db, v, case, timing, repeat,
                                            folder / "runs" / f"{i:02d}-{v.name}{'-' + case.label if case.label else ''}",
