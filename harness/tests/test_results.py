@@ -1,10 +1,10 @@
-"""results.py, diff.py, experiments.py, compare.plan: the figures a reader sees come out right."""
+"""figures.py, stats.py, tables.py, results.py, diff.py, experiments.py, compare.plan: the figures a reader sees come out right."""
 import json
 from pathlib import Path
 
 import pytest
 
-from tradebench_harness import compare, diff, experiments, results, variants
+from tradebench_harness import calibrate, compare, diff, experiments, figures, results, stats, tables, variants
 from tradebench_harness.bench import Case, Timing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def run(variant, repeat, spm, ops=100.0, case="", runtime="java", persist="per-s
 def test_hgrm_is_read_as_percentile_and_milliseconds(tmp_path):
     p = tmp_path / "l.hgrm"
     p.write_text(HGRM)
-    pts = results.parse_hgrm(p)
+    pts = figures.parse_hgrm(p)
     assert pts[0] == [0.0, 0.1] and [50.0, 0.5] in pts and [99.9, 50.0] in pts and pts[-1] == [100.0, 100.0]
     assert len(pts) == 6
 
@@ -46,12 +46,12 @@ def test_summary_takes_median_min_max_and_marks_overlapping_ranges():
             run("a", 2, 1200), run("b", 2, 1300), run("c", 2, 5200),
             run("a", 3, 1100), run("b", 3, 1500), run("c", 3, 5100),
             run("c", 4, None, error="verify failed")]
-    rows = {r["variant"]: r for r in results.summarize(runs)}
+    rows = {r["variant"]: r for r in stats.summarize(runs)}
     assert rows["a"]["salesPerMinute"] == {"median": 1100, "min": 1000, "max": 1200, "n": 3}
     assert rows["c"]["repeats"] == 3                    # the failed run is left out
     assert rows["a"]["withinNoiseOf"] == ["b"] and rows["b"]["withinNoiseOf"] == ["a"]
     assert rows["c"]["withinNoiseOf"] == []
-    md = results.summary_md({"command": "compare", "runId": "x", "summary": list(rows.values()), "runs": runs,
+    md = tables.summary_md({"command": "compare", "runId": "x", "summary": list(rows.values()), "runs": runs,
                              "environment": {}, "calibration": None})
     assert "1,100 (1,000–1,200)" in md and "≈ b" in md
     assert "verify failed" in md
@@ -61,12 +61,12 @@ def test_fractions_divide_by_the_runtime_and_persist_mode_ceilings():
     cal = {"http": {"java": {"ordersPerSecond": 1000.0}, "node": {"ordersPerSecond": 500.0}},
            "insert": {"8": {"singleRow": {"rowsPerSecond": 100.0}, "multiRow": {"rowsPerSecond": 1000.0}}}}
     j, n = run("j", 1, 600, ops=250), run("n", 1, 600, ops=250, runtime="node", persist="batch")
-    results.attach_fractions(j, cal)
-    results.attach_fractions(n, cal)
+    figures.attach_fractions(j, cal)
+    figures.attach_fractions(n, cal)
     assert j["httpCeilingFraction"] == 0.25 and n["httpCeilingFraction"] == 0.5
     assert j["insertCeilingFraction"] == 0.1 and n["insertCeilingFraction"] == 0.01
     other = run("o", 1, 600, conns=12)
-    results.attach_fractions(other, cal)
+    figures.attach_fractions(other, cal)
     assert other["insertCeilingFraction"] is None       # no ceiling measured at 12 connections
 
 
@@ -74,7 +74,7 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     """150 % of a core at 10,000 orders/s is 150 µs per order; the java trivial server's 10 µs makes it ×15."""
     samples = {"variant": [{"t": 1000 * i, "cpuPercent": 150.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)],
                "database": [{"t": 1000 * i, "cpuPercent": 50.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)]}
-    f = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None, Timing())
+    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None, Timing())
     assert f["cpuUsPerOrder"] == {"variant": 150.0, "database": 50.0}
     cal = {"http": {"java": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0, "loadclient": 8.0}},
                     "node": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 30.0}}}, "insert": {}}
@@ -82,26 +82,26 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     n = run("n", 1, 600, runtime="node", **f)
     old = run("o", 1, 600, **f)
     for r, c in ((j, cal), (n, cal), (old, {"http": {"java": {"ordersPerSecond": 1.0}}})):
-        results.attach_fractions(r, c)
+        figures.attach_fractions(r, c)
     assert j["cpuPerOrderVsTrivial"] == 15.0 and n["cpuPerOrderVsTrivial"] == 5.0
     assert old["cpuPerOrderVsTrivial"] is None            # a calibration from before CPU was sampled
     j2 = run("j", 2, 600, **{**f, "cpuUsPerOrder": {"variant": 170.0}})
-    results.attach_fractions(j2, cal)
-    row = results.summarize([j, j2])[0]
+    figures.attach_fractions(j2, cal)
+    row = stats.summarize([j, j2])[0]
     assert row["cpuUsPerOrderVariant"] == {"median": 160.0, "min": 150.0, "max": 170.0, "n": 2}
-    assert results.cost_cell(row) == "160.0 (150.0–170.0) (×16.0)"
-    assert "160.0 (150.0–170.0) (×16.0)" in results.summary_md(
+    assert tables.cost_cell(row) == "160.0 (150.0–170.0) (×16.0)"
+    assert "160.0 (150.0–170.0) (×16.0)" in tables.summary_md(
         {"command": "bench", "runId": "t", "summary": [row], "runs": [j, j2], "environment": {}, "calibration": cal})
-    assert results.calibrate.cpu_us_per(None, 5) is None and results.calibrate.cpu_us_per(50.0, 0) is None
+    assert calibrate.cpu_us_per(None, 5) is None and calibrate.cpu_us_per(50.0, 0) is None
     # with its framework's floor (Tomcat at 50 µs): ×3, named; without a floor of its own, the runtime's server
     cal["floors"] = {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 50.0}}}
     t = run("t", 1, 600, floor="tomcat", **f)
-    results.attach_fractions(t, cal)
-    results.attach_fractions(n, cal)
+    figures.attach_fractions(t, cal)
+    figures.attach_fractions(n, cal)
     assert t["cpuPerOrderVsFloor"] == 3.0 and t["floorCpuUsPerRequest"] == 50.0
     assert n["cpuPerOrderVsFloor"] == 5.0 and n["floorCpuUsPerRequest"] == 30.0
-    assert results.cost_cell(results.summarize([t])[0]) == "150.0 (×15.0; ×3.0 tomcat)"
-    assert "| floor: tomcat answering 202" in results.calibration_md(cal)
+    assert tables.cost_cell(stats.summarize([t])[0]) == "150.0 (×15.0; ×3.0 tomcat)"
+    assert "| floor: tomcat answering 202" in tables.calibration_md(cal)
 
 
 
@@ -111,26 +111,26 @@ def test_the_databases_cpu_per_sale_is_set_beside_its_cost_per_row_at_the_insert
                                         "multiRow": {"rowsPerSecond": 1000.0, "cpuUsPerRow": {"database": 4.0}}}}}
     per_sale, batch = run("p", 1, 600), run("b", 1, 600, persist="batch")
     for r in (per_sale, batch):
-        results.attach_fractions(r, cal)
+        figures.attach_fractions(r, cal)
     assert per_sale["dbCpuUsPerSale"] == 10_000.0 and per_sale["insertCeilingDbCpuUsPerRow"] == 40.0
     assert batch["insertCeilingDbCpuUsPerRow"] == 4.0
-    assert results.db_cost_cell(results.summarize([per_sale])[0]) == "10000.0 (40.0)"
-    assert "| 40.0 / – |" in results.calibration_md(cal)
+    assert tables.db_cost_cell(stats.summarize([per_sale])[0]) == "10000.0 (40.0)"
+    assert "| 40.0 / – |" in tables.calibration_md(cal)
     bare = run("x", 1, 600)
-    results.attach_fractions(bare, {})                  # --no-calibrate: the run's own figure, no ceiling beside it
-    assert results.db_cost_cell(results.summarize([bare])[0]) == "10000.0"
+    figures.attach_fractions(bare, {})                  # --no-calibrate: the run's own figure, no ceiling beside it
+    assert tables.db_cost_cell(stats.summarize([bare])[0]) == "10000.0"
 
 
 def test_drift_over_ten_percent_is_flagged():
-    f = results.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
-    g = results.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    f = figures.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    g = figures.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
     assert f["driftFlagged"] and not g["driftFlagged"]
 
 
 def test_diff_gives_both_medians_the_ratio_and_overlap():
-    a = {"runId": "A", "environment": {}, "summary": results.summarize([run("x", 1, 1000), run("x", 2, 1200),
+    a = {"runId": "A", "environment": {}, "summary": stats.summarize([run("x", 1, 1000), run("x", 2, 1200),
                                                                          run("y", 1, 100), run("y", 2, 110)])}
-    b = {"runId": "B", "environment": {}, "summary": results.summarize([run("x", 1, 2000), run("x", 2, 2400),
+    b = {"runId": "B", "environment": {}, "summary": stats.summarize([run("x", 1, 2000), run("x", 2, 2400),
                                                                          run("y", 1, 105), run("y", 2, 130)])}
     rows = {r["variant"]: r for r in diff.compare(a, b)}
     assert rows["x"]["salesPerMinute"]["ratio"] == 2.0 and rows["x"]["salesPerMinute"]["overlap"] is False
@@ -178,7 +178,7 @@ def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
            "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
     runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]
     for r in runs:
-        results.attach_fractions(r, cal)
+        figures.attach_fractions(r, cal)
     doc = {"command": "bench", "runId": "t", "runs": runs, "environment": {}, "calibration": cal, "options": {},
            "experiment": None}
     results.write_all(tmp_path, doc)
@@ -197,21 +197,21 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
            "floors": {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0}}}, "insert": {}}
     r = run("t", 1, 600, ops=10_000.0, floor="tomcat",
             cpuUsPerOrder={"variant": 30.0, "loadclient": 10.0, "database": 20.0})
-    results.attach_fractions(r, cal)
-    doc = {"command": "bench", "runId": "t", "runs": [r], "summary": results.summarize([r]),
+    figures.attach_fractions(r, cal)
+    doc = {"command": "bench", "runId": "t", "runs": [r], "summary": stats.summarize([r]),
            "environment": {"cores": 2}, "calibration": cal}
-    (b,) = results.budget_rows(doc)
+    (b,) = stats.budget_rows(doc)
     assert b["ownUs"] == 20.0 and b["totalUs"] == 60.0 and b["machinePercent"] == pytest.approx(30.0)
     assert b["boundIfOwnWorkFree"] == pytest.approx(50_000) and b["boundFraction"] == pytest.approx(0.5)
-    md = results.summary_md(doc)
+    md = tables.summary_md(doc)
     assert "## Where an order's CPU goes" in md
     assert "| – | t | 30.0 | 10.0 (tomcat) | 20.0 | 10.0 | 20.0 | 60.0 | 30 % | 50,000 | 50 % |" in md
     # several processes (node-engine): the main one's share is shown beside the whole tree's
-    f = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
+    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                             {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 70.0, "rssMb": 1, "threads": 1,
                                           "processes": 7}]}, None, Timing())
     assert f["cpuUsPerOrder"] == {"variant": 120.0, "variantRoot": 70.0}
-    one = results.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
+    one = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                               {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 120.0, "rssMb": 1,
                                             "threads": 1, "processes": 1}]}, None, Timing())
     assert "variantRoot" not in one["cpuUsPerOrder"]
@@ -220,8 +220,8 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
 def test_a_variant_still_compiling_in_its_window_is_flagged():
     hot = run("hot", 1, 600, cpu={"variant": {"cpuPercent": 100.0, "jitCpuPercent": 21.0}})
     cool = run("cool", 1, 600, cpu={"variant": {"cpuPercent": 100.0, "jitCpuPercent": 0.7}})
-    rows = {r["variant"]: r for r in results.summarize([hot, cool])}
-    assert results.jit_note(rows["hot"]) == ["⚠ JIT 21 %"] and results.jit_note(rows["cool"]) == []
-    md = results.summary_md({"command": "bench", "runId": "t", "summary": list(rows.values()), "runs": [hot, cool],
+    rows = {r["variant"]: r for r in stats.summarize([hot, cool])}
+    assert tables.jit_note(rows["hot"]) == ["⚠ JIT 21 %"] and tables.jit_note(rows["cool"]) == []
+    md = tables.summary_md({"command": "bench", "runId": "t", "summary": list(rows.values()), "runs": [hot, cool],
                              "environment": {}, "calibration": None})
     assert "⚠ JIT 21 %" in md

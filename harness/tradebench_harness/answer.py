@@ -8,7 +8,7 @@ from __future__ import annotations
 import html as h
 import math
 
-from . import bounds, results
+from . import bounds, stats, tables
 
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
@@ -26,7 +26,7 @@ def noise_band(s: dict | None) -> dict | None:
 
 
 def tie(a: dict | None, b: dict | None) -> bool:
-    return results.overlaps(noise_band(a), noise_band(b))
+    return stats.overlaps(noise_band(a), noise_band(b))
 
 
 def load_key(r: dict) -> str:
@@ -53,16 +53,16 @@ def points(doc: dict) -> list[dict]:
              "rate": first.get("rate"), "concurrency": first.get("concurrency"), "rttMs": first.get("rttMs"),
              "inFlight": first.get("inFlight"), "engines": first.get("engines"), "persist": first.get("persist"),
              "bound": bound, "repeats": len(rs), "error": None if rs else failed.get(key),
-             "salesPerMinute": results.spread(r["salesPerMinute"] for r in rs),
-             "ordersPerSecond": results.spread(r.get("ordersPerSecond") for r in rs),
-             "p50Ms": results.spread(r.get("p50Ms") for r in rs),
-             "p99Ms": results.spread(r.get("p99Ms") for r in rs),
-             "cpuPercent": {g: results.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
+             "salesPerMinute": stats.spread(r["salesPerMinute"] for r in rs),
+             "ordersPerSecond": stats.spread(r.get("ordersPerSecond") for r in rs),
+             "p50Ms": stats.spread(r.get("p50Ms") for r in rs),
+             "p99Ms": stats.spread(r.get("p99Ms") for r in rs),
+             "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
                             for g in GROUPS},
-             "cpuUsPerOrder": results.spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
-             "rssMb": results.spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
-             "threads": results.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
-             "processes": results.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
+             "cpuUsPerOrder": stats.spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
+             "rssMb": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
+             "threads": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
+             "processes": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
@@ -119,7 +119,7 @@ def fmt_rtt(ms) -> str:
 
 
 def cpu_text(p: dict) -> str:
-    return " / ".join(results.fmt((p["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in GROUPS)
+    return " / ".join(tables.fmt((p["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in GROUPS)
 
 
 def point_cells(p: dict) -> list[str]:
@@ -133,12 +133,12 @@ def point_cells(p: dict) -> list[str]:
     if p["error"]:
         notes.append(f"failed: {p['error'][:120]}")
     res = p["rssMb"], p["threads"], p["processes"]
-    return [p["series"], str(p["latencyMs"]), fmt_rtt(p["rttMs"]), p["load"], results.cell(p["salesPerMinute"]),
-            (f"{results.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
-            f"{frac:.2f}" if frac is not None else "–", results.cell(p["ordersPerSecond"]),
-            f"{results.fmt((p['p50Ms'] or {}).get('median'), '.1f')} / {results.fmt((p['p99Ms'] or {}).get('median'), '.1f')}",
-            cpu_text(p), results.cell(p["cpuUsPerOrder"], ".1f"),
-            " / ".join(results.fmt((x or {}).get("median"), ".0f") for x in res), "; ".join(notes)]
+    return [p["series"], str(p["latencyMs"]), fmt_rtt(p["rttMs"]), p["load"], tables.cell(p["salesPerMinute"]),
+            (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
+            f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
+            f"{tables.fmt((p['p50Ms'] or {}).get('median'), '.1f')} / {tables.fmt((p['p99Ms'] or {}).get('median'), '.1f')}",
+            cpu_text(p), tables.cell(p["cpuUsPerOrder"], ".1f"),
+            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), "; ".join(notes)]
 
 
 HEAD = ["series", "+ms", "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
@@ -204,7 +204,7 @@ def environment_text(doc: dict) -> str:
     return (f"git {e.get('gitCommit')} (dirty: {e.get('gitDirty')}), {e.get('cpuModel')}, {e.get('cores')} cores, "
             f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
             f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}; started {doc.get('startedAt')}, "
-            f"{results.fmt(doc.get('elapsedS'), '.0f')} s")
+            f"{tables.fmt(doc.get('elapsedS'), '.0f')} s")
 
 
 # --- charts -------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import jit_warmup, loadclient, process, results, toxiproxy
+from . import figures, jit_warmup, loadclient, process, toxiproxy
 from .context import Context
 from .db import DbError
 from .variants import Variant, row_label
@@ -101,7 +101,7 @@ def last_progress(log: Path) -> str:
 
 def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, repeat: int = 1,
         on_progress=None) -> dict:
-    """Runs V once; returns its run record (results.py documents the fields). Raises RunFailed."""
+    """Runs V once; returns its run record (docs/results-format.md documents the fields). Raises RunFailed."""
     out.mkdir(parents=True, exist_ok=True)
     settings = variant_settings(v, case, ctx.env)
     record: dict = {
@@ -182,7 +182,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
         if not load_json.exists():
             raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
         load = json.loads(load_json.read_text())
-        record.update(results.run_figures(load, samples, hgrm if hgrm.exists() else None, timing))
+        record.update(figures.run_figures(load, samples, hgrm if hgrm.exists() else None, timing))
         record["samples"] = samples
         if rc != 0:
             record["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bench, bounds, jit_warmup, loadclient, process, results, toxiproxy
+from . import bench, bounds, figures, jit_warmup, loadclient, process, results, tables, toxiproxy
 from .context import Context
 from .db import DbError
 from .variants import Variant, row_label
@@ -214,7 +214,7 @@ def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, wa
     rc = lc.popen.returncode
     if not load_json.exists():
         raise bench.RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
-    rec = results.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, timing)
+    rec = figures.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, timing)
     rec["samples"] = samples
     rec["logs"] = str(out)
     rec["pids"] = {"variant": variant.pids[0], "loadclient": lc.pid}
@@ -266,8 +266,8 @@ def execute(ctx: Context, command: str, kind: str, series: list[Series], cells: 
             else:
                 f = rec.get("boundFraction")
                 say(f"{name} +{rec['dbLatencyMs']} ms ({rec['rttMs']} ms), {load_key_of(rec)}: sales/min "
-                    f"{results.fmt(rec.get('salesPerMinute'))}" + (f" = {f:.2f} of its bound" if f is not None else "")
-                    + f", orders/s {results.fmt(rec.get('ordersPerSecond'))}, p99 {results.fmt(rec.get('p99Ms'), '.1f')} ms")
+                    f"{tables.fmt(rec.get('salesPerMinute'))}" + (f" = {f:.2f} of its bound" if f is not None else "")
+                    + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
 
         doc["runs"] += measure_series(ctx, db, s, cells, t, rtts, folder / "runs" / f"{i:02d}-{slug}",
                                       on_progress=lambda m, name=name: say(f"{name}: {m}"), on_record=show)

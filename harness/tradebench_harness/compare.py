@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from . import bench, calibrate, environment, results
+from . import bench, calibrate, environment, figures, results, stats, tables
 from . import db as dbmod
 from .bench import Case, RunFailed, Timing
 from .context import Context
@@ -105,12 +105,12 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
                                            folder / "runs" / f"{i:02d}-{v.name}{'-' + case.label if case.label else ''}",
                                            on_progress=lambda s, n=f"{v.name} {case.label}": progress.update(task, description=f"{n}: {s}")):
                     if not rec.get("error"):
-                        results.attach_fractions(rec, doc["calibration"])
-                        console.print(f"tradebench: {results.shown(rec)} {case.label} #{rec['repeat']}: sales/min "
-                                      f"{results.fmt(rec.get('salesPerMinute'))}, orders/s {results.fmt(rec.get('ordersPerSecond'))}, "
-                                      f"p99 {results.fmt(rec.get('p99Ms'), '.2f')} ms, steady {rec.get('steady')}")
+                        figures.attach_fractions(rec, doc["calibration"])
+                        console.print(f"tradebench: {stats.shown(rec)} {case.label} #{rec['repeat']}: sales/min "
+                                      f"{tables.fmt(rec.get('salesPerMinute'))}, orders/s {tables.fmt(rec.get('ordersPerSecond'))}, "
+                                      f"p99 {tables.fmt(rec.get('p99Ms'), '.2f')} ms, steady {rec.get('steady')}")
                     else:
-                        console.print(f"tradebench: {results.shown(rec)} {case.label} #{rec['repeat']} failed: {rec['error']}")
+                        console.print(f"tradebench: {stats.shown(rec)} {case.label} #{rec['repeat']} failed: {rec['error']}")
                     doc["runs"].append(rec)
                     progress.update(task, advance=1)
             runs_plan = []
@@ -129,7 +129,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
                        "engines": case.engines, "persist": case.persist, "rate": case.rate, "error": str(e),
                        "settings": bench.variant_settings(v, case, ctx.env), "cpu": {}}
                 console.print(f"tradebench: {name} failed: {e}")
-            results.attach_fractions(rec, doc["calibration"]) if not rec.get("error") else None
+            figures.attach_fractions(rec, doc["calibration"]) if not rec.get("error") else None
             doc["runs"].append(rec)
             done_s += time.monotonic() - t_run
             left -= bench.estimate_run_seconds(v, case, timing)
@@ -137,8 +137,8 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             remaining = (done_s / i) * (len(runs_plan) - i)
             progress.update(task, advance=1, eta=f"~{human(remaining)} left")
             if not rec.get("error"):
-                console.print(f"tradebench: {name}: sales/min {results.fmt(rec.get('salesPerMinute'))}, orders/s "
-                              f"{results.fmt(rec.get('ordersPerSecond'))}, p99 {results.fmt(rec.get('p99Ms'), '.2f')} ms, "
+                console.print(f"tradebench: {name}: sales/min {tables.fmt(rec.get('salesPerMinute'))}, orders/s "
+                              f"{tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.2f')} ms, "
                               f"steady {rec.get('steady')}, warm-up {rec.get('warmupS')} s")
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     doc["elapsedS"] = round(time.monotonic() - t0, 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from . import results
+from . import stats, tables
 
 
 def key(row: dict) -> tuple:
@@ -27,7 +27,7 @@ def compare(a: dict, b: dict) -> list[dict]:
             sa, sb = ra.get(fig), rb.get(fig)
             ma, mb = (sa or {}).get("median"), (sb or {}).get("median")
             entry[fig] = {"a": sa, "b": sb, "ratio": round(mb / ma, 4) if ma and mb is not None else None,
-                          "overlap": results.overlaps(sa, sb) if sa and sb else None}
+                          "overlap": stats.overlaps(sa, sb) if sa and sb else None}
         out.append(entry)
     return out
 
@@ -52,8 +52,8 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
         us = r.get("cpuUsPerOrderVariant") or {}
         cost = (f"{us['a']['median']:.1f} → {us['b']['median']:.1f} ({'overlap' if us['overlap'] else 'apart'})"
                 if us.get("a") and us.get("b") else "–")     # runs before the harness computed it: –
-        lines.append(f"| {r['case'] or '–'} | {r['variant']} | {results.cell(s['a'])} | {results.cell(s['b'])} | "
-                     f"{results.fmt(s['ratio'], '.2f')} | "
+        lines.append(f"| {r['case'] or '–'} | {r['variant']} | {tables.cell(s['a'])} | {tables.cell(s['b'])} | "
+                     f"{tables.fmt(s['ratio'], '.2f')} | "
                      f"{'yes: within noise' if s['overlap'] else 'no'} | {frac(hf)} | {frac(inf)} | {cost} |")
     only_a = {key(r) for r in a["summary"]} - {key(r) for r in b["summary"]}
     only_b = {key(r) for r in b["summary"]} - {key(r) for r in a["summary"]}
@@ -71,7 +71,7 @@ def show(a: dict, b: dict) -> str:
         t.add_column(c, justify="right" if "sales" in c or "÷" in c else "left")
     for r in rows:
         s = r["salesPerMinute"]
-        t.add_row(r["case"] or "–", r["variant"], results.cell(s["a"]), results.cell(s["b"]),
-                  results.fmt(s["ratio"], ".2f"), "yes" if s["overlap"] else "no")
+        t.add_row(r["case"] or "–", r["variant"], tables.cell(s["a"]), tables.cell(s["b"]),
+                  tables.fmt(s["ratio"], ".2f"), "yes" if s["overlap"] else "no")
     console.print(t)
     return text

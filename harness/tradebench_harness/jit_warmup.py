@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from . import process, results
+from . import process, stats
 
 # the summary's '⚠ JIT' bar: under it, the compiler is no longer a cost to see in a window
-QUIET_PERCENT = results.JIT_FLAG
+QUIET_PERCENT = stats.JIT_FLAG
 WINDOW_S = 5
 # never call the JIT quiet before this: the compiler starts slowly under a load that is just ramping up
 MIN_S = 10

@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from . import results  # noqa: E402
+from . import stats, tables  # noqa: E402
 
 COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
 
@@ -122,7 +122,7 @@ def cpu_timeline_chart(doc):
 
 def representative(runs: list[dict], row: dict, need_latency: bool = True) -> dict | None:
     """The repeat whose sales/min is the median one of its row."""
-    rs = [r for r in runs if not r.get("error") and results.shown(r) == row["variant"] and r["case"] == row["case"]
+    rs = [r for r in runs if not r.get("error") and stats.shown(r) == row["variant"] and r["case"] == row["case"]
           and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
           and (r.get("latencyPercentiles") or not need_latency)]
     if not rs:
@@ -245,32 +245,32 @@ def html(doc: dict) -> str:
             "steady", "notes"]
     body, attrs = [], []
     for r in rows:
-        cpu = " / ".join(results.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
+        cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
                          for g in ("variant", "loadclient", "database"))
         notes = []
         if r["withinNoiseOf"]:
             notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
         if r["driftFlagged"]:
             notes.append("⚠ drift")
-        notes += results.jit_note(r)
+        notes += tables.jit_note(r)
         if r.get("articleSalesPerMinute"):
             notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
-        body.append([r["case"] or "–", r["variant"], results.setting_text(r), results.cell(r["salesPerMinute"]),
-                     results.cell(r["ordersPerSecond"]), results.cell(r["httpCeilingFraction"], ".1f", True),
-                     results.cell(r["insertCeilingFraction"], ".1f", True), results.cell(r["p50Ms"], ".2f"),
-                     results.cell(r["p99Ms"], ".2f"), cpu, results.cost_cell(r), results.db_cost_cell(r),
+        body.append([r["case"] or "–", r["variant"], tables.setting_text(r), tables.cell(r["salesPerMinute"]),
+                     tables.cell(r["ordersPerSecond"]), tables.cell(r["httpCeilingFraction"], ".1f", True),
+                     tables.cell(r["insertCeilingFraction"], ".1f", True), tables.cell(r["p50Ms"], ".2f"),
+                     tables.cell(r["p99Ms"], ".2f"), cpu, tables.cost_cell(r), tables.db_cost_cell(r),
                      {True: "yes", False: "no", None: "–"}[r["steady"]],
                      "; ".join(notes)])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
     parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
-    ratios = results.ratio_rows(doc)
+    ratios = stats.ratio_rows(doc)
     if ratios:
         parts.append("<h2>The article's ratios beside ours</h2>" + table(
-            ["ratio", "ours (min–max)", "article", "what it comes from"], [results.ratio_cells(r) for r in ratios], "ratios"))
-    budget = results.budget_rows(doc)
+            ["ratio", "ours (min–max)", "article", "what it comes from"], [tables.ratio_cells(r) for r in ratios], "ratios"))
+    budget = stats.budget_rows(doc)
     if budget:
-        parts.append("<h2>Where an order's CPU goes</h2><p>" + h.escape(results.BUDGET_TEXT) + "</p>"
-                     + table(results.BUDGET_HEAD, [results.budget_cells(b) for b in budget], "budget"))
+        parts.append("<h2>Where an order's CPU goes</h2><p>" + h.escape(tables.BUDGET_TEXT) + "</p>"
+                     + table(tables.BUDGET_HEAD, [tables.budget_cells(b) for b in budget], "budget"))
     if rows:
         parts.append("<h2>Charts</h2>")
         parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
@@ -290,7 +290,7 @@ def html(doc: dict) -> str:
             parts.append(img("sweep-engines", "sales/min by engine count", s))
     cal = doc.get("calibration")
     if cal:
-        lines = [l.strip("|").split("|") for l in results.calibration_md(cal).splitlines()[2:]]
+        lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
         parts.append("<h2>This machine's ceilings (calibration)</h2>" +
                      table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
                            [[c.strip() for c in l] for l in lines], "calibration"))
@@ -299,14 +299,14 @@ def html(doc: dict) -> str:
     run_rows = []
     for r in doc["runs"]:
         cpu = r.get("cpu") or {}
-        run_rows.append([r["case"] or "–", r["variant"], r["repeat"], results.fmt(r.get("salesPerMinute")),
-                         results.fmt(r.get("ordersPerSecond")), results.fmt(r.get("p99Ms"), ".2f"),
-                         results.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
-                         results.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
-                         results.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
-                         results.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
-                         results.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
-                         results.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
+        run_rows.append([r["case"] or "–", r["variant"], r["repeat"], tables.fmt(r.get("salesPerMinute")),
+                         tables.fmt(r.get("ordersPerSecond")), tables.fmt(r.get("p99Ms"), ".2f"),
+                         tables.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
+                         tables.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
+                         tables.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
+                         tables.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
+                         tables.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
+                         tables.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
                          (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
     parts.append("<h2>Every run (in the order they ran)</h2>" + table(run_head, run_rows, "runs"))
     env = doc.get("environment") or {}
