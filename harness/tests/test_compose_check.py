@@ -1,6 +1,7 @@
 """The docker-compose static check (tradebench_harness.compose_check): it passes on a copy of
-the tree and fails on copies broken one thing at a time, naming what is broken — once with the
-file resolved by the Compose CLI, once read by PyYAML (the fallback when no CLI can be had)."""
+the tree and fails on copies broken one thing at a time, naming what is broken. The file is
+resolved by the official Compose CLI (scripts/lib/30-compose.sh installs it): without it these
+tests fail."""
 
 from __future__ import annotations
 
@@ -28,18 +29,12 @@ def pristine(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def cli() -> list[str]:
-    notes: list[str] = []
-    command = compose_check.find_compose_cli(install=True, notes=notes)
+def cli() -> str:
+    command = compose_check.compose_cli()
     if command is None:
-        pytest.skip("no Compose CLI: " + "; ".join(notes))
+        pytest.fail("no Compose CLI: TB_COMPOSE is not set and tools/bin/docker-compose is missing "
+                    "(./tradebench compose-check installs it)")
     return command
-
-
-@pytest.fixture(params=["cli", "pyyaml"])
-def mode(request):
-    """How the file is read: the cli fixture's command, or False (PyYAML)."""
-    return request.getfixturevalue("cli") if request.param == "cli" else False
 
 
 @pytest.fixture
@@ -47,6 +42,14 @@ def tree(pristine, tmp_path) -> Path:
     t = tmp_path / "t"
     shutil.copytree(pristine, t, symlinks=True)
     return t
+
+
+def dockerfile(tree: Path, service: str) -> Path:
+    """The Dockerfile SERVICE is built from, as the Compose CLI resolves the copy's docker-compose.yml."""
+    doc, complaint = compose_check.compose_config(compose_check.compose_cli(), tree)
+    assert doc is not None, complaint
+    build = doc["services"][service]["build"]
+    return Path(build["context"]) / build.get("dockerfile", "Dockerfile")
 
 
 def yaml_edit(tree: Path, code: str) -> None:
@@ -76,7 +79,8 @@ CASES = [
     # services
     ("a variant service removed", lambda t: yaml_edit(t, "del doc['services']['java-akka']"),
      "service java-akka is missing"),
-    ("the mysql service removed", lambda t: yaml_edit(t, "del doc['services']['mysql']"),
+    ("the mysql service removed, and what depends on it",
+     lambda t: yaml_edit(t, "del doc['services']['mysql']; [s.pop('depends_on', None) for s in doc['services'].values()]"),
      "service mysql is missing"),
     ("the loadclient service removed", lambda t: yaml_edit(t, "del doc['services']['loadclient']"),
      "service loadclient is missing"),
@@ -87,17 +91,17 @@ CASES = [
      "node-engine: does not depend on mysql with condition: service_healthy"),
     ("depends_on a service that does not exist",
      lambda t: yaml_edit(t, "doc['services']['java-threads']['depends_on'] = {'mysqld': {'condition': 'service_healthy'}}"),
-     "depends on mysqld, which is not a service"),
+     'service "java-threads" depends on undefined service "mysqld"'),
     ("mysql without a healthcheck", lambda t: yaml_edit(t, "del doc['services']['mysql']['healthcheck']"),
      "service mysql: no healthcheck"),
     # Dockerfiles and the paths they COPY
-    ("a Dockerfile removed", lambda t: (t / "java-spray-async" / "Dockerfile").unlink(),
-     "Dockerfile java-spray-async/Dockerfile does not exist"),
+    ("a Dockerfile removed", lambda t: dockerfile(t, "java-spray-async").unlink(),
+     re.compile(r"service java-spray-async: Dockerfile \S+ does not exist")),
     ("a build context that does not exist",
      lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['context'] = 'java-threadz'"),
      "build context java-threadz does not exist"),
     ("a COPY of a path that does not exist",
-     lambda t: edit_file(t / "java-akka" / "Dockerfile", add_copy_after_first_from),
+     lambda t: edit_file(dockerfile(t, "java-akka"), add_copy_after_first_from),
      "COPY no-such-dir: no such path"),
     ("a COPY'd folder gone from the tree", lambda t: shutil.rmtree(t / "engine-model" / "src"),
      "COPY engine-model/src: no such path"),
@@ -113,10 +117,10 @@ CASES = [
          "<module>loadclient</module>", "<module>loadclient</module><module>new-module</module>")),
      "does not COPY new-module/pom.xml"),
     ("an image running as root",
-     lambda t: edit_file(t / "loadclient" / "Dockerfile", lambda s: re.sub(r"(?m)^USER.*\n", "", s)),
-     "loadclient/Dockerfile (loadclient): the final stage runs as root"),
+     lambda t: edit_file(dockerfile(t, "loadclient"), lambda s: re.sub(r"(?m)^USER.*\n", "", s)),
+     "(loadclient): the final stage runs as root"),
     ("a base image without a version",
-     lambda t: edit_file(t / "java-threads" / "Dockerfile",
+     lambda t: edit_file(dockerfile(t, "java-threads"),
                          lambda s: re.sub(r"(?m)^FROM eclipse-temurin:\S*", "FROM eclipse-temurin", s)),
      "base image eclipse-temurin has no version tag"),
     # environment names
@@ -129,6 +133,15 @@ CASES = [
     ("an unknown MYSQL_ name on mysql",
      lambda t: yaml_edit(t, "doc['services']['mysql']['environment']['MYSQL_ROOT_PASSWD'] = 'x'"),
      "service mysql: environment name MYSQL_ROOT_PASSWD"),
+    ("an env file with a name not in contract section 5",
+     lambda t: ((t / "extra.env").write_text("DB_HOSTNAME=mysql\n"),
+                yaml_edit(t, "doc['services']['java-akka']['env_file'] = ['extra.env']")),
+     "service java-akka: environment name DB_HOSTNAME"),
+    ("an env file that does not exist",
+     lambda t: yaml_edit(t, "doc['services']['java-akka']['env_file'] = ['missing.env']"),
+     re.compile(r"rejects docker-compose.yml: env file \S+/missing.env not found")),
+    ("a named volume not declared", lambda t: yaml_edit(t, "del doc['volumes']"),
+     re.compile(r'rejects docker-compose.yml: service "mysql" refers to undefined volume mysql-data')),
     # host ports
     ("two services on one host port",
      lambda t: yaml_edit(t, "doc['services']['node-engine']['ports'] = list(doc['services']['java-akka']['ports'])"),
@@ -152,47 +165,50 @@ CASES = [
      "schema.sql is not mounted"),
     # the file itself
     ("a YAML syntax error", lambda t: edit_file(t / "docker-compose.yml", lambda s: s + "services: [\n"),
-     "does not parse"),
+     re.compile(r"rejects docker-compose.yml: yaml: line \d+: did not find expected node content")),
     ("a duplicate key", lambda t: edit_file(t / "docker-compose.yml", lambda s: s + "name: again\n"),
-     "duplicate key 'name'"),
+     re.compile(r'rejects docker-compose.yml: .*mapping key "name" already defined')),
 ]
 
 
-def test_the_intact_tree_passes(tree, mode):
-    assert compose_check.check(tree, cli=mode) == []
+def test_the_intact_tree_passes(tree, cli):
+    assert compose_check.check(tree, cli=cli) == []
 
 
-def test_the_real_file_passes(mode):
-    report = compose_check.run(REPO, cli=mode)
+def test_the_real_file_passes(cli):
+    report = compose_check.run(REPO, cli=cli)
     assert report.problems == []
-    assert report.source == ("cli" if mode else "pyyaml")
     assert report.services >= 6
 
 
-def test_the_same_file_rewritten_passes(tree, mode):
+def test_the_same_file_rewritten_passes(tree, cli):
     yaml_edit(tree, "pass")
-    assert compose_check.check(tree, cli=mode) == []
+    assert compose_check.check(tree, cli=cli) == []
+
+
+def said(says, problem: str) -> bool:
+    return bool(says.search(problem)) if isinstance(says, re.Pattern) else says in problem
 
 
 @pytest.mark.parametrize("name,breaks,says", CASES, ids=[c[0] for c in CASES])
-def test_a_broken_copy_is_caught(tree, mode, name, breaks, says):
+def test_a_broken_copy_is_caught(tree, cli, name, breaks, says):
     breaks(tree)
-    problems = compose_check.check(tree, cli=mode)
+    problems = compose_check.check(tree, cli=cli)
     assert problems, f"{name}: the check passed"
-    assert any(says in p for p in problems), f"{name}: the check did not say {says!r}: {problems}"
+    assert any(said(says, p) for p in problems), f"{name}: the check did not say {says!r}: {problems}"
 
 
 def test_the_cli_catches_what_compose_itself_rejects(tree, cli):
-    # Not a rule of the project: Compose's own schema. Only the CLI knows it.
+    # Not a rule of the project: Compose's own schema, which only the CLI knows.
     yaml_edit(tree, "doc['services']['java-threads']['restart_policy'] = 'always'")
     problems = compose_check.check(tree, cli=cli)
     assert any("rejects docker-compose.yml" in p and "restart_policy" in p for p in problems), problems
-    assert compose_check.check(tree, cli=False) == [], "PyYAML alone does not know Compose's schema"
 
 
-def test_the_cli_resolves_profiles_and_interpolation(tree, cli):
+def test_the_cli_resolves_profiles_and_interpolation(tree, cli, monkeypatch):
     # A variant behind a profile is still seen (every profile is on), and ${VAR:-default} resolves
     # to its default whatever the caller's shell holds.
+    monkeypatch.setenv("TRADEBENCH_DB_HOST", "elsewhere")
     yaml_edit(tree, "doc['services']['java-akka']['profiles'] = ['extra']")
     problems = compose_check.check(tree, cli=cli)
     assert any("service java-akka: behind a profile" in p for p in problems), problems
@@ -202,30 +218,93 @@ def test_the_cli_resolves_profiles_and_interpolation(tree, cli):
     assert "loadclient" in doc["services"] and "toxiproxy" in doc["services"]
 
 
-def test_variants_are_the_folders_with_a_dockerfile(tree):
+def test_variants_are_the_folders_holding_a_variant_yaml(tree, cli):
     from tradebench_harness.variants import discover
-    # every variant folder (a variant.yaml) has its Dockerfile, and nothing else is taken for a variant
     assert compose_check.discover_variants(tree) == sorted(v.name for v in discover(tree))
     assert {"java-threads", "java-akka", "java-spray-async", "node-engine", "java-virtual"} <= set(compose_check.discover_variants(tree))
+    # a new variant: its folder holds a variant.yaml (and no Dockerfile: images may be shared); it needs its service
     (tree / "rust-engine").mkdir()
-    (tree / "rust-engine" / "Dockerfile").write_text("FROM rust:1.80\nUSER nobody\n")
-    problems = compose_check.check(tree, cli=False)
-    assert "service rust-engine is missing" in problems, "a new variant needs its service"
+    manifest = (tree / "java-threads" / "variant.yaml").read_text()
+    (tree / "rust-engine" / "variant.yaml").write_text(manifest.replace("name: java-threads", "name: rust-engine"))
+    assert "service rust-engine is missing" in compose_check.check(tree, cli=cli), "a new variant needs its service"
 
 
-def test_without_a_cli_the_file_is_read_with_pyyaml_and_a_note_says_so(tree, monkeypatch, tmp_path):
-    monkeypatch.setattr(compose_check.shutil, "which", lambda *_: None)
-    monkeypatch.setattr(compose_check, "_go", lambda: None)
-    notes: list[str] = []
-    assert compose_check.find_compose_cli(install=True, repo=tmp_path, notes=notes) is None
-    assert any("PyYAML instead" in n for n in notes), notes
+SHARED = """# syntax=docker/dockerfile:1
+ARG JDK=25
+ARG JRE_TAG=:25.0.3_9-jre
+FROM maven:3.9.11-eclipse-temurin-${JDK} AS build
+ARG MODULE
+ARG LIB=engine-model
+WORKDIR /src
+COPY pom.xml ./
+COPY engine-model/pom.xml engine-model/
+COPY engine-wire/pom.xml engine-wire/
+COPY engine-jdbc/pom.xml engine-jdbc/
+COPY engine-servlet/pom.xml engine-servlet/
+COPY loadclient/pom.xml loadclient/
+COPY java-threads/pom.xml java-threads/
+COPY java-akka/pom.xml java-akka/
+COPY java-spray-async/pom.xml java-spray-async/
+COPY java-virtual/pom.xml java-virtual/
+COPY ${LIB}/src ${LIB}/src
+COPY engine-wire/src engine-wire/src
+COPY engine-jdbc/src engine-jdbc/src
+COPY engine-servlet/src engine-servlet/src
+COPY ${MODULE}/src ${MODULE}/src
+RUN mvn -B -q -DskipTests -pl ${MODULE} -am package && cp ${MODULE}/target/${MODULE}.jar /app.jar
+
+FROM eclipse-temurin${JRE_TAG}
+COPY --from=build /app.jar /app/app.jar
+USER nobody
+"""
+
+
+def share_one_dockerfile(tree: Path, module_of: dict) -> None:
+    """java-threads and java-akka built from one Dockerfile at the root, each with its build arg MODULE."""
+    (tree / "servlet.Dockerfile").write_text(SHARED)
+    for service, module in module_of.items():
+        yaml_edit(tree, f"doc['services']['{service}']['build'] = "
+                        f"{{'context': '.', 'dockerfile': 'servlet.Dockerfile', 'args': {{'MODULE': '{module}'}}}}")
+
+
+def test_services_sharing_one_dockerfile_are_checked_with_their_build_args(tree, cli):
+    share_one_dockerfile(tree, {"java-threads": "java-threads", "java-akka": "java-akka"})
+    assert compose_check.check(tree, cli=cli) == []
+    # the build arg decides what is copied and built: a wrong one is caught for its service only
+    share_one_dockerfile(tree, {"java-threads": "java-threads", "java-akka": "java-akkka"})
+    problems = compose_check.check(tree, cli=cli)
+    assert any("(java-akka): COPY java-akkka/src: no such path" in p for p in problems), problems
+    assert any("(java-akka): mvn -pl java-akkka: not a module" in p for p in problems), problems
+    assert not any("(java-threads)" in p for p in problems), problems
+    # an ARG's default in a stage, and a global ARG in FROM
+    edit_file(tree / "servlet.Dockerfile", lambda s: s.replace("ARG LIB=engine-model", "ARG LIB=engine-modell")
+              .replace("ARG JRE_TAG=:25.0.3_9-jre", "ARG JRE_TAG="))
+    problems = compose_check.check(tree, cli=cli)
+    assert any("(java-threads): COPY engine-modell/src: no such path" in p for p in problems), problems
+    assert any("(java-threads): base image eclipse-temurin has no version tag" in p for p in problems), problems
+
+
+def test_a_build_target_is_the_final_stage(tree, cli):
+    yaml_edit(tree, "doc['services']['java-threads']['build']['target'] = 'build'")
+    problems = compose_check.check(tree, cli=cli)
+    assert any("(java-threads): the final stage runs as root" in p for p in problems), problems
+    yaml_edit(tree, "doc['services']['java-threads']['build']['target'] = 'nothing'")
+    problems = compose_check.check(tree, cli=cli)
+    assert any("(java-threads): build target nothing is not a stage" in p for p in problems), problems
+
+
+def test_without_a_cli_the_check_fails(tree, monkeypatch, tmp_path):
+    monkeypatch.delenv("TB_COMPOSE", raising=False)
     monkeypatch.setattr(compose_check, "REPO", tmp_path)
-    report = compose_check.run(tree)
-    assert report.source == "pyyaml" and report.problems == [] and report.notes
+    assert compose_check.compose_cli() is None
+    (problem,) = compose_check.check(tree)
+    assert problem.startswith("no Compose CLI")
+    # a program that is not Compose: its failure is the problem
+    assert compose_check.check(tree, cli="/bin/false")[0].startswith("'false config' rejects docker-compose.yml")
 
 
-def test_main_exit_codes(tree, capsys):
-    assert compose_check.main([str(tree), "--no-cli"]) == 0
-    yaml_edit(tree, "del doc['services']['mysql']")
-    assert compose_check.main([str(tree), "--no-cli"]) == 1
-    assert "compose check: service mysql is missing" in capsys.readouterr().out
+def test_main_exit_codes(tree, cli, capsys):
+    assert compose_check.main([str(tree), "--compose", cli]) == 0
+    yaml_edit(tree, "del doc['services']['loadclient']")
+    assert compose_check.main([str(tree), "--compose", cli]) == 1
+    assert "compose check: service loadclient is missing" in capsys.readouterr().out

@@ -4,24 +4,27 @@ There is no Docker engine on the project's machines, so the check reads the
 files themselves:
 
 - docker-compose.yml is resolved by the official Compose CLI,
-  ``docker compose config --format json`` (it needs no engine): anchors, merge
-  keys, profiles, interpolation and env files exactly as Compose reads them,
-  and the CLI's own validation. The CLI is ``docker compose`` when installed,
-  else a ``docker-compose`` v2 on the PATH, else ``tools/bin/docker-compose``
-  of the repository, built there with ``go install`` (Compose is a Go module)
-  when it is missing and Go is installed. Without any of these the file is
-  parsed with PyYAML instead (duplicate keys are errors; ``${X:-default}``
-  interpolated as with every variable unset), and a note says so. When the
-  CLI rejects the file, its message is a problem and the rules below are
-  applied to the PyYAML reading, so the report still says what is wrong.
-- On the resolved file, the project's rules:
-  - the services mysql, loadclient and every variant exist, and what they
-    refer to does: build contexts, Dockerfiles, bind-mounted files, named
-    volumes, depends_on targets;
-  - every path a Dockerfile COPYs exists in its build context and is not
-    dropped by .dockerignore; every module of the root pom is in the Maven
-    images' build stage; base images carry a version; the final stage runs
-    as a user other than root;
+  ``docker-compose config --format json`` (it needs no engine): the YAML
+  (duplicate keys are errors), anchors, merge keys, profiles (every one on),
+  interpolation (no variable of the caller's shell), env files, and Compose's
+  own schema and references (``depends_on`` targets, named volumes, env
+  files), exactly as Compose reads them. A file the CLI rejects is a problem,
+  in the CLI's words. The launcher installs the pinned CLI
+  (scripts/lib/30-compose.sh) and names it in ``TB_COMPOSE``; without
+  ``TB_COMPOSE`` the check runs ``tools/bin/docker-compose`` of the
+  repository, and without either it fails.
+- On the resolved file, the project's rules, which Compose does not check:
+  - the services mysql, loadclient and every variant (a folder holding a
+    variant.yaml) exist; each service's build context and Dockerfile, as the
+    file names them, and each bind-mounted path exist (Compose would create a
+    missing one as an empty folder);
+  - every path a Dockerfile COPYs, with the ARGs the Dockerfile declares and
+    the service's build args, exists in its build context and is not dropped
+    by .dockerignore; every module of the root pom is in the Maven images'
+    build stage; base images carry a version; the final stage (or the
+    service's build target) runs as a user other than root. Compose reads a
+    Dockerfile and .dockerignore only when it builds, through the engine's
+    BuildKit: this module reads them as BuildKit does;
   - environment names are those of contract section 5 (the mysql service:
     the mysql image's own MYSQL_* names);
   - mysql is mysql:8.4 with schema.sql mounted into
@@ -31,7 +34,7 @@ files themselves:
   - no two services publish the same host port.
 
 ``check(root)`` returns the problems found (an empty list: the file is fine).
-``python -m tradebench_harness.compose_check [--variants a,b] [--no-cli] [ROOT]``
+``python -m tradebench_harness.compose_check [--variants a,b] [--compose CLI] [ROOT]``
 prints them and exits 1 when there are any.
 """
 
@@ -42,22 +45,18 @@ import glob
 import json
 import os
 import re
-import shutil
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from . import variants as variants_mod
 
 #: The repository this module lives in (harness/tradebench_harness/compose_check.py).
 REPO = Path(__file__).resolve().parents[2]
-#: The Compose release built with ``go install`` when no CLI is installed.
-COMPOSE_MODULE = "github.com/docker/compose/v2/cmd@v2.29.7"
-#: Where the Compose binary keeps its version (set at link time, else it says "dev").
-COMPOSE_VERSION_SYMBOL = "github.com/docker/compose/v2/internal.Version"
-#: How long ``go install`` of Compose may take (a first build downloads its modules).
-GO_INSTALL_TIMEOUT_S = 1800
+#: Where the launcher puts the Compose CLI it builds (scripts/lib/30-compose.sh).
+TOOLS_COMPOSE = Path("tools") / "bin" / "docker-compose"
 
 CONTRACT_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
                 "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD", "DB_POOL",
@@ -69,74 +68,32 @@ MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_
              "MYSQL_ROOT_HOST", "MYSQL_INITDB_SKIP_TZINFO"}
 # What a build context at the root must keep out (sample paths).
 MUST_IGNORE = ["engine-model/target", "node-engine/node_modules", ".tradebench", "results", "tools", ".git"]
-# Folders with a Dockerfile that are not variants.
-NOT_VARIANTS = {"loadclient"}
 
 
 def discover_variants(root: Path) -> list[str]:
-    """The variants of a tree: its top-level folders with a Dockerfile, but the load client."""
-    return sorted(p.parent.name for p in Path(root).glob("*/Dockerfile") if p.parent.name not in NOT_VARIANTS)
+    """The variants of a tree: the folders holding a variant.yaml (variants.py), whatever their images."""
+    return sorted(v.name for v in variants_mod.discover(Path(root)))
 
 
 # ---------------------------------------------------------------------------------------------
 # The Compose CLI
 # ---------------------------------------------------------------------------------------------
 
-def _works(cmd: list[str]) -> bool:
-    try:
-        r = subprocess.run(cmd + ["version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    # v2 says "Docker Compose version v2.29.7" (the old Python docker-compose 1.x: "docker-compose version 1...")
-    return r.returncode == 0 and r.stdout.startswith("Docker Compose version")
+def compose_cli(repo: Path | None = None) -> str | None:
+    """The Compose CLI to run: TB_COMPOSE (set by the launcher), else tools/bin/docker-compose of REPO."""
+    named = os.environ.get("TB_COMPOSE")
+    if named:
+        return named
+    local = (Path(repo) if repo is not None else REPO) / TOOLS_COMPOSE
+    return str(local) if os.access(local, os.X_OK) else None
 
 
-def _go() -> str | None:
-    return shutil.which("go") or next((g for g in ("/usr/local/go/bin/go",) if os.access(g, os.X_OK)), None)
-
-
-def find_compose_cli(install: bool = True, repo: Path | None = None, notes: list[str] | None = None) -> list[str] | None:
-    """The command of a Compose v2 CLI, or None. May build one into ``repo/tools/bin`` (repo: this repository)."""
-    notes = notes if notes is not None else []
-    repo = Path(repo) if repo is not None else REPO
-    if shutil.which("docker") and _works(["docker", "compose"]):
-        return ["docker", "compose"]
-    if shutil.which("docker-compose") and _works(["docker-compose"]):
-        return ["docker-compose"]
-    local = repo / "tools" / "bin" / "docker-compose"
-    if local.is_file() and _works([str(local)]):
-        return [str(local)]
-    go = _go()
-    if not install or go is None:
-        notes.append("no Compose CLI (docker compose, docker-compose, tools/bin/docker-compose)"
-                     + ("" if go else " and no Go to build one") + ": docker-compose.yml read with PyYAML instead")
-        return None
-    print(f"compose check: building the Compose CLI into {local.parent} (go install {COMPOSE_MODULE})",
-          file=sys.stderr)
-    local.parent.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, GOBIN=str(local.parent))
-    try:
-        r = subprocess.run([go, "install", "-ldflags", "-X " + COMPOSE_VERSION_SYMBOL + "=" + COMPOSE_MODULE.split("@")[1],
-                            COMPOSE_MODULE], env=env, capture_output=True, text=True,
-                           timeout=GO_INSTALL_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        notes.append(f"building the Compose CLI failed ({e}): docker-compose.yml read with PyYAML instead")
-        return None
-    built = local.parent / "cmd"
-    if r.returncode != 0 or not built.is_file():
-        tail = " ".join((r.stderr or "").strip().splitlines()[-3:])
-        notes.append(f"building the Compose CLI failed ({tail}): docker-compose.yml read with PyYAML instead")
-        return None
-    built.replace(local)
-    return [str(local)] if _works([str(local)]) else None
-
-
-def compose_config(cli: list[str], root: Path) -> tuple[dict | None, str]:
+def compose_config(cli: str, root: Path) -> tuple[dict | None, str]:
     """(the resolved file, "") or (None, the CLI's complaint). Every profile on; no variable of the caller's shell."""
     env = {k: os.environ[k] for k in ("PATH", "HOME", "TMPDIR") if k in os.environ}
     env["COMPOSE_PROFILES"] = "*"
     try:
-        r = subprocess.run(cli + ["-f", "docker-compose.yml", "--profile", "*", "config", "--format", "json"],
+        r = subprocess.run([cli, "-f", "docker-compose.yml", "--profile", "*", "config", "--format", "json"],
                            cwd=root, env=env, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, str(e)
@@ -149,60 +106,7 @@ def compose_config(cli: list[str], root: Path) -> tuple[dict | None, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# PyYAML reading (the fallback, and the reading when the CLI rejects the file)
-# ---------------------------------------------------------------------------------------------
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML with duplicate keys as errors (Compose rejects them; PyYAML would keep the last)."""
-
-
-def _construct_mapping(loader, node, deep=False):
-    seen = set()
-    for key_node, _ in node.value:
-        if key_node.tag == "tag:yaml.org,2002:merge":
-            continue
-        key = loader.construct_object(key_node, deep=True)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, "duplicate key %r" % (key,), key_node.start_mark)
-        seen.add(key)
-    loader.flatten_mapping(node)
-    return {loader.construct_object(k, deep=deep): loader.construct_object(v, deep=deep) for k, v in node.value}
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-_VAR = re.compile(r"\$(?:(\$)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])((?:[^{}]|\{[^{}]*\})*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
-
-
-def interpolate(value):
-    """Compose interpolation with every variable unset: ``${X:-d}`` -> d, ``${X}`` -> "", ``$$`` -> ``$``."""
-    if isinstance(value, str):
-        def rep(m):
-            if m.group(1):
-                return "$"
-            op, arg = m.group(3), m.group(4) or ""
-            return interpolate(arg) if op in (":-", "-") else ""
-        return _VAR.sub(rep, value)
-    if isinstance(value, list):
-        return [interpolate(v) for v in value]
-    if isinstance(value, dict):
-        return {k: interpolate(v) for k, v in value.items()}
-    return value
-
-
-def yaml_config(root: Path) -> tuple[dict | None, str]:
-    try:
-        with open(root / "docker-compose.yml") as f:
-            doc = yaml.load(f, Loader=_Loader)
-    except yaml.YAMLError as e:
-        return None, "docker-compose.yml does not parse: %s" % e
-    if not isinstance(doc, dict) or not isinstance(doc.get("services"), dict):
-        return None, "docker-compose.yml has no services map"
-    return interpolate(doc), ""
-
-
-# ---------------------------------------------------------------------------------------------
-# .dockerignore and Dockerfiles
+# .dockerignore and Dockerfiles (read as BuildKit reads them)
 # ---------------------------------------------------------------------------------------------
 
 def _ignore_regex(pattern: str):
@@ -341,6 +245,42 @@ def _expand(text):
     return [int(text)]
 
 
+_REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def substitute(text: str, names: dict) -> str:
+    """TEXT with a Dockerfile's variable references (``$X``, ``${X}``, ``${X:-word}``, ``${X:+word}``, and the
+    same without the colon) replaced by the values in NAMES (the ARGs and ENVs in scope; None: no value)."""
+    def rep(m):
+        name = m.group(1) or m.group(4)
+        value, op, word = names.get(name), m.group(2), m.group(3) or ""
+        if op == ":-":
+            return value if value else word
+        if op == "-":
+            return value if value is not None else word
+        if op == ":+":
+            return word if value else ""
+        if op == "+":
+            return word if value is not None else ""
+        return value or ""
+    return _REF.sub(rep, text)
+
+
+def _assignments(rest: str, env: bool = False) -> list[tuple[str, str | None]]:
+    """The NAME[=value] pairs of an ARG (value None: none given) or of an ENV (also ``ENV NAME value``)."""
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        words = rest.split()
+    if env and words and "=" not in words[0]:
+        return [(words[0], " ".join(words[1:]))]
+    out = []
+    for w in words:
+        k, eq, v = w.partition("=")
+        out.append((k, v if eq else None))
+    return out
+
+
 @dataclass
 class _Checker:
     root: str
@@ -354,11 +294,13 @@ class _Checker:
         return os.path.relpath(p, self.root)
 
     def path(self, p) -> str:
-        """A path of the compose file (relative to the root, or absolute as the CLI writes it)."""
-        return os.path.normpath(os.path.join(self.root, os.path.expanduser(str(p))))
+        """A path of the resolved file (the CLI writes them absolute; relative ones are to the root)."""
+        return os.path.normpath(os.path.join(self.root, str(p)))
 
     # ---- Dockerfiles ----
-    def check_dockerfile(self, service: str, context: str, dockerfile: str) -> None:
+    def check_dockerfile(self, service: str, context: str, dockerfile: str, build_args: dict,
+                         target: str | None) -> None:
+        """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage."""
         where = "%s (%s)" % (self.rel(dockerfile), service)
         with open(dockerfile) as f:
             instructions = _dockerfile_instructions(f.read())
@@ -367,27 +309,40 @@ class _Checker:
             for p in MUST_IGNORE:
                 if not _ignored(rules, p):
                     self.bad("%s: build context is the repository root but .dockerignore does not exclude %s" % (where, p))
-        global_args, stages, users, copied, runs = {}, [], {}, [], []
+        # ARGs before the first FROM (FROM sees them), and the ARGs and ENVs of the current stage (the rest do)
+        global_args: dict = {}
+        scope: dict = {}
+        stages, users, copied, runs = [], {}, [], []
         for op, rest in instructions:
-            if op == "ARG" and not stages:
-                k, _, v = rest.partition("=")
-                global_args[k.strip()] = v.strip().strip('"')
+            if op == "ARG":
+                for k, v in _assignments(rest):
+                    if k in build_args:
+                        value = build_args[k]
+                    elif v is not None:
+                        value = substitute(v, scope if stages else global_args)
+                    else:
+                        value = global_args.get(k) if stages else None
+                    (scope if stages else global_args)[k] = value
+            elif op == "ENV" and stages:
+                for k, v in _assignments(rest, env=True):
+                    scope[k] = substitute(v or "", scope)
             elif op == "FROM":
                 words = [w for w in rest.split() if not w.startswith("--")]
                 if not words:
                     self.bad("%s: FROM without an image" % where)
                     continue
-                image = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: global_args.get(m.group(1), ""), words[0])
+                image = substitute(words[0], global_args)
                 name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
                 if image not in [s for s in stages if s] and image != "scratch" and not image_pinned(image):
                     self.bad("%s: base image %s has no version tag (pin it)" % (where, image))
                 stages.append(name)
                 users[len(stages) - 1] = None
+                scope = {}
             elif op in ("COPY", "ADD"):
                 if not stages:
                     self.bad("%s: %s before FROM" % (where, op))
                     continue
-                flags, sources, _ = _copy_args(rest)
+                flags, sources, _ = _copy_args(substitute(rest, scope))
                 if sources is None:
                     if "<<" not in rest:
                         self.bad("%s: cannot read '%s %s'" % (where, op, rest))
@@ -414,13 +369,19 @@ class _Checker:
                     copied.append(os.path.normpath(src.lstrip("/")).rstrip("/"))
             elif op == "USER":
                 if stages:
-                    users[len(stages) - 1] = rest.strip()
+                    users[len(stages) - 1] = substitute(rest.strip(), scope)
             elif op == "RUN":
-                runs.append(rest)
+                runs.append(substitute(rest, scope))
         if not stages:
             self.bad("%s: no FROM" % where)
             return
-        last_user = users.get(len(stages) - 1)
+        final = len(stages) - 1
+        if target:
+            if target not in stages:
+                self.bad("%s: build target %s is not a stage of the Dockerfile" % (where, target))
+                return
+            final = stages.index(target)
+        last_user = users.get(final)
         if not last_user or last_user.split(":")[0] in ("root", "0"):
             self.bad("%s: the final stage runs as root (add USER)" % where)
         # Maven images: every reactor module's pom must be in the build stage, and
@@ -439,34 +400,14 @@ class _Checker:
                         elif not any(c in (".", m, m + "/src") for c in copied):
                             self.bad("%s: the build stage does not COPY %s/src" % (where, m))
 
-    # ---- service parts, in the short syntax of the file and the long syntax of the CLI ----
+    # ---- service parts, in the long syntax the CLI writes ----
     def published_ports(self, service: str, spec):
         """[(host_ip, host_port, container_port, protocol)]"""
         out = []
         for p in spec or []:
             try:
-                if isinstance(p, dict):
-                    hosts, targets = _expand(p.get("published", "") or ""), _expand(p.get("target", ""))
-                    ip, proto = str(p.get("host_ip", "") or ""), str(p.get("protocol", "tcp") or "tcp")
-                else:
-                    s = str(p)
-                    s, _, proto = s.partition("/")
-                    proto = proto or "tcp"
-                    if s.startswith("["):                     # [::1]:3000:3000
-                        ip, _, s = s[1:].partition("]:")
-                        host, _, target = s.rpartition(":")
-                    else:
-                        parts = s.split(":")
-                        if len(parts) == 1:
-                            ip, host, target = "", "", parts[0]
-                        elif len(parts) == 2:
-                            ip, (host, target) = "", parts
-                        else:
-                            ip, host, target = ":".join(parts[:-2]), parts[-2], parts[-1]
-                    hosts, targets = _expand(host), _expand(target)
-                if not targets:
-                    self.bad("service %s: port %r has no container port" % (service, p))
-                    continue
+                hosts, targets = _expand(p.get("published", "") or ""), _expand(p.get("target", ""))
+                ip, proto = str(p.get("host_ip", "") or ""), str(p.get("protocol", "tcp") or "tcp")
                 if hosts and len(hosts) != len(targets) and len(targets) != 1:
                     self.bad("service %s: port %r: ranges of different sizes" % (service, p))
                     continue
@@ -478,101 +419,54 @@ class _Checker:
                 self.bad("service %s: cannot read port %r" % (service, p))
         return out
 
-    def env_names(self, service: str, svc: dict):
-        env = svc.get("environment") or {}
-        names = {}
-        if isinstance(env, dict):
-            names = {str(k): (None if v is None else str(v)) for k, v in env.items()}
-        elif isinstance(env, list):
-            for item in env:
-                k, eq, v = str(item).partition("=")
-                names[k] = v if eq else None
-        else:
-            self.bad("service %s: environment is neither a map nor a list" % service)
-        files = svc.get("env_file") or []
-        for f in [files] if isinstance(files, (str, dict)) else files:
-            path = f.get("path") if isinstance(f, dict) else f
-            full = self.path(path)
-            if not os.path.isfile(full):
-                if not (isinstance(f, dict) and f.get("required") is False):
-                    self.bad("service %s: env_file %s does not exist" % (service, path))
-                continue
-            with open(full) as fh:
-                for line in fh:
-                    line = line.strip()
-                    if line and not line.startswith("#"):
-                        k, _, v = line.partition("=")
-                        names[k.replace("export ", "").strip()] = v
-        return names
+    @staticmethod
+    def env_names(svc: dict) -> dict:
+        """The service's environment (its env files already in it): name -> value (None: from the shell)."""
+        return {str(k): (None if v is None else str(v)) for k, v in (svc.get("environment") or {}).items()}
 
     @staticmethod
     def volume_mounts(svc: dict):
-        """[(type, source, target)] from short or long syntax."""
-        out = []
-        for v in svc.get("volumes") or []:
-            if isinstance(v, dict):
-                out.append((v.get("type", "volume"), v.get("source"), v.get("target")))
-                continue
-            parts = str(v).split(":")
-            if len(parts) == 1:
-                out.append(("volume", None, parts[0]))
-            else:
-                src, tgt = parts[0], parts[1]
-                kind = "bind" if src.startswith((".", "/", "~")) else "volume"
-                out.append((kind, src, tgt))
-        return out
+        """[(type, source, target)]"""
+        return [(v.get("type", "volume"), v.get("source"), v.get("target")) for v in svc.get("volumes") or []]
 
     # ---- the file ----
     def check(self, doc: dict) -> None:
         services = doc.get("services") or {}
-        top_volumes = doc.get("volumes") or {}
         for name in ["mysql", "loadclient"] + self.variants:
             if name not in services:
                 self.bad("service %s is missing" % name)
 
         ports_seen = {}
         for name, svc in services.items():
-            if not isinstance(svc, dict):
-                self.bad("service %s is not a map" % name)
-                continue
             build = svc.get("build")
             if build is None and not svc.get("image"):
                 self.bad("service %s has neither build nor image" % name)
             if build is not None:
-                if isinstance(build, str):
-                    build = {"context": build}
                 context = self.path(build.get("context", "."))
                 if not os.path.isdir(context):
                     self.bad("service %s: build context %s does not exist" % (name, self.rel(context)))
+                elif "dockerfile_inline" in build:
+                    self.bad("service %s: dockerfile_inline: keep the Dockerfile in a file" % name)
                 else:
                     dockerfile = os.path.normpath(os.path.join(context, str(build.get("dockerfile", "Dockerfile"))))
-                    if "dockerfile_inline" in build:
-                        self.bad("service %s: dockerfile_inline: keep the Dockerfile in a file" % name)
-                    elif not os.path.isfile(dockerfile):
+                    if not os.path.isfile(dockerfile):
                         self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
                     else:
-                        self.check_dockerfile(name, context, dockerfile)
+                        args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
+                        self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
             elif svc.get("image") and not image_pinned(str(svc["image"])):
                 self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
 
-            env = self.env_names(name, svc)
+            env = self.env_names(svc)
             allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
             for k in sorted(env):
                 if k not in allowed:
                     self.bad("service %s: environment name %s is not %s" % (
                         name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
 
-            deps = svc.get("depends_on") or []
-            for d in (deps if isinstance(deps, list) else list(deps)):
-                if d not in services:
-                    self.bad("service %s depends on %s, which is not a service" % (name, d))
-
             for kind, src, tgt in self.volume_mounts(svc):
-                if kind == "bind" and src:
-                    if not os.path.exists(self.path(src)):
-                        self.bad("service %s: mounted path %s does not exist" % (name, self._shown(src)))
-                elif kind == "volume" and src and src not in top_volumes:
-                    self.bad("service %s: named volume %s is not declared under volumes:" % (name, src))
+                if kind == "bind" and src and not os.path.exists(self.path(src)):
+                    self.bad("service %s: mounted path %s does not exist" % (name, self._shown(src)))
 
             for ip, host, target, proto in self.published_ports(name, svc.get("ports")):
                 if host is None:
@@ -587,13 +481,13 @@ class _Checker:
         self.check_mysql(services.get("mysql"))
         self.check_variants(services)
         lc = services.get("loadclient")
-        if isinstance(lc, dict):
+        if lc is not None:
             if not lc.get("profiles"):
                 self.bad("service loadclient: not behind a profile (`docker compose up` would start it)")
             if "loadclient.jar" not in " ".join(map(str, lc.get("entrypoint") or [])) and lc.get("build") is None:
                 self.bad("service loadclient: neither built nor run with loadclient.jar")
         tp = services.get("toxiproxy")
-        if isinstance(tp, dict) and not tp.get("profiles"):
+        if tp is not None and not tp.get("profiles"):
             self.bad("service toxiproxy: not behind a profile")
 
     def _shown(self, src) -> str:
@@ -604,7 +498,7 @@ class _Checker:
         return s
 
     def check_mysql(self, mysql) -> None:
-        if not isinstance(mysql, dict):
+        if mysql is None:
             return
         if not str(mysql.get("image", "")).startswith("mysql:8.4"):
             self.bad("service mysql: image is %r, not mysql:8.4" % mysql.get("image"))
@@ -621,7 +515,7 @@ class _Checker:
         hc = mysql.get("healthcheck") or {}
         if not hc.get("test") or hc.get("disable"):
             self.bad("service mysql: no healthcheck (the variants wait for a healthy mysql)")
-        menv = self.env_names("mysql", mysql)
+        menv = self.env_names(mysql)
         if not any(menv.get(k) for k in ("MYSQL_ROOT_PASSWORD", "MYSQL_ROOT_PASSWORD_FILE",
                                          "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD")):
             self.bad("service mysql: the mysql image needs MYSQL_ROOT_PASSWORD (or MYSQL_RANDOM_ROOT_PASSWORD)")
@@ -630,17 +524,15 @@ class _Checker:
         """The variants: built, waiting for a healthy mysql, publishing their PORT."""
         for v in self.variants:
             svc = services.get(v)
-            if not isinstance(svc, dict):
+            if svc is None:
                 continue
             if svc.get("build") is None:
-                self.bad("service %s: not built from its Dockerfile" % v)
+                self.bad("service %s: not built from a Dockerfile" % v)
             if svc.get("profiles"):
                 self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
-            deps = svc.get("depends_on") or {}
-            if not (isinstance(deps, dict) and isinstance(deps.get("mysql"), dict)
-                    and deps["mysql"].get("condition") == "service_healthy"):
+            if ((svc.get("depends_on") or {}).get("mysql") or {}).get("condition") != "service_healthy":
                 self.bad("service %s: does not depend on mysql with condition: service_healthy" % v)
-            env = self.env_names(v, svc)
+            env = self.env_names(svc)
             port_text = str(env.get("PORT") or "3000")
             port = int(port_text) if port_text.isdigit() else None
             if port is None:
@@ -655,41 +547,29 @@ class _Checker:
 @dataclass
 class Report:
     problems: list[str]
-    #: What the check could not do as usual (no CLI: PyYAML instead).
-    notes: list[str]
-    #: "cli" (the Compose CLI resolved the file) or "pyyaml".
-    source: str
     services: int = 0
 
 
-def run(root: Path, variants: list[str] | None = None, cli: list[str] | None | bool = True) -> Report:
-    """The whole check. ``cli``: True = find (or build) the Compose CLI; False = PyYAML only; a list = that command."""
+def run(root: Path, variants: list[str] | None = None, cli: str | None = None) -> Report:
+    """The whole check of ROOT. CLI: the Compose CLI to run (default: compose_cli())."""
     root = Path(root).resolve()
-    notes: list[str] = []
-    problems: list[str] = []
     if not (root / "docker-compose.yml").is_file():
-        return Report(["%s/docker-compose.yml is missing" % root], notes, "none")
+        return Report(["%s/docker-compose.yml is missing" % root])
     if variants is None:
         variants = discover_variants(root)
-    command = find_compose_cli(notes=notes) if cli is True else (cli or None)
-    doc, source = None, "pyyaml"
-    if command:
-        doc, complaint = compose_config(command, root)
-        if doc is not None:
-            source = "cli"
-        else:
-            problems.append("'%s config' rejects docker-compose.yml: %s" % (" ".join(Path(command[0]).name.split()
-                                                                               + command[1:]), complaint))
+    cli = cli or compose_cli()
+    if cli is None:
+        return Report(["no Compose CLI: TB_COMPOSE is not set and %s is missing (./tradebench compose-check "
+                       "installs it)" % (REPO / TOOLS_COMPOSE)])
+    doc, complaint = compose_config(cli, root)
     if doc is None:
-        doc, complaint = yaml_config(root)
-        if doc is None:
-            return Report(problems + [complaint], notes, source)
+        return Report(["'%s config' rejects docker-compose.yml: %s" % (Path(cli).name, complaint)])
     checker = _Checker(str(root), list(variants))
     checker.check(doc)
-    return Report(problems + checker.problems, notes, source, len(doc.get("services") or {}))
+    return Report(checker.problems, len(doc.get("services") or {}))
 
 
-def check(root: Path, variants: list[str] | None = None, cli: list[str] | None | bool = True) -> list[str]:
+def check(root: Path, variants: list[str] | None = None, cli: str | None = None) -> list[str]:
     """The problems of ROOT's docker-compose.yml and Dockerfiles (empty: none)."""
     return run(root, variants, cli).problems
 
@@ -698,19 +578,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tradebench_harness.compose_check",
                                      description="static check of docker-compose.yml and the Dockerfiles")
     parser.add_argument("root", nargs="?", default=str(REPO), help="the tree to check (default: this repository)")
-    parser.add_argument("--variants", help="comma-separated variant services (default: folders with a Dockerfile)")
-    parser.add_argument("--no-cli", action="store_true", help="read the file with PyYAML, not the Compose CLI")
+    parser.add_argument("--variants", help="comma-separated variant services (default: folders holding a variant.yaml)")
+    parser.add_argument("--compose", help="the Compose CLI (default: $TB_COMPOSE, else tools/bin/docker-compose)")
     args = parser.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v] if args.variants else None
-    report = run(Path(args.root), variants, cli=not args.no_cli)
-    for n in report.notes:
-        print("compose check: note: " + n, file=sys.stderr)
+    report = run(Path(args.root), variants, cli=args.compose)
     for p in report.problems:
         print("compose check: " + p)
     if report.problems:
         return 1
-    print("compose check: docker-compose.yml OK (%d services, read by %s)"
-          % (report.services, "the Compose CLI" if report.source == "cli" else "PyYAML"), file=sys.stderr)
+    print("compose check: docker-compose.yml OK (%d services, resolved by the Compose CLI)" % report.services,
+          file=sys.stderr)
     return 0
 
 

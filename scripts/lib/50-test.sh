@@ -9,7 +9,8 @@
 #    (cross-member trade, verify, kill -9 and SIGTERM under load;
 #    harness/tradebench_harness/cluster_test.py),
 # 5. the reliability suite,
-# 6. the static check of docker-compose.yml and the Dockerfiles,
+# 6. the static check of docker-compose.yml and the Dockerfiles (the official
+#    Compose CLI resolves the file: scripts/lib/30-compose.sh installs it),
 # 7. the harness's own tests (pytest, harness/tests), among them the
 #    compose check's test on broken copies of the tree, and the
 #    bench/compare end-to-end check: a short real compare of two variants
@@ -74,6 +75,8 @@ tb_test() {
     harness_steps "$steps"
   fi
   say "docker-compose static check (harness/tradebench_harness/compose_check.py)"
+  # the Compose CLI the check runs, and the harness's tests after it (TB_COMPOSE)
+  compose_install || step_fail "installing the Compose CLI (scripts/lib/30-compose.sh)"
   if harness_run compose-check; then step_ok "docker-compose static check"; else step_fail "docker-compose static check"; fi
   say "the harness's own tests (pytest harness/tests)"
   harness_pytest
