@@ -44,7 +44,7 @@ go_fetch_toolchain() {
     || { say "building the Compose CLI needs Go $TB_GO_MIN+: install it (the launcher only fetches the linux-amd64 toolchain)"; return 1; }
   say "fetching the Go $TB_GO_TOOLCHAIN toolchain ($mod) into tools/"
   tmp=$(mktemp -d)
-  src=$(cd "$tmp" && GOFLAGS=-modcacherw GOPATH="$tmp/gopath" "$1" mod download -json "$mod" \
+  src=$(cd "$tmp" && GOFLAGS=-modcacherw GOMODCACHE="$tmp/mod" "$1" mod download -json "$mod" \
         | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
   if [ -z "$src" ] || [ ! -f "$src/bin/go" ]; then
     rm -rf "$tmp"; say "could not fetch $mod from the Go module proxy"; return 1
