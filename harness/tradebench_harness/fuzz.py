@@ -1,7 +1,7 @@
 """The HTTP API fuzzed: Schemathesis (pinned in harness/requirements.txt) runs
-docs/openapi.yaml against every variant, each started on the database
-TRADER_FUZZ (emptied first) as the end-to-end test starts it, then stopped
-with SIGTERM (a clean exit 0 expected).
+docs/openapi.yaml against every variant, each started as the end-to-end test
+starts it, on a database of its own (TRADER_FUZZ_<VARIANT>, emptied first),
+then stopped with SIGTERM (a clean exit 0 expected).
 
 The checks are every Schemathesis check that applies to an API without
 authentication (CHECKS): no 5xx, status codes / content types / headers /
@@ -33,13 +33,12 @@ from .context import Context
 from .steps import Steps
 from .variants import ManifestError, Variant
 
-FUZZ_DB = "TRADER_FUZZ"
 SPEC = "docs/openapi.yaml"
 CONFIG = "harness/schemathesis.toml"     # the statuses the contract expects of valid and invalid input
 DEFAULT_SEED = 20261124
 MAX_EXAMPLES = 60          # generated cases per operation in the fuzzing phase
-BUDGET_S = 45              # Schemathesis's time for one variant, at most (it takes 5-10 s on 2 cores)
-PHASES = ("examples", "coverage", "fuzzing")
+BUDGET_S = 45              # Schemathesis's time for one variant at MAX_EXAMPLES, at most (it takes 3-20 s on 2 cores)
+PHASES = ("examples", "coverage", "fuzzing", "stateful")
 CHECKS = (
     "not_a_server_error",
     "status_code_conformance",
@@ -77,14 +76,22 @@ def figures(report: dict) -> tuple[int, int]:
     return int(cases.get("generated", 0)), int(cases.get("unique_failures", 0)) + len(report.get("errors") or [])
 
 
+def database(v: Variant) -> str:
+    """The variant's own database (./tradebench test creates it: scripts/lib/50-test.sh, test_dbs)."""
+    return "TRADER_FUZZ_" + v.name.upper().replace("-", "_")
+
+
 def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Steps, max_examples: int) -> None:
     log = ctx.logs / f"fuzz-{v.name}.log"
     out = ctx.logs / f"fuzz-{v.name}.schemathesis.txt"
     report = ctx.logs / f"fuzz-{v.name}.schemathesis.json"
     report.unlink(missing_ok=True)
-    db.sql("DELETE FROM SALES", FUZZ_DB)
+    dbname = database(v)
+    if db.private:
+        dbmod.create(ctx, dbname)   # ./tradebench test creates it before (DB_HOST set then)
+    db.sql("DELETE FROM SALES", dbname)
     try:
-        r = process.start_variant(ctx, v, {**db.variant_env(FUZZ_DB), "ENGINES": "4", "PRODUCTS": "100"}, log)
+        r = process.start_variant(ctx, v, {**db.variant_env(dbname), "ENGINES": "4", "PRODUCTS": "100"}, log)
     except process.NotHealthy as e:
         steps.fail(f"{v.name}: fuzz: {e}")
         return
@@ -94,13 +101,14 @@ def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Step
     try:
         with open(out, "wb") as fh:
             rc = subprocess.run(schemathesis_argv(ctx, r.url, seed, str(report), max_examples), stdout=fh,
-                                stderr=subprocess.STDOUT, cwd=work, timeout=BUDGET_S).returncode
+                                stderr=subprocess.STDOUT, cwd=work,
+                                timeout=BUDGET_S * max(1.0, max_examples / MAX_EXAMPLES)).returncode
     except subprocess.TimeoutExpired:
         rc = "timeout"
     seconds = time.monotonic() - t0
     exit_code = r.stop(15)
     name = f"{v.name}: schemathesis seed {seed}"
-    if not report.exists():
+    if not report.exists() or report.stat().st_size == 0:
         print(out.read_text(errors="replace")[-3000:], flush=True)
         steps.fail(f"{name}: no report (exit {rc} after {seconds:.0f} s; output: {out})")
         return
@@ -119,9 +127,7 @@ def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Step
 
 def run(ctx: Context, variants: list[Variant], steps: Steps, seed: int, max_examples: int | None = None) -> None:
     max_examples = max_examples or MAX_EXAMPLES
-    db = dbmod.open_db(ctx, FUZZ_DB)
-    if db.private:
-        dbmod.create(ctx, FUZZ_DB)   # ./tradebench test creates it before (DB_HOST set then)
+    db = dbmod.open_db(ctx)
     for v in variants:
         try:
             v.ensure_built(ctx)
