@@ -9,13 +9,14 @@ bodies as documented, invalid input rejected with a 4xx, valid input not
 rejected, an undocumented method answered 405 with an Allow header, and an
 OPTIONS answer's Allow listing exactly the documented methods. The phases are
 the schema's examples, the coverage phase (boundaries, missing and malformed
-parameters, undocumented methods) and MAX_EXAMPLES generated cases per
-operation. The seed is fixed (DEFAULT_SEED) so that CI runs the same cases
+parameters, undocumented methods), MAX_EXAMPLES generated cases per operation,
+and the stateful phase: sequences that follow the document's links, from an
+accepted order to GET /orders/{id} with its id. The seed is fixed (DEFAULT_SEED) so that CI runs the same cases
 every time; `--seed random` (or TB_FUZZ_SEED=random) draws one, printed in
 the step's name so that a failure can be replayed with `--seed N`.
 
 One step per variant, naming its figures:
-"java-threads: schemathesis seed 1: 465 cases, 0 failures (6 s)".
+"java-threads: schemathesis seed 20261124: 863 cases, 0 failures (10 s)".
 Schemathesis's JSON report and its console output are kept beside the
 variant's log in .tradebench/logs/fuzz-<variant>.*.
 """
@@ -37,7 +38,7 @@ SPEC = "docs/openapi.yaml"
 CONFIG = "harness/schemathesis.toml"     # the statuses the contract expects of valid and invalid input
 DEFAULT_SEED = 20261124
 MAX_EXAMPLES = 60          # generated cases per operation in the fuzzing phase
-BUDGET_S = 45              # Schemathesis's time for one variant at MAX_EXAMPLES, at most (it takes 3-20 s on 2 cores)
+BUDGET_S = 45              # Schemathesis's time for one variant at MAX_EXAMPLES, at most (it takes 5-15 s on 2 cores)
 PHASES = ("examples", "coverage", "fuzzing", "stateful")
 CHECKS = (
     "not_a_server_error",
