@@ -73,6 +73,15 @@ def cmd_cluster_test(ctx, args) -> int:
     return steps.close("cluster")
 
 
+def cmd_fuzz(ctx, args) -> int:
+    from . import fuzz
+    from .steps import Steps
+    steps = Steps(args.steps_file)
+    fuzz.run(ctx, select(ctx.root, ",".join(args.variants) or None), steps,
+             fuzz.seed_of(args.seed or os.environ.get("TB_FUZZ_SEED")), args.max_examples)
+    return steps.close("fuzz")
+
+
 def cmd_compose_check(ctx, args) -> int:
     from . import compose_check
     # the variant services to check: the variants of the tree (their manifests)
@@ -104,6 +113,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--steps-file", default=None)
     s.add_argument("--only", default=None, help="one scenario: cross_member, kill or leave")
     s.set_defaults(func=cmd_cluster_test)
+
+    s = sub.add_parser("fuzz", help="Schemathesis against every variant with docs/openapi.yaml (fixed seed)")
+    s.add_argument("variants", nargs="*")
+    s.add_argument("--seed", default=None, help="a number, or 'random' (default: TB_FUZZ_SEED, else a fixed seed)")
+    s.add_argument("--max-examples", type=int, default=None, help="generated cases per operation (default 60)")
+    s.add_argument("--steps-file", default=None)
+    s.set_defaults(func=cmd_fuzz)
 
     s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")
     s.set_defaults(func=cmd_compose_check)

@@ -8,7 +8,9 @@ const MAX_PRICE_CENTS = 100000000000; // 1e9 in cents
 function parsePriceText(text) {
   const m = /^([0-9]+)(?:\.([0-9]{1,2}))?$/.exec(text);
   if (!m) return null;
-  if (m[1].length > 12) return null; // far above the limit; keeps the arithmetic exact
+  // at most 10 digits before the point, as in the Java variants (engine-wire OrderParams) and
+  // docs/openapi.yaml: "00000000001" is refused everywhere alike
+  if (m[1].length > 10) return null;
   const cents = Number(m[1]) * 100 + Number((m[2] || '').padEnd(2, '0'));
   return cents;
 }

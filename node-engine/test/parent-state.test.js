@@ -69,6 +69,10 @@ test('prices are exact integer cents', () => {
   assert.equal(parsePriceText('0.29'), 29); // 0.29 * 100 is 28.999999999999996 in floating point
   assert.equal(parsePriceText('1000000000.00'), 100000000000);
   for (const bad of ['', '.5', '12.', '1e3', '-1', '1.234', ' 1', '1,5']) assert.equal(parsePriceText(bad), null, bad);
+  // at most 10 digits before the point, leading zeros included (the Java variants' rule)
+  assert.equal(parsePriceText('0000000012.5'), 1250);
+  assert.equal(parsePriceText('00000000012'), null);
+  assert.equal(parsePriceText('000000000001.5'), null);
   assert.equal(priceOfCents(1050), 10.5);
   assert.equal(priceOfCents(29), 0.29);
 });

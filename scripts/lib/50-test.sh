@@ -5,26 +5,33 @@
 # 3. end to end: each variant started on its own database and checked with
 #    `loadclient verify`, once per e2e configuration of its variant.yaml
 #    (harness/tradebench_harness/e2e.py),
-# 4. the cluster test: java-spray-async as three cluster members on loopback
+# 4. the HTTP API fuzzed: Schemathesis against every variant with
+#    docs/openapi.yaml, a fixed seed (harness/tradebench_harness/fuzz.py),
+# 5. the cluster test: java-spray-async as three cluster members on loopback
 #    (cross-member trade, verify, kill -9 and SIGTERM under load;
 #    harness/tradebench_harness/cluster_test.py),
-# 5. the reliability suite,
-# 6. the static check of docker-compose.yml and the Dockerfiles (the official
+# 6. the reliability suite,
+# 7. the static check of docker-compose.yml and the Dockerfiles (the official
 #    Compose CLI resolves the file: scripts/lib/30-compose.sh installs it),
-# 7. the harness's own tests (pytest, harness/tests), among them the
+# 8. the harness's own tests (pytest, harness/tests), among them the
 #    compose check's test on broken copies of the tree, and the
 #    bench/compare end-to-end check: a short real compare of two variants
 #    (--repeat 2), its results folder, and report.html in headless Chromium.
 # Each database test uses a database of its own (TRADER_TEST_<MODULE>,
-# TRADER_E2E), created here from schema.sql.
+# TRADER_E2E, TRADER_FUZZ_<VARIANT>), created here from schema.sql.
 
 TB_TEST_DBS=(TRADER_TEST_ENGINE_MODEL TRADER_TEST_LOADCLIENT TRADER_E2E TRADER_CLUSTER)
 
-# test_dbs: the databases above, and TRADER_TEST_<VARIANT> for every variant (TestDatabase.forModule)
+# test_dbs: the databases above, and TRADER_TEST_<VARIANT> (TestDatabase.forModule) and
+# TRADER_FUZZ_<VARIANT> (fuzz.py) for every variant
 test_dbs() {
-  local v
+  local v V
   printf '%s\n' "${TB_TEST_DBS[@]}"
-  for v in $(variant_names); do echo "TRADER_TEST_$(echo "$v" | tr 'a-z-' 'A-Z_')"; done
+  for v in $(variant_names); do
+    V=$(echo "$v" | tr 'a-z-' 'A-Z_')
+    echo "TRADER_TEST_$V"
+    echo "TRADER_FUZZ_$V"
+  done
 }
 
 TB_PASSED=0; TB_FAILED=0; TB_FAILURES=()
@@ -62,6 +69,10 @@ tb_test() {
     harness_run e2e --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "end to end (the harness stopped early)"
     harness_steps "$steps"
   fi
+  say "the HTTP API fuzzed: Schemathesis against every variant with docs/openapi.yaml (harness/tradebench_harness/fuzz.py)"
+  : >"$steps"
+  harness_run fuzz --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "fuzz (the harness stopped early)"
+  harness_steps "$steps"
   if [ -f "$(jar_of loadclient)" ]; then
     say "the cluster test: java-spray-async as three members (harness/tradebench_harness/cluster_test.py)"
     : >"$steps"

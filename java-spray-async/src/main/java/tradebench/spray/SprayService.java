@@ -23,6 +23,7 @@ import tradebench.spray.engine.EngineSet;
 import tradebench.spray.engine.Engines;
 import tradebench.spray.http.ApiRoutes;
 import tradebench.spray.http.ClusterRoutes;
+import tradebench.spray.http.RegisteredMethods;
 
 /**
  * The whole service, wired in the order every variant follows: config →
@@ -80,7 +81,7 @@ public final class SprayService {
                 server = routes.around(new ClusterRoutes(ce, gateway, db).route(routes.route()));
             }
             ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
-                    .bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .withSettings(RegisteredMethods.serverSettings(system)).bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
             if (cluster != null) {
@@ -134,6 +135,11 @@ public final class SprayService {
 
     public int dispatcherThreads() {
         return system.settings().config().getInt("akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size");
+    }
+
+    /** The actor system the service runs on (its effective configuration). */
+    public ActorSystem system() {
+        return system;
     }
 
     public int port() {

@@ -17,11 +17,11 @@ public final class JsonParsingErrorHandler extends ParsingErrorHandler {
     @Override
     public HttpResponse handle(StatusCode status, ErrorInfo info, LoggingAdapter log, ServerSettings settings) {
         String summary = info.summary().isEmpty() ? status.reason() : info.summary();
-        // Bad input is a 4xx (contract section 3), whatever Akka would say: an unknown method
-        // (501 in Akka) is a method not allowed here, anything else unreadable a 400.
+        // Bad input is a 4xx (contract section 3), whatever Akka would say: a method outside the
+        // registry (501 in Akka; RegisteredMethods lets the registered ones reach the routes, which
+        // answer 405 with Allow) is a malformed request, as in node-engine; anything else unreadable too.
         int code = status.intValue();
-        if (code == 501) code = 405;
-        else if (code >= 500) code = 400;
+        if (code >= 500) code = 400;
         return ApiRoutes.json(code, JsonText.error(summary));
     }
 }
