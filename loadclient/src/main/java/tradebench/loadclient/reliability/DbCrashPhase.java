@@ -124,6 +124,13 @@ final class DbCrashPhase extends Phase {
                     + rows.size() + " rows")) {
                 report.ok("dbcrash-stored", "the " + counted + " sales the service counted as stored are all in SALES, each once");
             }
+            StringBuilder timeline = new StringBuilder();
+            for (long t = load.startMs; t < System.currentTimeMillis() - 1000; t += 1000) {
+                timeline.append(timeline.isEmpty() ? "" : ", ").append(sales.countCreated(t, t + 1000));
+            }
+            out.println("sales stored per second since the load started (the kill at +" + (killedAt - load.startMs)
+                    + " ms, back at +" + (backAt - load.startMs) + " ms): " + timeline);
+            figures.put("salesPerSecond", timeline.toString());
             lastAudit.checkNoCrossedProducts(load.orders);
             checkViews(load, killedAt, backAt, rows);
 
