@@ -23,10 +23,14 @@ record RelOptions(Flags flags, URI url) {
             new Spec("json", null, "write the phase's figures to this file"),
             new Spec("engine", "1", "crash: the engine to crash"),
             new Spec("crash-at", "3", "crash: seconds into the load"),
-            new Spec("db-back-file", null, "outage: the launcher creates this file when the database is back"),
+            new Spec("db-back-file", null, "outage: the launcher creates this file when the database is back;"
+                    + " dbcrash: it writes the wall-clock ms the database accepted connections again into it"),
+            new Spec("db-killed-file", null, "dbcrash: the launcher writes the wall-clock ms of its SIGKILL of the"
+                    + " database server into this file"),
+            new Spec("request-timeout", "30000", "ms an order may wait for its answer (dbcrash: longer is a hang)"),
             new Spec("factor", "5", "overload: offered rate = factor x measured capacity"),
             new Spec("measure", "5", "overload: seconds of the capacity measurement"),
-            new Spec("recovery", "10", "overload: seconds within which full speed must be back"),
+            new Spec("recovery", "10", "overload, dbcrash: seconds within which full speed must be back"),
             new Spec("expect-sales", null, "audit: SALES must hold exactly this many rows (the exit line's sales)"),
             new Spec("min-sales", null, "audit: SALES must hold at least this many rows (the exit line's sales after a"
                     + " crash: a killed engine may have stored a sale it never reported)"),

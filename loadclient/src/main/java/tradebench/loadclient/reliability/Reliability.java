@@ -12,7 +12,7 @@ import tradebench.loadclient.Flags;
  */
 public final class Reliability {
 
-    public static final String PHASES = "bad-input | crash | outage | load | overload | audit";
+    public static final String PHASES = "bad-input | crash | outage | dbcrash | load | overload | audit";
 
     private Reliability() {}
 
@@ -24,6 +24,7 @@ public final class Reliability {
             case "bad-input" -> new BadInputPhase(o, out);
             case "crash" -> new CrashPhase(o, out);
             case "outage" -> new OutagePhase(o, out);
+            case "dbcrash" -> new DbCrashPhase(o, out);
             case "load" -> new LoadPhase(o, out);
             case "overload" -> new OverloadPhase(o, out);
             case "audit" -> new AuditPhase(o, out);
