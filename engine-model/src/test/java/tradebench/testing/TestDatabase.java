@@ -1,7 +1,5 @@
 package tradebench.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -14,8 +12,8 @@ import tradebench.engine.Config;
 /**
  * The test database of a module: TRADER_TEST_<MODULE> on the private database
  * (`./tradebench test` creates it from schema.sql and exports DB_HOST, DB_PORT,
- * DB_USER, DB_PASSWORD). With TB_REQUIRE_DB=1 a missing database fails the
- * test; otherwise (a bare `mvn test`) the test is skipped.
+ * DB_USER, DB_PASSWORD). Only integration tests ({@code *IT}, run by Failsafe)
+ * use it, and a missing database fails them: a database test never skips.
  */
 public final class TestDatabase {
     public final String name;
@@ -29,10 +27,8 @@ public final class TestDatabase {
         TestDatabase db = new TestDatabase("TRADER_TEST_" + module.toUpperCase().replace('-', '_'));
         String host = System.getenv("DB_HOST");
         if (host == null) {
-            if ("1".equals(System.getenv("TB_REQUIRE_DB"))) {
-                throw new IllegalStateException("DB_HOST is not set: run the tests with ./tradebench test");
-            }
-            assumeTrue(false, "no database (DB_HOST unset): run ./tradebench test");
+            throw new IllegalStateException("DB_HOST is not set: run the integration tests with ./tradebench test"
+                    + " (or mvn install -DskipITs for the unit tests alone)");
         }
         return db;
     }

@@ -16,7 +16,7 @@ import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /** java-virtual's writer against the real private database: the writers' contract, and inserts in flight together. */
-class ConcurrentSalesWriterTest extends SalesWriterContract {
+class ConcurrentSalesWriterIT extends SalesWriterContract {
     @Override
     protected TestDatabase database() {
         return TestDatabase.forModule("engine-model");

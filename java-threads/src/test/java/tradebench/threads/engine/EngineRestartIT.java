@@ -29,7 +29,7 @@ import tradebench.testing.Wait;
  * market (the orders of the broken one are forgotten), keeps its inbox and
  * goes on trading and storing.
  */
-class EngineRestartTest {
+class EngineRestartIT {
 
     @Test
     void aFailedCycleRestartsTheEngineWithAFreshMarket() throws Exception {

@@ -25,7 +25,7 @@ import tradebench.testing.TestDatabase;
  * (CVE-2023-44487), Akka's async DNS resolver is not used (CVE-2023-31442),
  * and no route stores uploaded files (CVE-2023-33251).
  */
-class HttpSurfaceTest {
+class HttpSurfaceIT {
     private static SprayService service;
 
     @BeforeAll

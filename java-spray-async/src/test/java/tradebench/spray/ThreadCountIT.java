@@ -30,7 +30,7 @@ import tradebench.testing.TestDatabase;
  * live threads are read from /proc. A SIGTERM then drains it: exit 0 and the
  * exit line last.
  */
-class ThreadCountTest {
+class ThreadCountIT {
     private static final Pattern THREADS = Pattern.compile("(?m)^Threads:\\s+(\\d+)");
 
     @Test

@@ -28,8 +28,8 @@ import tradebench.model.Sale;
 import tradebench.spray.db.AsyncDatabase;
 import tradebench.testing.TestDatabase;
 
-/** One engine actor on the real test database (jasync): the drain as messages, as java-akka's EngineActorTest. */
-class EngineActorTest {
+/** One engine actor on the real test database (jasync): the drain as messages, as java-akka's EngineActorIT. */
+class EngineActorIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicLong IDS = new AtomicLong(System.currentTimeMillis() * 1000);
 

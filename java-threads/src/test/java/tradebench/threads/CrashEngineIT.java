@@ -19,7 +19,7 @@ import tradebench.testing.Wait;
  * its partition: its open orders are lost (unknown), the other engines and the
  * stored sales are untouched, and it trades again. Without FAULTS the path is unknown.
  */
-class CrashEngineTest {
+class CrashEngineIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
 

@@ -31,7 +31,7 @@ import tradebench.wire.Answers;
  * The shared servlet API over a real Tomcat socket. Each test starts its own
  * server in front of a one-engine inbox of 3 that no engine drains.
  */
-class ApiServletTest {
+class ApiServletIT {
     static TestDatabase tdb;
     static Database db;
     static HttpClient http = HttpClient.newHttpClient();

@@ -12,7 +12,7 @@ import tradebench.engine.SalesTable;
 import tradebench.testing.TestDatabase;
 
 /** The pool's connections against the real private database. */
-class DatabaseTest {
+class DatabaseIT {
     @Test
     void aStatementIsPreparedOnceOnTheServerAndThenOnlyExecuted() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("engine-model");

@@ -26,7 +26,7 @@ import tradebench.model.OrderStatus;
 import tradebench.testing.TestDatabase;
 
 /** An engine whose cycle throws is restarted by its parent; it keeps its partition and the other engines trade on. */
-class SupervisionTest {
+class SupervisionIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicLong IDS = new AtomicLong(System.currentTimeMillis() * 1000 + 500_000_000);
 

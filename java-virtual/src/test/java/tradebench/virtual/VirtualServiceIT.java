@@ -19,7 +19,7 @@ import tradebench.threads.ThreadsService;
  * stored with its inserts in flight together (40 round trips one after another would take 800 ms; the
  * drain stores them in a few), every sale once, and DB_POOL defaults to 64.
  */
-class VirtualServiceTest {
+class VirtualServiceIT {
     private static final int PAIRS = 40;
     private static final long ROUND_TRIP_MS = 20;
 

@@ -24,7 +24,7 @@ import tradebench.loadclient.verify.Report.Failure;
  * versions of it that break one rule each: verify must pass the first and
  * name the broken rule for every other.
  */
-class VerifyTest {
+class VerifyIT {
 
     private static final int PRODUCTS = 10;
     /** A copy of SALES without the unique (PO_ID, SO_ID) key: the only way to store a pair twice. */
@@ -100,7 +100,7 @@ class VerifyTest {
             case STATS_INCOMPLETE -> "stats";
             case HEALTH_DOWN -> "health";
             case OVERLOAD_BARE -> "overload-answer";
-            case ORDERS_HANG, SALE_NOT_STORED -> throw new IllegalStateException("the dbcrash phase's breakages: ReliabilityTest");
+            case ORDERS_HANG, SALE_NOT_STORED -> throw new IllegalStateException("the dbcrash phase's breakages: ReliabilityIT");
         };
         assertTrue(o.failed(expected), broken + " should fail " + expected + ":\n" + o.output());
     }

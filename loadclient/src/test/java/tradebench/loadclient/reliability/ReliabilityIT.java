@@ -30,7 +30,7 @@ import tradebench.loadclient.verify.FakeMarket.Breakage;
  * a market that breaks a rule is caught under the rule's name, and a variant
  * without fault injection fails the crash phase (never a silent skip).
  */
-class ReliabilityTest {
+class ReliabilityIT {
 
     private static final int PRODUCTS = 10;
     /** A table of the tests' own (other tests write SALES); without the unique key, so a pair can be stored twice. */

@@ -19,7 +19,7 @@ import tradebench.testing.Wait;
  * is away the engine holds its sale and stops trading (its inbox fills, new
  * orders get 503, /health says down); once it is back the sale is stored once.
  */
-class OverloadAndOutageTest {
+class OverloadAndOutageIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test

@@ -34,7 +34,7 @@ import tradebench.testing.TestDatabase;
  * Every accepted order must join its engine's market exactly once, and no
  * refused order may join at all. Engines on platform threads, then on virtual ones.
  */
-class InboxHandOverTest {
+class InboxHandOverIT {
     private static final int ENGINES = 4;
     private static final int SUBMITTERS = 16;
     private static final int ORDERS_EACH = 4000;

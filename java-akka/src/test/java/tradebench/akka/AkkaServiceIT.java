@@ -23,7 +23,7 @@ import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /** The whole service over HTTP on the test database: overload, drain, settings. */
-class AkkaServiceTest {
+class AkkaServiceIT {
     private final HttpClient http = HttpClient.newHttpClient();
     private TestDatabase tdb;
     private AkkaService service;

@@ -21,7 +21,7 @@ import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /** The whole service in process, over a real socket: SIGTERM's drain stores every sale of every accepted order. */
-class DrainTest {
+class DrainIT {
 
     @Test
     void drainJoinsEveryAcceptedOrderAndStoresEverySaleBeforeReturning() throws Exception {

@@ -19,7 +19,7 @@ import tradebench.testing.TestDatabase;
  * (CVE-2023-44487) are affected, is not even on the classpath, and the HTTP
  * server it has (Tomcat) speaks no HTTP/2.
  */
-class EndOfLifeFenceTest {
+class EndOfLifeFenceIT {
     private static AkkaService service;
 
     @BeforeAll

@@ -25,7 +25,7 @@ import tradebench.testing.Wait;
  * (its drain, as on SIGTERM) hands its partition over with its open order,
  * partly filled, which then trades on the member that stays.
  */
-class ClusterHandOverTest {
+class ClusterHandOverIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
 

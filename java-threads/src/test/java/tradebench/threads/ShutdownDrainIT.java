@@ -22,7 +22,7 @@ import tradebench.testing.TestDatabase;
  * drain starts; the drain joins them, trades, stores every sale, and the exit
  * line's count equals the SALES rows.
  */
-class ShutdownDrainTest {
+class ShutdownDrainIT {
     private static final int PAIRS = 100;
 
     @ParameterizedTest

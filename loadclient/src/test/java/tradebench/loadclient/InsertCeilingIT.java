@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code insert-ceiling} against the project's MariaDB: rows really stored in SALES, counted, and removed. */
-class InsertCeilingTest {
+class InsertCeilingIT {
 
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
 

@@ -38,7 +38,7 @@ import tradebench.testing.TestDatabase;
  * route). The engines are a door that records what reaches it (or
  * refuses, to play a full inbox); the database is the real test database.
  */
-class ApiRoutesTest {
+class ApiRoutesIT {
     private static TestDatabase tdb;
     private static ActorSystem system;
     private static AsyncDatabase db;

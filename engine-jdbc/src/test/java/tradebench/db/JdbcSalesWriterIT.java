@@ -5,7 +5,7 @@ import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TestDatabase;
 
 /** The blocking JDBC writer against the real private database: the writers' contract. */
-class JdbcSalesWriterTest extends SalesWriterContract {
+class JdbcSalesWriterIT extends SalesWriterContract {
     @Override
     protected TestDatabase database() {
         return TestDatabase.forModule("engine-model");

@@ -18,7 +18,7 @@ import tradebench.loadclient.load.LoadResult;
 import tradebench.loadclient.load.LoadRun;
 
 /** {@code load --db-url}: SALES rows of the measured window and the server's insert counters. */
-class LoadDbTest {
+class LoadDbIT {
 
     private static long countOwn(Connection db, long from, long to) throws Exception {
         try (PreparedStatement ps = db.prepareStatement(

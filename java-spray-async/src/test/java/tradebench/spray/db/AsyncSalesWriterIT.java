@@ -23,7 +23,7 @@ import tradebench.testing.TestDatabase;
  * The jasync writer against the real test database: the writers' contract,
  * and what only a non-blocking writer on a bounded pool must do.
  */
-class AsyncSalesWriterTest extends SalesWriterContract {
+class AsyncSalesWriterIT extends SalesWriterContract {
     private static TestDatabase tdb;
     private static ActorSystem system;
 

@@ -28,7 +28,7 @@ import tradebench.model.OrderStatus;
 import tradebench.testing.TestDatabase;
 
 /** One engine actor on the real test database: the cycle protocol as messages. */
-class EngineActorTest {
+class EngineActorIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final AtomicLong IDS = new AtomicLong(System.currentTimeMillis() * 1000);
 
