@@ -15,14 +15,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
-import tradebench.engine.OrderGateway;
-import tradebench.engine.OrderRequest;
-import tradebench.model.Side;
-import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
-/** The whole service over HTTP on the test database: overload, drain, settings. */
+/** The whole service over HTTP on the test database: overload, settings (the drain and the outage: ServiceContractIT). */
 class AkkaServiceIT {
     private final HttpClient http = HttpClient.newHttpClient();
     private TestDatabase tdb;
@@ -86,56 +82,6 @@ class AkkaServiceIT {
         assertEquals(1, service.stats().engine(0).openOrders(), "the waiting order joined the market before the exit");
         service = null;
     }
-
-    @Test
-    void theDrainStoresEverySaleThenRefusesNewOrders() throws Exception {
-        start("PERSIST", "per-sale", "DISPATCHER", "fork-join");
-        int pairs = 200;
-        for (int i = 0; i < pairs; i++) {
-            assertEquals(202, post("/sell?userId=s" + i + "&productId=" + (i % 100) + "&quantity=1&price=10").statusCode());
-            assertEquals(202, post("/buy?userId=b" + i + "&productId=" + (i % 100) + "&quantity=1").statusCode());
-        }
-        OrderGateway gateway = service.gateway();
-        String exit = service.drain(); // right away: many of those sales are not stored yet
-        service = null;
-        assertEquals("exit variant=java-akka accepted=" + (2 * pairs) + " sales=" + pairs, exit);
-        assertEquals(pairs, tdb.count(""), "every sale the exit line counts is in SALES");
-        assertEquals(OrderGateway.SHUTTING_DOWN,
-                gateway.submit(new OrderRequest(Side.BUY, "late", 1, 1, 0)), "after the drain every order is refused");
-    }
-
-    @Test
-    void anEngineWaitsOutADatabaseOutageAndStoresItsSaleOnce() throws Exception {
-        Config direct = tdb.config();
-        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {
-            start("DB_PORT", Integer.toString(proxy.port()), "ENGINES", "1", "DELAY_MS", "1", "INBOX_LIMIT", "3",
-                    "PERSIST", "per-sale");
-            proxy.cut();
-            assertEquals(202, post("/sell?userId=s1&productId=5&quantity=2&price=12.5").statusCode());
-            assertEquals(202, post("/buy?userId=b1&productId=5&quantity=2").statusCode());
-            Wait.until(() -> service.stats().engine(0).persistenceFailures() > 0, "the insert failed");
-            Wait.until(() -> get("/health").statusCode() == 503, "/health says the database is down");
-
-            // the engine waits for its write (on the persistence dispatcher): its inbox (3) fills, then 503
-            for (int i = 0; i < 3; i++) {
-                assertEquals(202, post("/buy?userId=w" + i + "&productId=7&quantity=1").statusCode());
-            }
-            HttpResponse<String> refused = post("/buy?userId=w9&productId=7&quantity=1");
-            assertEquals(503, refused.statusCode());
-            assertEquals("{\"error\":\"overloaded\"}", refused.body());
-            assertEquals(0, service.stats().salesPersisted(), "nothing counts as stored while the database is away");
-
-            proxy.restore();
-            Wait.until(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
-            Wait.until(() -> get("/health").statusCode() == 200, "/health says up again");
-            assertEquals("exit variant=java-akka accepted=5 sales=1", service.drain());
-            service = null;
-            assertEquals(1, tdb.count(""), "stored once, not once per try");
-            assertEquals(1, tdb.count("BUYER_NAME = 'b1' AND SELLER_NAME = 's1' AND QUANTITY = 2 AND PRICE = 12.50"));
-        }
-    }
-
-
 
     @Test
     void aBadDispatcherSettingStopsTheStartWithAMessage() {

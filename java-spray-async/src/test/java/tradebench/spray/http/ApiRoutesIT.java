@@ -29,6 +29,7 @@ import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
 import tradebench.model.Order;
 import tradebench.spray.db.AsyncDatabase;
+import tradebench.testing.BadInput;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
 
@@ -136,19 +137,11 @@ class ApiRoutesIT {
 
     @Test
     void badInputIsA400NamingTheProblemAndNeverReachesAnEngine() throws Exception {
-        expect(send(HttpRequest.GET("/buy?userId=b1&productId=7&quantity=0")), 400,
-                "{\"error\":\"quantity must be an integer in 1..1000000\"}");
-        expect(send(HttpRequest.GET("/sell?userId=s1&productId=7&quantity=1")), 400, "{\"error\":\"price is missing\"}");
-        expect(send(HttpRequest.GET("/sell?userId=s%201&productId=7&quantity=1&price=1")), 400,
-                "{\"error\":\"userId must be 1..64 characters of A-Z a-z 0-9 _ . -\"}");
-        expect(send(HttpRequest.GET("/buy?userId=b1&productId=100&quantity=1")), 400,
-                "{\"error\":\"productId must be an integer in 0..99 (unknown product)\"}");
-        expect(send(HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1&quantity=2")), 400,
-                "{\"error\":\"parameter quantity given more than once\"}");
-        expect(send(HttpRequest.GET("/buy?userId=b1&productId=1&quantity=1&price=1.234")), 400,
-                "{\"error\":\"price must be a number in (0, 1000000000] with at most 2 decimals\"}");
+        for (BadInput.Case c : BadInput.REFUSED) {
+            expect(send(HttpRequest.create(c.uri()).withMethod(HttpMethods.lookup(c.method()).get())), 400, c.body());
+        }
         assertTrue(reached.isEmpty());
-        assertEquals(6, gateway.stats().rejectedCount());
+        assertEquals(BadInput.REFUSED.size(), gateway.stats().rejectedCount());
         assertEquals(0, gateway.stats().accepted());
     }
 
@@ -191,33 +184,23 @@ class ApiRoutesIT {
      */
     @Test
     void aPlainQueryAndAnEscapedOneAreTheSameOrder() throws Exception {
-        String[][] good = {
-            {"/sell?userId=s1&productId=7&quantity=5&price=10.50", "/sell?userId=%731&productId=7&quantity=5&price=10%2E50"},
-            {"/buy?userId=b1&&productId=7&quantity=3&=x&flag", "/buy?userId=b%31&&productId=7&quantity=3&=x&flag"},
-        };
-        for (String[] p : good) {
+        for (String[] p : BadInput.SAME_ORDER_PLAIN_AND_ESCAPED) {
             assertEquals(202, send(HttpRequest.POST(p[0])).status().intValue(), p[0]);
             assertEquals(202, send(HttpRequest.POST(p[1])).status().intValue(), p[1]);
         }
-        assertEquals(4, reached.size());
-        for (int i = 0; i < 4; i += 2) {
+        int accepted = 2 * BadInput.SAME_ORDER_PLAIN_AND_ESCAPED.size();
+        assertEquals(accepted, reached.size());
+        for (int i = 0; i < accepted; i += 2) {
             Order a = reached.get(i), b = reached.get(i + 1);
             assertEquals(List.of(a.side, a.userId, a.productId, a.quantity, a.priceCents),
                     List.of(b.side, b.userId, b.productId, b.quantity, b.priceCents));
         }
-        String[][] bad = {
-            {"/buy?userId=b1&productId=7&quantity=3&quantity=4", "/buy?userId=b1&productId=7&quantity=3&quantity=%34"},
-            {"/buy?userId=&productId=7&quantity=3", "/buy?userId=&productId=%37&quantity=3"},
-            {"/sell?userId=s1&productId=7&quantity=3&price=", "/sell?userId=s1&productId=%37&quantity=3&price="},
-            {"/buy?productId=7&quantity=3", "/buy?productId=%37&quantity=3"},
-            {"/buy?userId=b1=2&productId=7&quantity=3", "/buy?userId=b1%3D2&productId=7&quantity=3"},
-        };
-        for (String[] p : bad) {
+        for (String[] p : BadInput.REFUSED_PLAIN_AND_ESCAPED) {
             HttpResponse plain = send(HttpRequest.GET(p[0]));
             assertEquals(400, plain.status().intValue(), p[0]);
             assertEquals(body(send(HttpRequest.GET(p[1]))), body(plain), p[0]);
         }
-        assertEquals(4, reached.size(), "no bad order reached the engine");
+        assertEquals(accepted, reached.size(), "no bad order reached the engine");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package tradebench.spray;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,48 +12,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
-/** The whole service in process, over a real socket: SIGTERM's drain stores every sale of every accepted order. */
-class DrainIT {
-
-    @Test
-    void drainJoinsEveryAcceptedOrderAndStoresEverySaleBeforeReturning() throws Exception {
-        for (String mode : new String[] {"per-sale", "batch"}) {
-            TestDatabase tdb = TestDatabase.forModule("java-spray-async");
-            tdb.deleteAllSales();
-            // a long DELAY_MS: most orders are still waiting in the engines when the drain begins
-            SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "3",
-                    "PERSIST", mode, "DELAY_MS", "300"));
-            String base = "http://127.0.0.1:" + service.port();
-            HttpClient http = HttpClient.newHttpClient();
-            List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
-            for (int p = 0; p < 100; p++) {
-                for (int k = 0; k < 2; k++) {
-                    answers.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/sell?userId=s" + k + "&productId=" + p
-                            + "&quantity=1&price=" + (1 + k))).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
-                    answers.add(http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/buy?userId=b" + k + "&productId=" + p
-                            + "&quantity=1")).POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
-                }
-            }
-            for (var a : answers) assertEquals(202, a.get().statusCode(), a.get().body());
-            assertTrue(service.stats().salesPersisted() < 200, "orders still wait for their cycle (" + mode + ")");
-
-            service.drain();
-
-            assertEquals(400, service.stats().accepted());
-            assertEquals(200, service.stats().salesPersisted(), "every buy met a sell (" + mode + ")");
-            assertEquals(200, tdb.count(""), "and every sale is in SALES before drain returns (" + mode + ")");
-            assertEquals("exit variant=java-spray-async accepted=400 sales=200", service.stats().exitLine());
-            assertThrows(IOException.class, () -> http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(),
-                    HttpResponse.BodyHandlers.ofString()), "no longer listening");
-        }
-    }
+/**
+ * The whole service in process, over a real socket: a crashed engine, malformed requests
+ * (the drain and the outage: ServiceContractIT).
+ */
+class SprayServiceIT {
 
     /**
      * FAULTS=on: a crashed engine actor is restarted with a new, empty market and keeps its
