@@ -17,6 +17,8 @@ from PIL import Image
 from tradebench_harness import db as dbmod
 from tradebench_harness import diff
 
+pytestmark = pytest.mark.system   # a real compare of two variants on the private database
+
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ["java-threads", "node-engine"]
 TEST_DB = "TRADER_HARNESS_TEST"

@@ -15,6 +15,8 @@ import yaml
 
 from tradebench_harness import compose_check
 
+pytestmark = pytest.mark.system   # needs the Compose CLI that the system tier installs
+
 REPO = compose_check.REPO
 SKIP = shutil.ignore_patterns(".git", ".tradebench", "results", "tools", "target", "node_modules", "__pycache__",
                               ".pytest_cache")

@@ -11,6 +11,8 @@ import pytest
 
 from tradebench_harness import db as dbmod
 
+pytestmark = pytest.mark.system   # real variants behind Toxiproxy on the private database
+
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DB = "TRADER_HARNESS_TEST"
 

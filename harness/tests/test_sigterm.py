@@ -8,8 +8,11 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tradebench_harness import db as dbmod
+
+pytestmark = pytest.mark.system   # a real bench of java-threads on the private database
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DB = "TRADER_HARNESS_TEST"

@@ -5,7 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tradebench_harness import db as dbmod
+
+pytestmark = pytest.mark.system   # a real sweep of node-engine on the private database
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DB = "TRADER_HARNESS_TEST"

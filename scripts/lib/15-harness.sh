@@ -55,7 +55,7 @@ harness_exec() {
   exec "$TB_VENV/bin/python" -m tradebench_harness "$@"
 }
 
-# harness_steps FILE: adds the PASS/FAIL lines the harness wrote to FILE to the launcher's count.
+# harness_steps FILE: adds the PASS/FAIL/SKIP lines the harness wrote to FILE to the launcher's count.
 harness_steps() {
   local word rest
   [ -f "$1" ] || return 0
@@ -63,6 +63,7 @@ harness_steps() {
     case "$word" in
       PASS) TB_PASSED=$((TB_PASSED + 1)) ;;
       FAIL) TB_FAILED=$((TB_FAILED + 1)); TB_FAILURES+=("$rest") ;;
+      SKIP) TB_SKIPPED=$((TB_SKIPPED + 1)) ;;
     esac
   done <"$1"
 }

@@ -73,7 +73,21 @@ node_replay() {
 # file at a time: the files share one test database, and database.test.js
 # counts SALES rows that another file's service would otherwise be adding
 # meanwhile (node runs files in parallel on machines with more than two cores).
+# The test files follow WORKERS (default: all of them). A file that starts the
+# service (createService, withService, testConfig, testDb) may store sales: it
+# needs the database (the integration tier); the others need nothing (unit).
 node_test() {
+  local w="$1"; shift
+  [ "$#" -gt 0 ] || set -- 'test/**/*.test.js'
   node_install
-  (cd "$TB_ROOT/node-engine" && WORKERS="$1" "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js') || return 1
+  (cd "$TB_ROOT/node-engine" && WORKERS="$w" "$TB_NODE" --test --test-concurrency=1 --test-reporter=spec "$@") || return 1
+}
+
+# node_test_files unit|integration: node-engine's test files of that tier
+node_test_files() {
+  local pattern='withService|createService|testConfig|testDb'
+  case "$1" in
+    unit) (cd "$TB_ROOT/node-engine" && grep -LE "$pattern" test/*.test.js) ;;
+    integration) (cd "$TB_ROOT/node-engine" && grep -lE "$pattern" test/*.test.js) ;;
+  esac
 }
