@@ -97,8 +97,27 @@ CASES = [
      lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['context'] = 'java-threadz'"),
      "build context java-threadz does not exist"),
     ("a COPY of a path that does not exist",
-     lambda t: edit_file(t / "java-akka" / "Dockerfile", add_copy_after_first_from),
+     lambda t: edit_file(t / "docker" / "servlet.Dockerfile", add_copy_after_first_from),
      "COPY no-such-dir: no such path"),
+    ("the shared servlet Dockerfile removed", lambda t: (t / "docker" / "servlet.Dockerfile").unlink(),
+     "service java-akka: Dockerfile docker/servlet.Dockerfile does not exist"),
+    # the servlet variants' build argument MODULE
+    ("a servlet variant built without its MODULE",
+     lambda t: yaml_edit(t, "del doc['services']['java-virtual']['build']['args']"),
+     "docker/servlet.Dockerfile (java-virtual): COPY ${MODULE}/src uses ${MODULE}, which has no value"),
+    ("a servlet variant whose MODULE is another variant",
+     lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['args'] = {'MODULE': 'java-akka'}"),
+     "service java-threads: its image builds java-akka, not java-threads"),
+    ("a MODULE that is no module of the root pom",
+     lambda t: yaml_edit(t, "doc['services']['java-akka']['build']['args'] = {'MODULE': 'java-akk'}"),
+     "mvn -pl java-akk: not a module of the root pom"),
+    ("a build argument the Dockerfile does not declare",
+     lambda t: yaml_edit(t, "doc['services']['java-akka']['build']['args']['MODUL'] = 'java-akka'"),
+     "service java-akka passes the build argument MODUL, which no ARG declares"),
+    ("a build argument declared before FROM only (a stage does not see it)",
+     lambda t: edit_file(t / "docker" / "servlet.Dockerfile", lambda s: s.replace("\nARG MODULE\nRUN case", "\nRUN case", 1)
+                         .replace("\nFROM maven", "\nARG MODULE\nFROM maven", 1)),
+     "COPY ${MODULE}/src uses ${MODULE}, which no ARG of its stage declares"),
     ("a COPY'd folder gone from the tree", lambda t: shutil.rmtree(t / "engine-model" / "src"),
      "COPY engine-model/src: no such path"),
     ("node-engine's lock file gone", lambda t: (t / "node-engine" / "package-lock.json").unlink(),
@@ -116,7 +135,7 @@ CASES = [
      lambda t: edit_file(t / "loadclient" / "Dockerfile", lambda s: re.sub(r"(?m)^USER.*\n", "", s)),
      "loadclient/Dockerfile (loadclient): the final stage runs as root"),
     ("a base image without a version",
-     lambda t: edit_file(t / "java-threads" / "Dockerfile",
+     lambda t: edit_file(t / "docker" / "servlet.Dockerfile",
                          lambda s: re.sub(r"(?m)^FROM eclipse-temurin:\S*", "FROM eclipse-temurin", s)),
      "base image eclipse-temurin has no version tag"),
     # environment names
@@ -202,15 +221,31 @@ def test_the_cli_resolves_profiles_and_interpolation(tree, cli):
     assert "loadclient" in doc["services"] and "toxiproxy" in doc["services"]
 
 
-def test_variants_are_the_folders_with_a_dockerfile(tree):
+def test_variants_are_the_folders_with_a_variant_manifest(tree):
     from tradebench_harness.variants import discover
-    # every variant folder (a variant.yaml) has its Dockerfile, and nothing else is taken for a variant
+    # the variants the harness finds (a variant.yaml), whether their Dockerfile is their own or shared
     assert compose_check.discover_variants(tree) == sorted(v.name for v in discover(tree))
     assert {"java-threads", "java-akka", "java-spray-async", "node-engine", "java-virtual"} <= set(compose_check.discover_variants(tree))
+    assert "loadclient" not in compose_check.discover_variants(tree)
     (tree / "rust-engine").mkdir()
-    (tree / "rust-engine" / "Dockerfile").write_text("FROM rust:1.80\nUSER nobody\n")
+    (tree / "rust-engine" / "variant.yaml").write_text((tree / "node-engine" / "variant.yaml").read_text()
+                                                       .replace("name: node-engine", "name: rust-engine"))
     problems = compose_check.check(tree, cli=False)
     assert "service rust-engine is missing" in problems, "a new variant needs its service"
+
+
+def test_the_servlet_variants_share_one_dockerfile_with_their_module(tree):
+    doc = yaml.safe_load((tree / "docker-compose.yml").read_text())
+    for v in ("java-threads", "java-akka", "java-virtual"):
+        build = doc["services"][v]["build"]
+        assert build["dockerfile"] == "docker/servlet.Dockerfile" and build["args"] == {"MODULE": v}, build
+        assert not (tree / v / "Dockerfile").exists(), f"{v}/Dockerfile would be a second copy"
+    # the list form of build args is read too
+    yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-akka']")
+    assert compose_check.check(tree, cli=False) == []
+    yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-virtual']")
+    assert "service java-akka: its image builds java-virtual, not java-akka (build: args: MODULE?)" in \
+        compose_check.check(tree, cli=False)
 
 
 def test_without_a_cli_the_file_is_read_with_pyyaml_and_a_note_says_so(tree, monkeypatch, tmp_path):

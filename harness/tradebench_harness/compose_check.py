@@ -22,6 +22,13 @@ files themselves:
     dropped by .dockerignore; every module of the root pom is in the Maven
     images' build stage; base images carry a version; the final stage runs
     as a user other than root;
+  - build arguments: a Dockerfile shared by several services (the servlet
+    variants' docker/servlet.Dockerfile, ``ARG MODULE``) is checked once per
+    service with that service's ``build: args``, ``${NAME}`` in COPY and in
+    ``mvn -pl`` replaced as Docker does; an argument used there must be
+    declared by an ARG of its stage and have a value; every argument a
+    service passes must be declared; a variant's image builds the variant's
+    own Maven module;
   - environment names are those of contract section 5 (the mysql service:
     the mysql image's own MYSQL_* names);
   - mysql is mysql:8.4 with schema.sql mounted into
@@ -69,13 +76,11 @@ MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_
              "MYSQL_ROOT_HOST", "MYSQL_INITDB_SKIP_TZINFO"}
 # What a build context at the root must keep out (sample paths).
 MUST_IGNORE = ["engine-model/target", "node-engine/node_modules", ".tradebench", "results", "tools", ".git"]
-# Folders with a Dockerfile that are not variants.
-NOT_VARIANTS = {"loadclient"}
 
 
 def discover_variants(root: Path) -> list[str]:
-    """The variants of a tree: its top-level folders with a Dockerfile, but the load client."""
-    return sorted(p.parent.name for p in Path(root).glob("*/Dockerfile") if p.parent.name not in NOT_VARIANTS)
+    """The variants of a tree: its top-level folders with a variant.yaml (as the harness finds them)."""
+    return sorted(p.parent.name for p in Path(root).glob("*/variant.yaml"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,6 +336,37 @@ def _root_modules(context: str):
     return re.findall(r"<module>\s*([^<\s]+)\s*</module>", text)
 
 
+#: ${NAME}, ${NAME:-default}, ${NAME-default} and $NAME, as Dockerfiles write build arguments.
+_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def _variables(text: str) -> list[str]:
+    """The names of the variables TEXT refers to."""
+    return [m.group(1) or m.group(3) for m in _VAR.finditer(text)]
+
+
+def _substitute(text: str, values: dict) -> str:
+    """TEXT with every variable replaced by its value in VALUES (unset or None: empty, or the default given)."""
+    def rep(m):
+        value = values.get(m.group(1) or m.group(3))
+        if value in (None, "") and m.group(2) is not None:
+            return m.group(2)
+        return "" if value is None else str(value)
+    return _VAR.sub(rep, text)
+
+
+def build_args(build) -> dict:
+    """A service's ``build: args`` as a map (the file may write a list of NAME=value)."""
+    args = (build or {}).get("args") or {}
+    if isinstance(args, list):
+        out = {}
+        for item in args:
+            k, eq, v = str(item).partition("=")
+            out[k] = v if eq else None
+        return out
+    return {str(k): (None if v is None else str(v)) for k, v in args.items()}
+
+
 def _expand(text):
     text = str(text).strip()
     if not text:
@@ -346,6 +382,8 @@ class _Checker:
     root: str
     variants: list[str]
     problems: list[str] = field(default_factory=list)
+    #: the Maven modules each service's image builds (mvn -pl, its build arguments replaced)
+    built: dict = field(default_factory=dict)
 
     def bad(self, msg: str) -> None:
         self.problems.append(msg)
@@ -358,7 +396,9 @@ class _Checker:
         return os.path.normpath(os.path.join(self.root, os.path.expanduser(str(p))))
 
     # ---- Dockerfiles ----
-    def check_dockerfile(self, service: str, context: str, dockerfile: str) -> None:
+    def check_dockerfile(self, service: str, context: str, dockerfile: str, args: dict | None = None) -> list[str]:
+        """The problems of DOCKERFILE built for SERVICE with its build ARGS; returns the Maven modules it builds."""
+        args = args or {}
         where = "%s (%s)" % (self.rel(dockerfile), service)
         with open(dockerfile) as f:
             instructions = _dockerfile_instructions(f.read())
@@ -368,21 +408,44 @@ class _Checker:
                 if not _ignored(rules, p):
                     self.bad("%s: build context is the repository root but .dockerignore does not exclude %s" % (where, p))
         global_args, stages, users, copied, runs = {}, [], {}, [], []
+        declared = set()        # every ARG name of the file
+        scope: dict = {}        # the ARGs of the current stage and their values (None: no value)
+
+        def resolve(text: str, what: str, scope: dict) -> str:
+            """TEXT with the build arguments of a stage (SCOPE) replaced, as Docker replaces them in COPY."""
+            for name in _variables(text):
+                if name not in scope:
+                    self.bad("%s: %s uses ${%s}, which no ARG of its stage declares (it would be empty)"
+                             % (where, what, name))
+                elif scope[name] in (None, ""):
+                    self.bad("%s: %s uses ${%s}, which has no value: pass it (build: args: {%s: ...})"
+                             % (where, what, name, name))
+            return _substitute(text, scope)
+
         for op, rest in instructions:
-            if op == "ARG" and not stages:
-                k, _, v = rest.partition("=")
-                global_args[k.strip()] = v.strip().strip('"')
+            if op == "ARG":
+                k, eq, v = rest.partition("=")
+                k = k.strip()
+                declared.add(k)
+                if not stages:
+                    global_args[k] = v.strip().strip('"') if eq else None
+                else:
+                    # a service's value wins over the default; a bare ARG in a stage inherits the global default
+                    default = v.strip().strip('"') if eq else global_args.get(k)
+                    scope[k] = args[k] if args.get(k) not in (None, "") else default
             elif op == "FROM":
                 words = [w for w in rest.split() if not w.startswith("--")]
                 if not words:
                     self.bad("%s: FROM without an image" % where)
                     continue
-                image = re.sub(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?", lambda m: global_args.get(m.group(1), ""), words[0])
+                image = _substitute(words[0], {k: (args[k] if args.get(k) not in (None, "") else v)
+                                               for k, v in global_args.items()})
                 name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
                 if image not in [s for s in stages if s] and image != "scratch" and not image_pinned(image):
                     self.bad("%s: base image %s has no version tag (pin it)" % (where, image))
                 stages.append(name)
                 users[len(stages) - 1] = None
+                scope = {}
             elif op in ("COPY", "ADD"):
                 if not stages:
                     self.bad("%s: %s before FROM" % (where, op))
@@ -393,13 +456,14 @@ class _Checker:
                         self.bad("%s: cannot read '%s %s'" % (where, op, rest))
                     continue
                 if "from" in flags:
-                    src_stage = flags["from"]
+                    src_stage = resolve(flags["from"], "%s --from" % op, scope)
                     if src_stage not in [s for s in stages[:-1] if s] and not src_stage.isdigit() and not image_pinned(src_stage):
                         self.bad("%s: COPY --from=%s names no earlier stage" % (where, src_stage))
                     continue
                 for src in sources:
                     if src.startswith("<<") or re.match(r"^(https?://|git@)", src):
                         continue
+                    src = resolve(src, "%s %s" % (op, src), scope)
                     path = os.path.normpath(os.path.join(context, src.lstrip("/")))
                     if not os.path.abspath(path).startswith(os.path.abspath(context)):
                         self.bad("%s: %s %s leaves the build context %s" % (where, op, src, self.rel(context)))
@@ -416,28 +480,37 @@ class _Checker:
                 if stages:
                     users[len(stages) - 1] = rest.strip()
             elif op == "RUN":
-                runs.append(rest)
+                runs.append((rest, dict(scope)))
+        for k in sorted(args):
+            if k not in declared:
+                self.bad("%s: service %s passes the build argument %s, which no ARG declares" % (where, service, k))
         if not stages:
             self.bad("%s: no FROM" % where)
-            return
+            return []
         last_user = users.get(len(stages) - 1)
         if not last_user or last_user.split(":")[0] in ("root", "0"):
             self.bad("%s: the final stage runs as root (add USER)" % where)
         # Maven images: every reactor module's pom must be in the build stage, and
         # the module built (-pl) must be one of them, with its sources.
-        mvn = [r for r in runs if re.search(r"\bmvn\b", r)]
+        mvn = [(r, values) for r, values in runs if re.search(r"\bmvn\b", r)]
         modules = _root_modules(context)
+        built = []
         if mvn and modules:
             for m in modules:
                 if not any(c in (".", m, m + "/pom.xml") for c in copied):
                     self.bad("%s: the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % (where, m))
-            for run in mvn:
+            for run, values in mvn:
                 for pl in re.findall(r"-pl\s+(\S+)", run):
+                    pl = resolve(pl, "mvn -pl %s" % pl, values).strip("'\"")
                     for m in pl.split(","):
+                        built.append(m)
+                        if not m:
+                            continue
                         if m not in modules:
                             self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
                         elif not any(c in (".", m, m + "/src") for c in copied):
                             self.bad("%s: the build stage does not COPY %s/src" % (where, m))
+        return built
 
     # ---- service parts, in the short syntax of the file and the long syntax of the CLI ----
     def published_ports(self, service: str, spec):
@@ -551,7 +624,7 @@ class _Checker:
                     elif not os.path.isfile(dockerfile):
                         self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
                     else:
-                        self.check_dockerfile(name, context, dockerfile)
+                        self.built[name] = self.check_dockerfile(name, context, dockerfile, build_args(build))
             elif svc.get("image") and not image_pinned(str(svc["image"])):
                 self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
 
@@ -634,6 +707,9 @@ class _Checker:
                 continue
             if svc.get("build") is None:
                 self.bad("service %s: not built from its Dockerfile" % v)
+            modules = [m for m in self.built.get(v, []) if m]
+            if modules and v not in modules:
+                self.bad("service %s: its image builds %s, not %s (build: args: MODULE?)" % (v, ",".join(modules), v))
             if svc.get("profiles"):
                 self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
             deps = svc.get("depends_on") or {}
@@ -698,7 +774,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tradebench_harness.compose_check",
                                      description="static check of docker-compose.yml and the Dockerfiles")
     parser.add_argument("root", nargs="?", default=str(REPO), help="the tree to check (default: this repository)")
-    parser.add_argument("--variants", help="comma-separated variant services (default: folders with a Dockerfile)")
+    parser.add_argument("--variants", help="comma-separated variant services (default: folders with a variant.yaml)")
     parser.add_argument("--no-cli", action="store_true", help="read the file with PyYAML, not the Compose CLI")
     args = parser.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v] if args.variants else None
