@@ -30,9 +30,17 @@ public abstract class CommandOptions {
      * (without {@code --help}): the tests and {@link Main} share it.
      */
     protected static <T extends CommandOptions> T parse(T options, String[] args) {
-        new CommandLine(options).parseArgs(args);
+        commandLine(options).parseArgs(args);
         options.check();
         return options;
+    }
+
+    /**
+     * The command line of {@code command} (and its subcommands) as the load client reads it:
+     * an argument is what it says, never {@code @FILE} read as more arguments (a value may start with @).
+     */
+    public static CommandLine commandLine(Object command) {
+        return new CommandLine(command).setExpandAtFiles(false);
     }
 
     protected ParameterException usage(String message) {

@@ -52,7 +52,7 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = new CommandLine(new Commands());
+        CommandLine cl = CommandOptions.commandLine(new Commands());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         if (args.length == 0) {

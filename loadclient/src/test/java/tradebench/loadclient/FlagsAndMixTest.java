@@ -99,6 +99,20 @@ class FlagsAndMixTest {
     }
 
     @Test
+    void anArgumentStartingWithAtIsAValueNotAFileOfArguments() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("args", ".txt");
+        try {
+            java.nio.file.Files.writeString(file, "--concurrency 7\n");
+            LoadOptions o = LoadOptions.parse("--json", "@" + file);
+            assertEquals("@" + file, o.jsonFile());
+            assertEquals(80, o.concurrency());
+            assertEquals(2, main("load", "@" + file).code(), "an argument, not a flag");
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
+
+    @Test
     void mistakesOnTheCommandLineAreRefused() {
         for (String[] bad : new String[][] {
                 {"--concurency", "5"}, {"--concurrency"}, {"--concurrency", "0"}, {"--concurrency", "x"},
