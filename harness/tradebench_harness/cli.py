@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--steps-file", default=None)
     s.set_defaults(func=cmd_e2e)
 
-    s = sub.add_parser("reliability", help="the reliability suite (bad input, overload, outage, crash, shutdown)")
+    s = sub.add_parser("reliability", help="the reliability suite (bad input, overload, outage, database crash, engine crash, shutdown)")
     s.add_argument("variants", nargs="*")
     s.add_argument("--steps-file", default=None)
     s.set_defaults(func=cmd_reliability)

@@ -8,7 +8,12 @@ package tradebench.loadclient.reliability). Per variant:
 
   run A  ENGINES=4, database direct: bad-input -> outage (the database stopped
          2 s into a load that goes on until 4 s after it is back, started again
-         10 s after the stop; audit) -> SIGTERM 2 s into a 4 s load: exit 0
+         10 s after the stop; audit) -> database killed (its server process
+         SIGKILLed 3 s into a load, started again 10 s later; every order answered
+         within REL_REQUEST_TIMEOUT_MS; the sales rate back at 80 % of the rate
+         before the kill within REL_DBCRASH_RECOVERY_S of the database accepting
+         connections, the variant never restarted; /stats salesPersisted = SALES;
+         audit) -> SIGTERM 2 s into a 4 s load: exit 0
          within 10 s, audit over every order of the run, SALES = exactly the
          exit line's sales, its accepted = the 202s received
   run B  ENGINES=2 INBOX_LIMIT=10 FAULTS=on, database behind Toxiproxy
@@ -27,6 +32,8 @@ import json
 import os
 import random
 import re
+import signal
+import subprocess
 import time
 from datetime import datetime
 from pathlib import Path
@@ -103,6 +110,8 @@ class Suite:
         self.db_dir, self.db_port = db_dir, db_port
         self.db = dbmod.private(ctx, "TRADER", db_dir=db_dir, port=db_port)
         self.latency_ms, self.inbox_limit, self.rss_limit_mb = settings_from_env()
+        self.crash_recovery_s = int(os.environ.get("REL_DBCRASH_RECOVERY_S", 10))
+        self.request_timeout_ms = int(os.environ.get("REL_REQUEST_TIMEOUT_MS", 2000))
 
     def java(self, phase: str, *args, log: Path) -> int:
         return loadclient.run(self.ctx, "reliability", phase, *args, log=log)
@@ -181,6 +190,8 @@ class Suite:
                 print(failures_of(d / "outage.log"), flush=True)
                 self.steps.fail(f"{name}: database outage (log: {d / 'outage.log'})")
 
+            self.db_crash(v, r, d, common, name)
+
             # shutdown: SIGTERM 2 s into a 4 s load; exit 0 within 10 s; SALES = exactly the sales it made
             bg = loadclient.start(self.ctx, "reliability", "load", *common, "--duration", 4, "--connections", 16,
                                   "--wait", 5, "--seed", 9, "--orders-out", d / "orders-shutdown.tsv",
@@ -191,7 +202,8 @@ class Suite:
             bg.stop(1)
             bg = None
             if counts:
-                orders = ",".join(str(d / f) for f in ("orders-bad-input.tsv", "orders-outage.tsv", "orders-shutdown.tsv"))
+                orders = ",".join(str(d / f) for f in ("orders-bad-input.tsv", "orders-outage.tsv", "orders-dbcrash.tsv",
+                                                       "orders-shutdown.tsv"))
                 self.step(f"{name}: shutdown (exit 0 in {r.exit_ms} ms; sales={counts[1]} all in SALES, once)",
                           d / "audit-a.log", "audit", *common, "--orders", orders,
                           "--expect-sales", counts[1], "--expect-accepted", counts[0], "--json", d / "audit-a.json")
@@ -199,6 +211,65 @@ class Suite:
             if bg:
                 bg.stop(1)
             r.stop(5)
+
+    def kill_db(self, stamp: Path) -> int:
+        """SIGKILL of the database server process (no shutdown: InnoDB recovers from its redo log at the next
+        start); STAMP gets the wall-clock ms of the signal. Returns its pid once it is gone."""
+        pid = self.db.pid()
+        if not pid or not process.psutil.pid_exists(pid):
+            raise dbmod.DbError(f"no database server process (pid file {self.db.pid_file})")
+        p = process.psutil.Process(pid)
+        at = int(time.time() * 1000)
+        p.send_signal(signal.SIGKILL)
+        stamp.write_text(str(at))   # written at once: the dying server may take a while to be gone
+        p.wait(10)
+        return pid
+
+    def db_crash(self, v: Variant, r: process.Running, d: Path, common: list, name: str) -> None:
+        """The database server killed with SIGKILL 3 s into a load, started again 10 s later; the load goes on until
+        the sales rate is back (at most REL_DBCRASH_RECOVERY_S s after the database accepts connections)."""
+        killed, back = d / "db-killed", d / "db-back-crash"
+        killed.unlink(missing_ok=True)
+        back.unlink(missing_ok=True)
+        flush = self.db.scalar("SELECT @@innodb_flush_log_at_trx_commit")
+        bg = loadclient.start(self.ctx, "reliability", "dbcrash", *common, "--duration", 60, "--connections", 16,
+                              "--wait", 5, "--seed", 11, "--request-timeout", self.request_timeout_ms,
+                              "--recovery", self.crash_recovery_s, "--db-killed-file", killed, "--db-back-file", back,
+                              "--orders", f"{d / 'orders-bad-input.tsv'},{d / 'orders-outage.tsv'}",
+                              "--orders-out", d / "orders-dbcrash.tsv", "--json", d / "dbcrash.json",
+                              log=d / "dbcrash.log")
+        try:
+            time.sleep(3)
+            with open(d / "db.log", "a") as f:
+                pid = self.kill_db(killed)
+                down = time.monotonic()
+                f.write(f"database server pid {pid} killed with SIGKILL (innodb_flush_log_at_trx_commit={flush})\n")
+                time.sleep(10)
+                dbmod.start_private(self.ctx, self.db_dir, self.db_port)
+                back.write_text(str(int(time.time() * 1000)))
+                f.write(f"database accepting connections again {int((time.monotonic() - down) * 1000)} ms after the kill\n")
+            rc = bg.popen.wait(timeout=180)
+        except (dbmod.DbError, process.psutil.Error, subprocess.TimeoutExpired) as e:
+            with open(d / "dbcrash.log", "a") as f:
+                f.write(f"FAIL dbcrash: {e}\n")
+            rc = 1
+        finally:
+            bg.stop(1)
+        if rc == 0 and not r.alive():
+            rc = 1
+            with open(d / "dbcrash.log", "a") as f:
+                f.write(f"FAIL dbcrash: the variant died (log: {r.log})\n")
+        try:
+            fig = json.loads((d / "dbcrash.json").read_text())
+        except (OSError, ValueError):
+            fig = {}
+        if rc == 0:
+            self.steps.ok(f"{name}: database killed (full rate {fig.get('fullRateMs')} ms after it was back; "
+                          f"{fig.get('served503Down')} orders answered 503, {fig.get('acceptedDown')} accepted while it was "
+                          f"away; {fig.get('salesChecked')} sales checked; innodb_flush_log_at_trx_commit={flush})")
+        else:
+            print(failures_of(d / "dbcrash.log"), flush=True)
+            self.steps.fail(f"{name}: database killed (innodb_flush_log_at_trx_commit={flush}; log: {d / 'dbcrash.log'})")
 
     def run_b(self, v: Variant, d: Path) -> None:
         name = f"reliability {v.name}"
@@ -273,25 +344,27 @@ def report(root: Path, out: Path) -> Path:
 
     rows = []
     for v in sorted(p.name for p in root.iterdir() if p.is_dir()):
-        b, c, o, aa, ab, sa, sb, ov, rss = (load(v, n) for n in (
-            "bad-input", "crash", "outage", "audit-a", "audit-b", "shutdown-a", "shutdown-b", "overload", "rss"))
+        b, c, o, k, aa, ab, sa, sb, ov, rss = (load(v, n) for n in (
+            "bad-input", "crash", "outage", "dbcrash", "audit-a", "audit-b", "shutdown-a", "shutdown-b", "overload", "rss"))
         if c.get("faultInjection") is False:
             crash = "FAILED: no fault injection"
         elif c:
             crash = f"replaced, first new sale +{f(c, 'replacedAfterMs')} ms; others {f(c, 'othersSalesDuring3s')} sales in 3 s"
         else:
             crash = "—"
-        phases = (b, c, o, aa, ab, ov)
+        phases = (b, c, o, k, aa, ab, ov)
         ok = all(p and p.get("failures", 1) == 0 for p in phases) and sa.get("exitCode") == "0" and sb.get("exitCode") == "0"
         checked = sum(p.get("salesChecked", 0) for p in (aa, ab))
         rows.append(f"| {v} | {f(b, 'inputsTried')} | {f(ov, 'capacityPerS')} orders/s ({f(ov, 'capacitySalesPerS')} sales/s) "
                     f"| {f(ov, 'offeredPerS')}/s | {f(ov, 'served503')} | {f(ov, 'recoveryS')} s | {f(rss, 'peakRssMb', ' MB')} "
-                    f"| {f(o, 'healthDownMs')} ms; 200 {f(o, 'recoveryMs')} ms after the db is back | {crash} | {checked} "
+                    f"| {f(o, 'healthDownMs')} ms; 200 {f(o, 'recoveryMs')} ms after the db is back "
+                    f"| full rate {f(k, 'fullRateMs')} ms after it is back; {f(k, 'served503Down')} 503s, "
+                    f"{f(k, 'acceptedDown')} 202s while away; slowest order {f(k, 'slowestOrderMs')} ms | {crash} | {checked} "
                     f"| {f(sa, 'exitMs')} ms / {f(sb, 'exitMs')} ms | {'pass' if ok else 'FAIL'} |")
     head = ("| variant | bad inputs tried | capacity | offered (5x, 20 s) | 503s served | full speed again after "
-            "| peak RSS (overload) | /health 503 during the outage | crash isolation | sales checked "
-            "| SIGTERM to exit 0 (run A / B) | result |\n"
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: | --- |\n")
+            "| peak RSS (overload) | /health 503 during the outage | database killed (SIGKILL, 10 s) | crash isolation "
+            "| sales checked | SIGTERM to exit 0 (run A / B) | result |\n"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: | --- |\n")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(f"# Reliability suite, {root.name}\n\n" + head + "\n".join(rows) + "\n")
     return out
@@ -333,7 +406,8 @@ def run(ctx: Context, variants: list[Variant], steps: Steps) -> None:
             for v in variants:
                 d = root / v.name
                 d.mkdir(parents=True, exist_ok=True)
-                print(f"tradebench: reliability: {v.name} (run A: bad input, database outage, shutdown)", flush=True)
+                print(f"tradebench: reliability: {v.name} (run A: bad input, database outage, database killed, shutdown)",
+                      flush=True)
                 suite.run_a(v, d)
                 print(f"tradebench: reliability: {v.name} (run B: overload, crash isolation, shutdown)", flush=True)
                 suite.run_b(v, d)

@@ -7,7 +7,10 @@
 # Durability: innodb_flush_log_at_trx_commit=2 by default: every commit reaches
 # the OS (a crash of the server loses nothing), the disk is synced once a
 # second. A benchmark then measures the engines, not this machine's fsync.
-# TB_DB_DURABLE=1 makes every commit sync to disk.
+# TB_DB_DURABLE=1 makes every commit sync to disk, which a crash of the machine
+# or its power needs (contract section 4). Never 0: a server crash would lose
+# up to a second of acknowledged commits (the reliability suite kills the
+# server with SIGKILL and finds them missing).
 
 TB_DB_DIR="${TB_DB_DIR:-$TB_STATE/db}"   # another instance: TB_DB_DIR and TB_DB_PORT (the reliability suite)
 TB_DB_PORT="${TB_DB_PORT:-3307}"

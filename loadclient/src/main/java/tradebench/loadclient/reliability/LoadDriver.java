@@ -38,6 +38,10 @@ final class LoadDriver {
     final AtomicLong ioErrors = new AtomicLong();
     final AtomicLong bad503 = new AtomicLong();
     final AtomicLong bad202 = new AtomicLong();
+    /** Orders whose answer did not come within the request timeout ({@link #requestTimeoutMs}). */
+    final AtomicLong timeouts = new AtomicLong();
+    /** The longest time an order waited for its answer (or for its failure), ms. */
+    final AtomicLong slowestMs = new AtomicLong();
     final List<String> problems = Collections.synchronizedList(new ArrayList<>());
     final List<SentOrder> orders = Collections.synchronizedList(new ArrayList<>());
     /** Wall-clock ms at which each accepted order was sent, parallel to nothing: kept in {@link #sentWallMs}. */
@@ -49,11 +53,18 @@ final class LoadDriver {
     final long startNs = System.nanoTime();
     final long startMs = System.currentTimeMillis();
     private volatile boolean stop;
+    private int requestTimeoutMs = 30_000;
 
     LoadDriver(URI url, int products, String prefix, long seed) {
         this.url = url;
         this.mix = new OrderMix(products, 50, prefix);
         this.seed = seed;
+    }
+
+    /** How long an order may wait for its answer; longer is a timeout (an I/O error, counted in {@link #timeouts}). */
+    LoadDriver requestTimeout(int ms) {
+        this.requestTimeoutMs = ms;
+        return this;
     }
 
     /** Closed loop for {@code seconds}: each connection sends, reads, pauses {@code waitMs}. Blocks until done. */
@@ -68,7 +79,7 @@ final class LoadDriver {
         for (int i = 0; i < connections; i++) {
             SplittableRandom rnd = new SplittableRandom(seed * 7919 + i + startNs);
             threads.add(Thread.ofVirtual().start(() -> {
-                try (HttpConnection c = new HttpConnection(url, 30_000)) {
+                try (HttpConnection c = new HttpConnection(url, requestTimeoutMs)) {
                     while (!stop && System.nanoTime() < end) {
                         int status = sendOne(c, rnd);
                         sleepMs(status == 202 ? waitMs : status == 503 ? waitAfter503Ms : Math.max(waitMs, 10));
@@ -89,7 +100,7 @@ final class LoadDriver {
             int worker = i;
             SplittableRandom rnd = new SplittableRandom(seed * 7919 + i + startNs);
             threads.add(Thread.ofVirtual().start(() -> {
-                try (HttpConnection c = new HttpConnection(url, 30_000)) {
+                try (HttpConnection c = new HttpConnection(url, requestTimeoutMs)) {
                     for (long k = 0; !stop; k++) {
                         long due = t0 + (long) (worker * 1e9 / rate + k * stepNs);
                         if (due >= end) break;
@@ -122,11 +133,15 @@ final class LoadDriver {
         try {
             r = c.send("POST", o.target());
         } catch (IOException e) {
+            slowestMs.accumulateAndGet((System.nanoTime() - t0) / 1_000_000, Math::max);
+            if (e instanceof java.net.SocketTimeoutException) timeouts.incrementAndGet();
             ioErrors.incrementAndGet();
+            problem("POST " + o.target() + " -> " + e);
             c.close();
             return -1;
         }
         long t1 = System.nanoTime();
+        slowestMs.accumulateAndGet((t1 - t0) / 1_000_000, Math::max);
         int status = r.status();
         if (status == 202) {
             accepted.incrementAndGet(sec);

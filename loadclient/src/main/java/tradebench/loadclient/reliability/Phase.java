@@ -27,6 +27,8 @@ abstract class Phase {
     final PrintStream out;
     final Report report;
     final ObjectNode figures = JSON.createObjectNode();
+    /** The audit {@link #audit} ran last: what is left of each order after the rows it judged. */
+    SalesAudit lastAudit;
 
     Phase(RelOptions options, PrintStream out) {
         this.options = options;
@@ -115,7 +117,8 @@ abstract class Phase {
         }
         List<SalesTable.Row> rows = sales.all();
         int before = report.failures().size();
-        List<SalesTable.Row> concerned = new SalesAudit(byId, options.prefix(), report).audit(rows);
+        lastAudit = new SalesAudit(byId, options.prefix(), report);
+        List<SalesTable.Row> concerned = lastAudit.audit(rows);
         for (SalesTable.Row r : rows) {
             if (!byId.containsKey(r.poId()) || !byId.containsKey(r.soId())) {
                 report.fail("sale-unaccepted-order", "a row whose PO or SO the suite never got a 202 for: " + r);

@@ -17,9 +17,9 @@ import tradebench.loadclient.CommandOptions;
 public final class RelOptions extends CommandOptions {
 
     /** The phases, in the order the suite runs them. */
-    static final List<String> PHASES = List.of("bad-input", "crash", "outage", "load", "overload", "audit");
+    static final List<String> PHASES = List.of("bad-input", "crash", "outage", "dbcrash", "load", "overload", "audit");
 
-    @Parameters(index = "0", paramLabel = "PHASE", description = "bad-input | crash | outage | load | overload | audit")
+    @Parameters(index = "0", paramLabel = "PHASE", description = "bad-input | crash | outage | dbcrash | load | overload | audit")
     private String phase;
 
     @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:3000", description = "base URL of the variant")
@@ -67,8 +67,17 @@ public final class RelOptions extends CommandOptions {
     @Option(names = "--crash-at", paramLabel = "S", defaultValue = "3", description = "crash: seconds into the load")
     private double crashAt;
 
-    @Option(names = "--db-back-file", paramLabel = "FILE", description = "outage: the launcher creates this file when the database is back")
+    @Option(names = "--db-back-file", paramLabel = "FILE", description = "outage: the launcher creates this file when the database is back;"
+            + " dbcrash: it writes the wall-clock ms the database accepted connections again into it")
     private String dbBackFile;
+
+    @Option(names = "--db-killed-file", paramLabel = "FILE", description = "dbcrash: the launcher writes the wall-clock ms of its"
+            + " SIGKILL of the database server into this file")
+    private String dbKilledFile;
+
+    @Option(names = "--request-timeout", paramLabel = "MS", defaultValue = "30000",
+            description = "ms an order may wait for its answer (dbcrash: longer is a hang)")
+    private int requestTimeoutMs;
 
     @Option(names = "--factor", paramLabel = "F", defaultValue = "5", description = "overload: offered rate = factor x measured capacity")
     private double factor;
@@ -76,7 +85,7 @@ public final class RelOptions extends CommandOptions {
     @Option(names = "--measure", paramLabel = "S", defaultValue = "5", description = "overload: seconds of the capacity measurement")
     private double measure;
 
-    @Option(names = "--recovery", paramLabel = "S", defaultValue = "10", description = "overload: seconds within which full speed must be back")
+    @Option(names = "--recovery", paramLabel = "S", defaultValue = "10", description = "overload, dbcrash: seconds within which full speed must be back")
     private double recovery;
 
     @Option(names = "--expect-sales", paramLabel = "N",
@@ -120,6 +129,7 @@ public final class RelOptions extends CommandOptions {
         range("--engines", engines, 1, 10_000);
         range("--connections", connections, 1, 2000);
         range("--wait", waitMs, 0, 60_000);
+        range("--request-timeout", requestTimeoutMs, 100, 600_000);
         seconds("--duration", duration);
         seconds("--crash-at", crashAt);
         seconds("--measure", measure);
@@ -132,6 +142,7 @@ public final class RelOptions extends CommandOptions {
                 case "--orders-out" -> ordersOut;
                 case "--orders" -> orders;
                 case "--db-back-file" -> dbBackFile;
+                case "--db-killed-file" -> dbKilledFile;
                 default -> throw new IllegalStateException(flag);
             };
             if (value == null || value.isEmpty()) throw usage("reliability " + phase + ": " + flag + " is required");
@@ -145,6 +156,7 @@ public final class RelOptions extends CommandOptions {
             case "bad-input" -> List.of("--db-url");
             case "crash", "overload" -> List.of("--db-url", "--orders-out");
             case "outage" -> List.of("--db-url", "--orders-out", "--db-back-file");
+            case "dbcrash" -> List.of("--db-url", "--orders-out", "--db-killed-file", "--db-back-file");
             case "load" -> List.of("--orders-out");
             case "audit" -> List.of("--db-url", "--orders");
             default -> List.of();
@@ -225,6 +237,14 @@ public final class RelOptions extends CommandOptions {
 
     String dbBackFile() {
         return dbBackFile;
+    }
+
+    String dbKilledFile() {
+        return dbKilledFile;
+    }
+
+    int requestTimeoutMs() {
+        return requestTimeoutMs;
     }
 
     double factor() {

@@ -18,6 +18,7 @@ public final class Reliability {
             case "bad-input" -> new BadInputPhase(options, out);
             case "crash" -> new CrashPhase(options, out);
             case "outage" -> new OutagePhase(options, out);
+            case "dbcrash" -> new DbCrashPhase(options, out);
             case "load" -> new LoadPhase(options, out);
             case "overload" -> new OverloadPhase(options, out);
             case "audit" -> new AuditPhase(options, out);

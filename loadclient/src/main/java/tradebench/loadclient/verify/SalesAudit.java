@@ -123,7 +123,7 @@ public final class SalesAudit {
      * that could trade. Applied to the random phase's orders (buys without
      * limit, so any open sell crosses them).
      */
-    void checkNoCrossedProducts(List<SentOrder> randomOrders) {
+    public void checkNoCrossedProducts(List<SentOrder> randomOrders) {
         Map<String, List<SentOrder>> openBuys = new TreeMap<>();
         Map<String, List<SentOrder>> openSells = new TreeMap<>();
         for (SentOrder o : randomOrders) {

@@ -158,6 +158,60 @@ class ReliabilityTest {
         }
     }
 
+    /**
+     * The dbcrash phase against the fake market, the launcher's part played here: the kill stamped
+     * 1 s into the load, the return 0.5 s later (no database is killed: the fake keeps storing, so
+     * its rate is back at once); {@code during} runs between the two.
+     */
+    private Outcome dbCrash(FakeMarket m, Runnable during) throws Exception {
+        Path killed = tmp.resolve("killed"), back = tmp.resolve("back");
+        Thread launcher = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(1_000);
+                Files.writeString(killed, Long.toString(System.currentTimeMillis()));
+                during.run();
+                Thread.sleep(500);
+                Files.writeString(back, Long.toString(System.currentTimeMillis()));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Outcome o = run("dbcrash", "--url", m.url().toString(), "--duration", "20", "--connections", "4", "--wait", "2",
+                "--request-timeout", "1000", "--recovery", "5", "--db-killed-file", killed.toString(),
+                "--db-back-file", back.toString(), "--orders-out", tmp.resolve("dbcrash.tsv").toString());
+        launcher.join();
+        return o;
+    }
+
+    @Test
+    void dbCrashPassesOnAMarketThatKeepsItsSales() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            Outcome o = dbCrash(m, () -> {});
+            assertEquals(0, o.code(), o.output());
+            assertTrue(o.figures().path("fullRateMs").asLong() >= 1000, o.output());
+            assertTrue(o.figures().path("referenceSalesPerS").asLong() > 0, o.output());
+            assertEquals(count(), o.figures().path("salesPersisted").asLong(), o.output());
+        }
+    }
+
+    @Test
+    void dbCrashCatchesAnOrderThatHangs() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE, Breakage.ORDERS_HANG)) {
+            Outcome o = dbCrash(m, m::hangOrders);
+            assertEquals(1, o.code());
+            assertTrue(o.failed("dbcrash-hang"), o.output());
+        }
+    }
+
+    @Test
+    void dbCrashCatchesASaleCountedButNotStored() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE, Breakage.SALE_NOT_STORED)) {
+            Outcome o = dbCrash(m, () -> {});
+            assertEquals(1, o.code());
+            assertTrue(o.failed("dbcrash-stored"), o.output());
+        }
+    }
+
     private long count() throws Exception {
         try (Connection c = DriverManager.getConnection(jdbcUrl); Statement st = c.createStatement();
              var rs = st.executeQuery("SELECT COUNT(*) FROM " + TABLE)) {

@@ -50,7 +50,9 @@ public final class FakeMarket implements AutoCloseable {
         UNKNOWN_ORDER_200,      // /orders/{never accepted} answers 200 "unknown"
         STATS_INCOMPLETE,       // /stats without pendingOrders
         HEALTH_DOWN,            // /health answers 503
-        OVERLOAD_BARE           // every 10th order refused 503 without Retry-After
+        OVERLOAD_BARE,          // every 10th order refused 503 without Retry-After
+        ORDERS_HANG,            // once hangOrders() was called, an order waits 3 s for its answer
+        SALE_NOT_STORED         // every 20th sale counted as stored, its row never written (a commit lost in a crash)
     }
 
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -96,6 +98,7 @@ public final class FakeMarket implements AutoCloseable {
     private final AtomicLong cycles = new AtomicLong();
     private final AtomicLong rejectedOverload = new AtomicLong();
     private final long startMs = System.currentTimeMillis();
+    private volatile boolean hanging;
     private Connection db;
 
     public FakeMarket(int products, String jdbcUrl, String table, Breakage... broken) throws IOException, SQLException {
@@ -109,6 +112,11 @@ public final class FakeMarket implements AutoCloseable {
         server.setExecutor(Executors.newFixedThreadPool(16));
         server.start();
         engine.scheduleWithFixedDelay(this::cycle, 3, 3, TimeUnit.MILLISECONDS);
+    }
+
+    /** ORDERS_HANG: from now on, every order waits 3 s before it is answered. */
+    public void hangOrders() {
+        hanging = true;
     }
 
     public URI url() {
@@ -212,6 +220,13 @@ public final class FakeMarket implements AutoCloseable {
         if (broken.contains(Breakage.OVERLOAD_BARE) && rejectedOverload.incrementAndGet() % 10 == 0) {
             send(ex, 503, Map.of("error", "overloaded"));
             return;
+        }
+        if (hanging && broken.contains(Breakage.ORDERS_HANG)) {
+            try {
+                Thread.sleep(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         Order o = new Order(nextId(), buy, user, product, quantity, price);
         orders.put(o.id, o);
@@ -343,6 +358,8 @@ public final class FakeMarket implements AutoCloseable {
         String seller = broken.contains(Breakage.WRONG_NAMES) ? buy.userId : sell.userId;
         int copies = broken.contains(Breakage.DUPLICATE_PAIR) ? 2 : 1;
         long saleId = 0;
+        if (broken.contains(Breakage.SALE_NOT_STORED) && salesPersisted.get() % 20 == 19) copies = 0;
+        if (copies == 0) salesPersisted.incrementAndGet();
         for (int i = 0; i < copies; i++) {
             try (PreparedStatement ps = db.prepareStatement("INSERT INTO " + table
                     + " (BUYER_NAME, SELLER_NAME, PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES (?,?,?,?,?,?,?,?)",

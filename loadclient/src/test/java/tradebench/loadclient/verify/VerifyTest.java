@@ -82,7 +82,7 @@ class VerifyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Breakage.class)
+    @EnumSource(value = Breakage.class, mode = EnumSource.Mode.EXCLUDE, names = {"ORDERS_HANG", "SALE_NOT_STORED"})
     void eachBrokenRuleIsCaught(Breakage broken) throws Exception {
         Outcome o = verify(broken == Breakage.DUPLICATE_PAIR ? NO_UNIQUE : "SALES", broken);
         String expected = switch (broken) {
@@ -100,6 +100,7 @@ class VerifyTest {
             case STATS_INCOMPLETE -> "stats";
             case HEALTH_DOWN -> "health";
             case OVERLOAD_BARE -> "overload-answer";
+            case ORDERS_HANG, SALE_NOT_STORED -> throw new IllegalStateException("the dbcrash phase's breakages: ReliabilityTest");
         };
         assertTrue(o.failed(expected), broken + " should fail " + expected + ":\n" + o.output());
     }
