@@ -75,7 +75,7 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     modes = {c.persist for c in cases}
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
                                                                               cal_warmup_max, len(floors), len(modes))
-    console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
+    console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len(runs_plan) // max(1, repeat)} variant rows over "
                   f"{len(cases)} case(s) x {repeat} repeat(s), round-robin) + calibration: about "
                   f"{human(est_runs + est_cal)} (warm-up {timing.warmup}{' s' if timing.warmup != 'auto' else ', up to ' + str(timing.warmup_max) + ' s each'}, "
                   f"window {timing.duration} s); results in {folder}")
