@@ -24,8 +24,15 @@ public final class Main {
         // Only Shutdown ends the process: its thread (not a daemon) drains, prints the exit
         // line and calls System.exit with the code. main waits for the actor system; if the
         // system stops with no drain under way (it failed on its own), main exits 1 instead of
-        // leaving a process that serves nothing.
+        // leaving a process that serves nothing. A member the cluster downed exits 1 at once.
         service.whenTerminated().join();
+        if (service.downed() && exitLinePrinted.getCount() > 0) {
+            // contract section 9: a member the cluster downed exits at once, with 1; a process started
+            // again joins as a new member
+            System.out.println(service.stats().exitLine());
+            System.err.println(SprayService.VARIANT + ": downed by the cluster (cut off from the majority of its members); exiting");
+            System.exit(1);
+        }
         if (!exitLinePrinted.await(60, TimeUnit.SECONDS)) {
             System.err.println(SprayService.VARIANT + ": the actor system stopped without a drain");
             System.exit(1);

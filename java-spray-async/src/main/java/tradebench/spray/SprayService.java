@@ -110,9 +110,11 @@ public final class SprayService {
             return CompletableFuture.completedFuture(Done.getInstance());
         });
         cs.addTask(CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-engines", () ->
-                // after terminate() no request is half-way through the gateway: every admitted order was told
+                // after terminate() no request is half-way through the gateway: every admitted order was told.
+                // A member the cluster downed has no partition left to drain into (its orders on their way
+                // are lost: contract section 9), so it does not wait for them.
                 binding.terminate(Duration.ofSeconds(3))
-                        .thenCompose(t -> engines.drain(drainTimeout))
+                        .thenCompose(t -> downed() ? CompletableFuture.<Void>completedFuture(null) : engines.drain(drainTimeout))
                         .thenApply(v -> Done.getInstance()));
         cs.addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-stats-line", () -> {
             statsLine.cancel();
@@ -126,6 +128,16 @@ public final class SprayService {
     public void drain() {
         CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
         system.getWhenTerminated().toCompletableFuture().join();
+    }
+
+    /**
+     * The cluster downed this member (the Split Brain Resolver: it was cut off
+     * from the majority, or taken for crashed): Akka's coordinated shutdown has
+     * stopped its partitions and refuses orders; the process is to exit.
+     */
+    public boolean downed() {
+        return CoordinatedShutdown.get(system).getShutdownReason()
+                .filter(r -> r == CoordinatedShutdown.clusterDowningReason()).isPresent();
     }
 
     public java.util.concurrent.CompletableFuture<?> whenTerminated() {
