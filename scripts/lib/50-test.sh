@@ -6,7 +6,8 @@
 #    `loadclient verify`, once per e2e configuration of its variant.yaml
 #    (harness/tradebench_harness/e2e.py),
 # 4. the cluster test: java-spray-async as three cluster members on loopback
-#    (cross-member trade, verify, kill -9 and SIGTERM under load;
+#    (cross-member trade, verify, kill -9 and SIGTERM under load, and one
+#    member cut off from the others in a network namespace of its own;
 #    harness/tradebench_harness/cluster_test.py),
 # 5. the reliability suite,
 # 6. the static check of docker-compose.yml and the Dockerfiles,
@@ -24,6 +25,13 @@ test_dbs() {
   local v
   printf '%s\n' "${TB_TEST_DBS[@]}"
   for v in $(variant_names); do echo "TRADER_TEST_$(echo "$v" | tr 'a-z-' 'A-Z_')"; done
+}
+
+# cluster_test_tools: the cluster test cuts a member off with iptables inside a network namespace
+# (harness/tradebench_harness/netcut.py); installed from the system's packages when we may.
+cluster_test_tools() {
+  command -v iptables >/dev/null 2>&1 || apt_install iptables \
+    || say "no iptables: the cluster test's partition scenario will fail"
 }
 
 TB_PASSED=0; TB_FAILED=0; TB_FAILURES=()
@@ -63,6 +71,7 @@ tb_test() {
   fi
   if [ -f "$(jar_of loadclient)" ]; then
     say "the cluster test: java-spray-async as three members (harness/tradebench_harness/cluster_test.py)"
+    cluster_test_tools
     : >"$steps"
     harness_run cluster-test --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "cluster test (the harness stopped early)"
     harness_steps "$steps"
