@@ -1,6 +1,7 @@
 """The cluster test (run by `./tradebench test`, alone by `./tradebench cluster-test`):
-java-spray-async as three members on loopback (A, B, C = members 0, 1, 2), on the database
-TRADER_CLUSTER. Three clusters, each started afresh (SALES and ENGINE_HANDOVER emptied):
+java-spray-async as three members (A, B, C = members 0, 1, 2), on the database
+TRADER_CLUSTER. Four clusters, each started afresh (SALES and ENGINE_HANDOVER emptied), the
+first three on loopback:
 
   1. cross-member: a sell through A and a buy through B on one product make exactly one
      SALES row; C answers /orders/{id} of both (asking the issuing member);
@@ -19,6 +20,18 @@ TRADER_CLUSTER. Three clusters, each started afresh (SALES and ENGINE_HANDOVER e
      then one buy and one sell of 1,000,000 per product (the sell priced above every
      load sell) trade away everything still open: every order accepted during the run
      must then be filled exactly, which it cannot be if a hand-over lost it; the audit.
+  4. a partition under load: C runs in a network namespace of its own (netcut.py: a veth
+     pair, the database through a relay), A and B on this machine's side of it; load
+     through all three; 5 s in, iptables inside C's namespace drop the remoting between C
+     and A/B for 40 s, then the cut heals. Reported: the timeline (C's last 202, the last
+     sale of each of C's partitions stored on C, the first on A/B, C's exit). Checked: A
+     and B trade C's partitions again within TB_CLUSTER_RECOVERY_MS; per partition C's
+     last sale precedes the majority's first (no two incarnations at once); C, downed,
+     exits 1 before the heal; no order filled beyond its quantity, no (PO, SO) pair
+     twice, the audit; /orders/{id} through every member still running, of the orders C
+     accepted after the cut and of A's and B's orders C's side traded during it: never
+     404, `filled` whenever the fills cover the quantity, `lost` only when they do not.
+     Needs root (ip netns) and iptables; fails, never skips, without them.
 
 Figures: .tradebench/cluster/<stamp>/figures.json.
 """

@@ -22,7 +22,7 @@ public final class Departures {
 
     private final Map<String, Long> lastMs = new ConcurrentHashMap<>();
 
-    void departed(String hostPort, long ms) {
+    public void departed(String hostPort, long ms) {
         lastMs.merge(hostPort, ms, Math::max);
     }
 

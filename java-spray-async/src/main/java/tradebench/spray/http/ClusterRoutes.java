@@ -87,6 +87,7 @@ public final class ClusterRoutes extends AllDirectives {
         int issuer = ClusterSettings.issuerOf(id);
         if (issuer == settings.member() || issuer >= settings.seeds().size()) return reject(); // ours (or nobody's): ApiRoutes
         String issuerAddress = settings.seeds().get(issuer);
+        if (!isMember(issuerAddress)) return completeWithFuture(withoutIssuer(id, issuerAddress)); // nobody to ask
         ActorSelection desk = system.actorSelection(settings.address(issuer) + "/user/desk");
         CompletionStage<HttpResponse> answer = Patterns.ask(desk, new ClusterProtocol.ViewRequest(id), ASK)
                 .thenCompose(r -> {
@@ -107,11 +108,13 @@ public final class ClusterRoutes extends AllDirectives {
      * moment. Never seen leaving: the fills from SALES ({@code unknown}), or 404.
      */
     private CompletionStage<HttpResponse> withoutIssuer(long id, String issuerAddress) {
-        if (engines.departures().issuedByGone(issuerAddress, id) && !isMember(issuerAddress)) return ofGoneIssuer(id);
+        MemberStatus status = statusOf(issuerAddress);
+        if (status == MemberStatus.down()) engines.departures().departed(issuerAddress, System.currentTimeMillis()); // before the event
         if (isMember(issuerAddress)) {
             return CompletableFuture.completedFuture(ApiRoutes.json(503,
                     "{\"error\":\"the member that accepted order " + id + " does not answer\"}").addHeader(RetryAfter.create(1L)));
         }
+        if (engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id);
         return db.fills(id).handle((fills, e) -> {
             if (e != null) return ApiRoutes.json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
             OrderViews.Answer a = new OrderViews.Lookup(id, null, null, false).answer(fills);
@@ -137,12 +140,16 @@ public final class ClusterRoutes extends AllDirectives {
 
     /** Is {@code hostPort} in the membership, not downed (it may be unreachable)? */
     private boolean isMember(String hostPort) {
+        MemberStatus s = statusOf(hostPort);
+        return s != null && s != MemberStatus.down() && s != MemberStatus.removed();
+    }
+
+    /** The status of the member at {@code hostPort} as this member sees it, or null when it is not in the membership. */
+    private MemberStatus statusOf(String hostPort) {
         for (Member m : Cluster.get(system).state().getMembers()) {
-            if (hostPort(m).equals(hostPort) && m.status() != MemberStatus.down() && m.status() != MemberStatus.removed()) {
-                return true;
-            }
+            if (hostPort(m).equals(hostPort)) return m.status();
         }
-        return false;
+        return null;
     }
 
     // ---- /stats ----
