@@ -383,8 +383,9 @@ class ClusterTest:
         loads = [self.load(u, "p-", 5 + i, CUT_LEAD_S + CUT_S + CUT_TAIL_S, f, connections=8)
                  for i, (u, f) in enumerate(zip((a, b, c), files))]
         time.sleep(CUT_LEAD_S)
-        cut = int(time.time() * 1000)
+        # the cut counts from when the rules are in place: an order accepted after it cannot reach C
         island.cut(ms.cluster_ports[2], ms.cluster_ports[:2])
+        cut = int(time.time() * 1000)
         c_proc = ms.members[2]
         c_exit = None
         end = time.monotonic() + CUT_S

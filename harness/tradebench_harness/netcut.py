@@ -30,8 +30,8 @@ class NetcutError(Exception):
     pass
 
 
-def _run(*argv: str) -> str:
-    r = subprocess.run(list(argv), capture_output=True, text=True)
+def _run(*argv: str, stdin: str | None = None) -> str:
+    r = subprocess.run(list(argv), capture_output=True, text=True, input=stdin)
     if r.returncode != 0:
         raise NetcutError(f"{' '.join(argv)}: {(r.stderr or r.stdout).strip()}")
     return r.stdout
@@ -164,15 +164,16 @@ class Island:
             raise
         return self
 
-    def exec(self, *argv: str) -> str:
-        return _run("ip", "netns", "exec", self.ns, *argv)
+    def exec(self, *argv: str, stdin: str | None = None) -> str:
+        return _run("ip", "netns", "exec", self.ns, *argv, stdin=stdin)
 
     def prefix(self) -> list[str]:
         """The argv prefix that runs a command on the island."""
         return ["ip", "netns", "exec", self.ns]
 
     def cut(self, own_port: int, others: list[int]) -> None:
-        """Drops remoting both ways: the island's connections to the others' ports, and theirs to its own."""
+        """Drops remoting both ways: the island's connections to the others' ports, and theirs to its own.
+        The rules take effect together (one iptables-restore) by the time this returns."""
         ports = ",".join(str(p) for p in others)
         rules = [
             ["OUTPUT", "-p", "tcp", "-d", self.outside, "-m", "multiport", "--dports", ports, "-j", "DROP"],
@@ -180,8 +181,8 @@ class Island:
             ["INPUT", "-p", "tcp", "--dport", str(own_port), "-j", "DROP"],
             ["OUTPUT", "-p", "tcp", "--sport", str(own_port), "-j", "DROP"],
         ]
-        for r in rules:
-            self.exec("iptables", "-A", *r)
+        table = "*filter\n" + "".join("-A " + " ".join(r) + "\n" for r in rules) + "COMMIT\n"
+        self.exec("iptables-restore", "--noflush", stdin=table)
 
     def heal(self) -> None:
         self.exec("iptables", "-F")
