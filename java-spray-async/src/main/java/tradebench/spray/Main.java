@@ -25,13 +25,17 @@ public final class Main {
         // line and calls System.exit with the code. main waits for the actor system; if the
         // system stops with no drain under way (it failed on its own), main exits 1 instead of
         // leaving a process that serves nothing. A member the cluster downed exits 1 at once.
-        service.whenTerminated().join();
+        java.util.concurrent.CompletableFuture.anyOf(service.whenTerminated(), service.whenDownedAndClosed()).join();
         if (service.downed() && exitLinePrinted.getCount() > 0) {
-            // contract section 9: a member the cluster downed exits at once, with 1; a process started
-            // again joins as a new member
+            // contract section 9: a member the cluster downed exits at once, with 1 (a process started
+            // again joins as a new member). Its partitions are stopped and its pool closed; halt rather
+            // than exit, since the JVM's shutdown hook would wait for the actor system's termination,
+            // which may hang on connections to the members it was cut off from.
             System.out.println(service.stats().exitLine());
             System.err.println(SprayService.VARIANT + ": downed by the cluster (cut off from the majority of its members); exiting");
-            System.exit(1);
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
         }
         if (!exitLinePrinted.await(60, TimeUnit.SECONDS)) {
             System.err.println(SprayService.VARIANT + ": the actor system stopped without a drain");

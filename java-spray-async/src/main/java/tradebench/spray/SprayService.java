@@ -45,6 +45,8 @@ public final class SprayService {
     private final ServiceStats stats;
     private final OrderGateway gateway;
     private final ServerBinding binding;
+    /** Completed once a member the cluster downed has closed its pool (see {@link #whenDownedAndClosed}). */
+    private final CompletableFuture<Void> downedAndClosed = new CompletableFuture<>();
 
     private SprayService(ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
         this.system = system;
@@ -122,6 +124,10 @@ public final class SprayService {
         });
         cs.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-database", () ->
                 db.closeAsync().thenApply(v -> Done.getInstance()));
+        cs.addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "exit-when-downed", () -> {
+            if (downed()) downedAndClosed.complete(null);
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
     }
 
     /** SIGTERM: stop accepting, finish the cycle, store every pending sale; returns when all is stored. */
@@ -138,6 +144,16 @@ public final class SprayService {
     public boolean downed() {
         return CoordinatedShutdown.get(system).getShutdownReason()
                 .filter(r -> r == CoordinatedShutdown.clusterDowningReason()).isPresent();
+    }
+
+    /**
+     * Completes when a member the cluster downed has nothing left to do: its
+     * partitions stopped, its pool closed. The actor system's own termination
+     * may then still wait for connections to the members it was cut off from
+     * (seconds, or until the cut heals).
+     */
+    public CompletableFuture<Void> whenDownedAndClosed() {
+        return downedAndClosed;
     }
 
     public java.util.concurrent.CompletableFuture<?> whenTerminated() {
