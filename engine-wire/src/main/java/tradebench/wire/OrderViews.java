@@ -27,7 +27,10 @@ import tradebench.model.Prices;
  * the stored fills; {@code status} is the engine's, except that an order its
  * engine still calls {@code open} whose stored fills already cover its quantity
  * is shown {@code filled} (its engine marks it so as soon as the storing of its
- * cycle completes).
+ * cycle completes). In cluster mode the same holds for {@code lost}: a lost
+ * order was never a sale, so one whose fills cover its quantity (its partition
+ * filled it on a member cut off from the issuer, and the report never came)
+ * is {@code filled}.
  */
 public final class OrderViews {
     private OrderViews() {
@@ -60,13 +63,14 @@ public final class OrderViews {
      * What the registry said of order {@code id} before its fills were read.
      *
      * @param known      the order as this process remembers it, or null
-     * @param status     its status at the lookup (null when unknown)
+     * @param status     its status at the lookup (null when unknown; {@code LOST} with no
+     *                   order: cluster mode's order of a member that is gone, held by no partition)
      * @param issuedHere the id lies in the range this process issued
      */
     public record Lookup(long id, Order known, OrderStatus status, boolean issuedHere) {
         /** Step 2: 200 with the view, or 404 when nobody knows the order. */
         public Answer answer(List<Fill> fills) {
-            if (known == null && !issuedHere && fills.isEmpty()) {
+            if (known == null && status == null && !issuedHere && fills.isEmpty()) {
                 return new Answer(404, JsonText.error("no such order: " + id));
             }
             return new Answer(200, JsonWriter.write(json -> {
@@ -74,7 +78,10 @@ public final class OrderViews {
                 json.writeNumberField("id", id);
                 if (known != null) {
                     long remaining = known.quantity - fills.stream().mapToLong(Fill::quantity).sum();
-                    OrderStatus shown = status == OrderStatus.OPEN && remaining <= 0 ? OrderStatus.FILLED : status;
+                    // fills that cover the quantity are a filled order, whatever a partition reported (a lost
+                    // incarnation may have traded it before it was cut off)
+                    boolean covered = remaining <= 0 && (status == OrderStatus.OPEN || status == OrderStatus.LOST);
+                    OrderStatus shown = covered ? OrderStatus.FILLED : status;
                     json.writeStringField("side", known.side.wire());
                     json.writeStringField("userId", known.userId);
                     json.writeStringField("productId", Integer.toString(known.productId));
@@ -82,6 +89,8 @@ public final class OrderViews {
                     if (known.hasLimit()) json.writeNumberField("price", Prices.toJsonNumber(known.priceCents));
                     json.writeNumberField("remaining", remaining);
                     json.writeStringField("status", shown.wire());
+                } else if (status == OrderStatus.LOST && fills.isEmpty()) {
+                    json.writeStringField("status", "lost");
                 } else {
                     json.writeStringField("status", "unknown");
                 }

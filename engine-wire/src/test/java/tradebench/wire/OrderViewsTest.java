@@ -104,6 +104,30 @@ class OrderViewsTest {
     }
 
     @Test
+    void aLostOrderWhoseStoredFillsCoverItsQuantityIsFilled() {
+        // cluster mode: its partition filled it on a member cut off from this one, whose new
+        // incarnation then called it lost; the fills say it was a sale
+        Order po = Order.buy(ids.next(), "b", 3, 2, Order.NO_LIMIT, 0);
+        registry.register(po);
+        registry.closed(po, OrderStatus.LOST);
+        String full = OrderViews.lookup(gateway, po.id).answer(List.of(fill(po.id, 8, 1), fill(po.id, 9, 1))).body();
+        assertEquals(true, full.contains("\"remaining\":0,\"status\":\"filled\""), full);
+        String partly = OrderViews.lookup(gateway, po.id).answer(List.of(fill(po.id, 8, 1))).body();
+        assertEquals(true, partly.contains("\"remaining\":1,\"status\":\"lost\""), partly);
+    }
+
+    @Test
+    void anOrderOfAMemberThatIsGoneIsLostWithoutFillsAndUnknownWithThem() {
+        OrderViews.Lookup gone = new OrderViews.Lookup(4242, null, OrderStatus.LOST, false);
+        OrderViews.Answer none = gone.answer(List.of());
+        assertEquals(200, none.status());
+        assertEquals("{\"id\":4242,\"status\":\"lost\",\"fills\":[]}", none.body());
+        // its quantity went with its member: fills never make it lost, they may have covered it
+        String traded = gone.answer(List.of(fill(4242, 9, 1))).body();
+        assertEquals(true, traded.startsWith("{\"id\":4242,\"status\":\"unknown\",\"fills\":[{"), traded);
+    }
+
+    @Test
     void anOrderNobodyKnowsIs404UnlessIssuedHereOrStored() {
         long forgotten = ids.next(); // issued by this process, no longer in the registry
         assertEquals("{\"id\":" + forgotten + ",\"status\":\"unknown\",\"fills\":[]}",
