@@ -349,13 +349,20 @@ class ClusterTest:
             self.steps.fail(f"{name}: A's and B's SIGTERM exit codes {codes[:2]} (logs: {self.d})")
 
     def start_island(self, island: netcut.Island) -> members.Members:
-        """A and B in this machine's namespace, C on the island; remoting on the veth pair's two addresses."""
+        """A and B in this machine's namespace, C on the island; remoting on the veth pair's two addresses.
+
+        C and B start first and A, the first seed, which forms the cluster, only once both listen: a member
+        whose shard region registers more than FORM_WAIT_S (10 s) after the first one was up gets no partition
+        (the others have placed them all), and C, whose database answers through the relay, is the slowest."""
         ports = [process.free_port() for _ in range(3)]
         cports = [process.free_port() for _ in range(3)]
         hosts = [island.outside, island.outside, island.inside]
         seeds = ",".join(f"{h}:{p}" for h, p in zip(hosts, cports))
-        running = []
-        for i, tag in enumerate("ABC"):
+        running: dict = {}
+        for i, tag in ((2, "C"), (1, "B"), (0, "A")):
+            if tag == "A":
+                members.listening([self.d / "cut-member-C.log", self.d / "cut-member-B.log"], 120,
+                                  [r.popen for r in running.values()])
             env = {**self.settings(), "PORT": ports[i], "CLUSTER_HOST": hosts[i], "CLUSTER_PORT": cports[i],
                    "CLUSTER_SEEDS": seeds}
             argv = self.v.command(self.ctx)
@@ -365,7 +372,8 @@ class ClusterTest:
             r = process.start(f"{VARIANT}-{i}", argv, self.d / f"cut-member-{tag}.log",
                               env={k: str(x) for k, x in env.items()}, cwd=self.ctx.root, port=ports[i])
             r.host = "127.0.0.1" if tag != "C" else island.inside
-            running.append(r)
+            running[i] = r
+        running = [running[i] for i in range(3)]
         ms = members.Members(running, cports)
         if not members.wait_up([m.url for m in running], 3, 150, [m.popen for m in running]):
             ms.stop(10)
