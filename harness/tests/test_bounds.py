@@ -110,3 +110,12 @@ def test_a_ratio_naming_a_missing_case_is_refused(ctx, tmp_path):
                  "ratios:\n  - {name: r, numerator: {case: a, variant: java-threads}, denominator: {case: b, variant: x}}\n")
     with pytest.raises(experiments.ExperimentError, match="denominator"):
         experiments.load(ctx, str(f), {})
+
+
+def test_the_calibration_measures_the_insert_ceilings_of_the_runs_persist_modes():
+    from tradebench_harness import calibrate
+    assert calibrate.insert_kinds({"per-sale"}) == [("singleRow", 1)]
+    assert calibrate.insert_kinds(["batch"]) == [("multiRow", calibrate.MULTI_ROW_BATCH)]
+    assert [k for k, _ in calibrate.insert_kinds(("batch", "per-sale"))] == ["singleRow", "multiRow"]
+    one = calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=1)
+    assert calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=2) > one

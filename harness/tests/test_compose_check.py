@@ -105,6 +105,25 @@ CASES = [
     ("a COPY of a path that does not exist",
      lambda t: edit_file(dockerfile(t, "java-akka"), add_copy_after_first_from),
      "COPY no-such-dir: no such path"),
+    ("the shared servlet Dockerfile removed", lambda t: (t / "docker" / "servlet.Dockerfile").unlink(),
+     "service java-akka: Dockerfile docker/servlet.Dockerfile does not exist"),
+    # the servlet variants' build argument MODULE
+    ("a servlet variant built without its MODULE",
+     lambda t: yaml_edit(t, "del doc['services']['java-virtual']['build']['args']"),
+     "docker/servlet.Dockerfile (java-virtual): COPY ${MODULE}/src uses ${MODULE}, which has no value"),
+    ("a servlet variant whose MODULE is another variant",
+     lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['args'] = {'MODULE': 'java-akka'}"),
+     "service java-threads: its image builds java-akka, not java-threads"),
+    ("a MODULE that is no module of the root pom",
+     lambda t: yaml_edit(t, "doc['services']['java-akka']['build']['args'] = {'MODULE': 'java-akk'}"),
+     "mvn -pl java-akk: not a module of the root pom"),
+    ("a build argument the Dockerfile does not declare",
+     lambda t: yaml_edit(t, "doc['services']['java-akka']['build']['args']['MODUL'] = 'java-akka'"),
+     "service java-akka passes the build argument MODUL, which no ARG declares"),
+    ("a build argument declared before FROM only (a stage does not see it)",
+     lambda t: edit_file(t / "docker" / "servlet.Dockerfile", lambda s: s.replace("\nARG MODULE\nRUN case", "\nRUN case", 1)
+                         .replace("\nFROM maven", "\nARG MODULE\nFROM maven", 1)),
+     "COPY ${MODULE}/src uses ${MODULE}, which no ARG of its stage declares"),
     ("a COPY'd folder gone from the tree", lambda t: shutil.rmtree(t / "engine-model" / "src"),
      "COPY engine-model/src: no such path"),
     ("node-engine's lock file gone", lambda t: (t / "node-engine" / "package-lock.json").unlink(),
@@ -224,11 +243,29 @@ def test_variants_are_the_folders_holding_a_variant_yaml(tree, cli):
     from tradebench_harness.variants import discover
     assert compose_check.discover_variants(tree) == sorted(v.name for v in discover(tree))
     assert {"java-threads", "java-akka", "java-spray-async", "node-engine", "java-virtual"} <= set(compose_check.discover_variants(tree))
+    assert "loadclient" not in compose_check.discover_variants(tree)
     # a new variant: its folder holds a variant.yaml (and no Dockerfile: images may be shared); it needs its service
     (tree / "rust-engine").mkdir()
     manifest = (tree / "java-threads" / "variant.yaml").read_text()
     (tree / "rust-engine" / "variant.yaml").write_text(manifest.replace("name: java-threads", "name: rust-engine"))
     assert "service rust-engine is missing" in compose_check.check(tree, cli=cli), "a new variant needs its service"
+
+
+def test_the_servlet_variants_share_one_dockerfile_with_their_module(tree, cli):
+    doc = yaml.safe_load((tree / "docker-compose.yml").read_text())
+    for v in ("java-threads", "java-akka", "java-virtual"):
+        build = doc["services"][v]["build"]
+        assert build["dockerfile"] == "docker/servlet.Dockerfile" and build["args"] == {"MODULE": v}, build
+        assert not (tree / v / "Dockerfile").exists(), f"{v}/Dockerfile would be a second copy"
+    # the list form of build args is read too (the CLI writes it as a map)
+    yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-akka']")
+    assert compose_check.check(tree, cli=cli) == []
+    # Docker's proxy arguments need no ARG
+    yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-akka', 'HTTP_PROXY=http://proxy:3128']")
+    assert compose_check.check(tree, cli=cli) == []
+    yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-virtual']")
+    assert "service java-akka: its image builds java-virtual, not java-akka (build: args: MODULE?)" in \
+        compose_check.check(tree, cli=cli)
 
 
 SHARED = """# syntax=docker/dockerfile:1

@@ -158,10 +158,12 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
 
 def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
               concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None,
-              floors: dict | None = None) -> dict:
+              floors: dict | None = None, persist_modes=("per-sale", "batch")) -> dict:
     """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
     database with the SALES table that may be emptied; FLOORS: name -> a function of a port giving the command
-    line of a variant's floor server (Variant.floor_command)."""
+    line of a variant's floor server (Variant.floor_command); PERSIST_MODES: the runs' persist modes (single-row
+    inserts are per-sale's ceiling, multi-row statements batch's: a ceiling no run is held against is not
+    measured)."""
     out.mkdir(parents=True, exist_ok=True)
     cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmup": warmup,
                  "warmupMaxS": warmup_max if warmup == "auto" else None,
@@ -181,7 +183,7 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
         return cal
     for n in sorted(connection_counts):
         entry = {}
-        for key, rows in (("singleRow", 1), ("multiRow", MULTI_ROW_BATCH)):
+        for key, rows in insert_kinds(persist_modes):
             if on_step:
                 on_step(f"calibration: database inserts, {n} connections, {rows} row(s) per statement")
             db.sql("DELETE FROM SALES", db_name)
@@ -189,6 +191,12 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
         db.sql("DELETE FROM SALES", db_name)
         cal["insert"][str(n)] = entry
     return cal
+
+
+def insert_kinds(persist_modes) -> list[tuple[str, int]]:
+    """The insert ceilings the persist modes are held against: (key in the calibration, rows per statement)."""
+    kinds = {"per-sale": ("singleRow", 1), "batch": ("multiRow", MULTI_ROW_BATCH)}
+    return [kinds[m] for m in ("per-sale", "batch") if m in set(persist_modes)]
 
 
 def http_of(cal: dict, runtime: str):
@@ -224,7 +232,7 @@ def insert_of(cal: dict, persist: str, connections: int):
 
 
 def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup, warmup_max: int = 45,
-                     floors: int = 0) -> int:
+                     floors: int = 0, persist_modes: int = 2) -> int:
     # an auto warm-up is usually steady in about half its bound
     w = upper(warmup, warmup_max) // 2 if warmup == "auto" else upper(warmup, warmup_max)
-    return (runtimes + floors) * (duration + w + 8) + connection_counts * 2 * (duration + w + 6)
+    return (runtimes + floors) * (duration + w + 8) + connection_counts * persist_modes * (duration + w + 6)

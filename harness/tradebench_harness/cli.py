@@ -111,7 +111,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("cluster-test", help="java-spray-async as three cluster members: cross-member trade, verify, "
                                              "kill -9 and SIGTERM under load")
     s.add_argument("--steps-file", default=None)
-    s.add_argument("--only", default=None, help="one scenario: cross_member, kill or leave")
+    s.add_argument("--only", default=None, help="one scenario: cross_member, kill, leave or partition")
     s.set_defaults(func=cmd_cluster_test)
 
     s = sub.add_parser("fuzz", help="Schemathesis against every variant with docs/openapi.yaml (fixed seed)")

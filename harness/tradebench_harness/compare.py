@@ -72,9 +72,10 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
     conns = {v.db_connection_count(bench.variant_settings(v, c, ctx.env)) * c.nodes for _, c, v in runs_plan}
     est_runs = sum(bench.estimate_run_seconds(v, c, timing) for _, c, v in runs_plan) if fresh else \
         sum(windows_estimate(v, c, timing, repeat) for c, v in rows_of(variants, cases, ctx.env))
+    modes = {c.persist for c in cases}
     est_cal = 0 if calibration is not None else calibrate.estimate_seconds(len(runtimes), len(conns), cal_duration, cal_warmup,
-                                                                              cal_warmup_max, len(floors))
-    console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len({v.name for _, _, v in runs_plan})} variants x "
+                                                                              cal_warmup_max, len(floors), len(modes))
+    console.print(f"tradebench: {command}: {len(runs_plan)} runs ({len(runs_plan) // max(1, repeat)} variant rows over "
                   f"{len(cases)} case(s) x {repeat} repeat(s), round-robin) + calibration: about "
                   f"{human(est_runs + est_cal)} (warm-up {timing.warmup}{' s' if timing.warmup != 'auto' else ', up to ' + str(timing.warmup_max) + ' s each'}, "
                   f"window {timing.duration} s); results in {folder}")
@@ -96,7 +97,8 @@ def execute(ctx: Context, command: str, variants: list[Variant], cases: list[Cas
             wait = 0
             doc["calibration"] = calibrate.calibrate(
                 ctx, folder / "calibration", db, cal_db, runtimes, conns, conc, wait, cal_duration, cal_warmup,
-                cal_warmup_max, on_step=lambda s: progress.update(task, description=s), floors=floors)
+                cal_warmup_max, on_step=lambda s: progress.update(task, description=s), floors=floors,
+                persist_modes=modes)
             progress.advance(task)
         if not fresh:
             for i, (case, v) in enumerate(rows_of(variants, cases, ctx.env), 1):

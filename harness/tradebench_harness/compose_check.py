@@ -25,6 +25,13 @@ files themselves:
     service's build target) runs as a user other than root. Compose reads a
     Dockerfile and .dockerignore only when it builds, through the engine's
     BuildKit: this module reads them as BuildKit does;
+  - build arguments: a Dockerfile shared by several services (the servlet
+    variants' docker/servlet.Dockerfile, ``ARG MODULE``) is checked once per
+    service, with that service's build args; an argument a COPY source or
+    ``mvn -pl`` uses must be declared by an ARG of its stage and have a
+    value; every build arg a service passes (Docker's proxy arguments aside)
+    must be declared by an ARG of the Dockerfile; a variant's image builds
+    the variant's own Maven module;
   - environment names are those of contract section 5 (the mysql service:
     the mysql image's own MYSQL_* names);
   - mysql is mysql:8.4 with schema.sql mounted into
@@ -68,6 +75,9 @@ MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_
              "MYSQL_ROOT_HOST", "MYSQL_INITDB_SKIP_TZINFO"}
 # What a build context at the root must keep out (sample paths).
 MUST_IGNORE = ["engine-model/target", "node-engine/node_modules", ".tradebench", "results", "tools", ".git"]
+# The build arguments Docker knows without an ARG (the proxy settings).
+PREDEFINED_ARGS = {n for name in ("HTTP_PROXY", "HTTPS_PROXY", "FTP_PROXY", "NO_PROXY", "ALL_PROXY")
+                   for n in (name, name.lower())}
 
 
 def discover_variants(root: Path) -> list[str]:
@@ -266,6 +276,11 @@ def substitute(text: str, names: dict) -> str:
     return _REF.sub(rep, text)
 
 
+def references(text: str) -> list[tuple[str, str | None]]:
+    """The variables TEXT refers to, as (name, operator): operator None, ":-", "-", ":+" or "+"."""
+    return [(m.group(1) or m.group(4), m.group(2)) for m in _REF.finditer(text)]
+
+
 def _assignments(rest: str, env: bool = False) -> list[tuple[str, str | None]]:
     """The NAME[=value] pairs of an ARG (value None: none given) or of an ENV (also ``ENV NAME value``)."""
     try:
@@ -286,6 +301,8 @@ class _Checker:
     root: str
     variants: list[str]
     problems: list[str] = field(default_factory=list)
+    #: the Maven modules each service's image builds (its mvn -pl, build args replaced)
+    built: dict = field(default_factory=dict)
 
     def bad(self, msg: str) -> None:
         self.problems.append(msg)
@@ -299,8 +316,9 @@ class _Checker:
 
     # ---- Dockerfiles ----
     def check_dockerfile(self, service: str, context: str, dockerfile: str, build_args: dict,
-                         target: str | None) -> None:
-        """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage."""
+                         target: str | None) -> list[str]:
+        """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage.
+        Returns the Maven modules it builds (mvn -pl)."""
         where = "%s (%s)" % (self.rel(dockerfile), service)
         with open(dockerfile) as f:
             instructions = _dockerfile_instructions(f.read())
@@ -312,10 +330,26 @@ class _Checker:
         # ARGs before the first FROM (FROM sees them), and the ARGs and ENVs of the current stage (the rest do)
         global_args: dict = {}
         scope: dict = {}
+        declared = set()  # every name an ARG of the file declares
         stages, users, copied, runs = [], {}, [], []
+
+        def uses(text: str, what: str, scope: dict) -> None:
+            """The variables of TEXT (a COPY source, an mvn -pl) must be in SCOPE with a value, unless a default
+            is written (``${X:-word}``); Docker would put an empty string in their place."""
+            for name, op in references(text):
+                if op in (":-", "-", ":+", "+"):
+                    continue
+                if name not in scope:
+                    self.bad("%s: %s uses ${%s}, which no ARG of its stage declares (it would be empty)"
+                             % (where, what, name))
+                elif not scope[name]:
+                    self.bad("%s: %s uses ${%s}, which has no value: pass it (build: args: {%s: ...})"
+                             % (where, what, name, name))
+
         for op, rest in instructions:
             if op == "ARG":
                 for k, v in _assignments(rest):
+                    declared.add(k)
                     if k in build_args:
                         value = build_args[k]
                     elif v is not None:
@@ -342,6 +376,12 @@ class _Checker:
                 if not stages:
                     self.bad("%s: %s before FROM" % (where, op))
                     continue
+                raw_flags, raw_sources, _ = _copy_args(rest)
+                if "from" in raw_flags:
+                    uses(raw_flags["from"], "%s --from=%s" % (op, raw_flags["from"]), scope)
+                for src in raw_sources or []:
+                    if not (src.startswith("<<") or re.match(r"^(https?://|git@)", src)):
+                        uses(src, "%s %s" % (op, src), scope)
                 flags, sources, _ = _copy_args(substitute(rest, scope))
                 if sources is None:
                     if "<<" not in rest:
@@ -371,34 +411,44 @@ class _Checker:
                 if stages:
                     users[len(stages) - 1] = substitute(rest.strip(), scope)
             elif op == "RUN":
-                runs.append(substitute(rest, scope))
+                runs.append((rest, dict(scope)))
+        for k in sorted(build_args):
+            if k not in declared and k not in PREDEFINED_ARGS:
+                self.bad("%s: service %s passes the build argument %s, which no ARG declares" % (where, service, k))
         if not stages:
             self.bad("%s: no FROM" % where)
-            return
+            return []
         final = len(stages) - 1
         if target:
             if target not in stages:
                 self.bad("%s: build target %s is not a stage of the Dockerfile" % (where, target))
-                return
+                return []
             final = stages.index(target)
         last_user = users.get(final)
         if not last_user or last_user.split(":")[0] in ("root", "0"):
             self.bad("%s: the final stage runs as root (add USER)" % where)
         # Maven images: every reactor module's pom must be in the build stage, and
         # the module built (-pl) must be one of them, with its sources.
-        mvn = [r for r in runs if re.search(r"\bmvn\b", r)]
+        mvn = [(r, values) for r, values in runs if re.search(r"\bmvn\b", r)]
         modules = _root_modules(context)
+        built = []
         if mvn and modules:
             for m in modules:
                 if not any(c in (".", m, m + "/pom.xml") for c in copied):
                     self.bad("%s: the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % (where, m))
-            for run in mvn:
-                for pl in re.findall(r"-pl\s+(\S+)", run):
+            for run, values in mvn:
+                for raw in re.findall(r"-pl\s+(\S+)", run):
+                    uses(raw, "mvn -pl %s" % raw, values)
+                    pl = substitute(raw, values).strip("'\"")
                     for m in pl.split(","):
+                        if not m:
+                            continue
+                        built.append(m)
                         if m not in modules:
                             self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
                         elif not any(c in (".", m, m + "/src") for c in copied):
                             self.bad("%s: the build stage does not COPY %s/src" % (where, m))
+        return built
 
     # ---- service parts, in the long syntax the CLI writes ----
     def published_ports(self, service: str, spec):
@@ -453,7 +503,7 @@ class _Checker:
                         self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
                     else:
                         args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
-                        self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
+                        self.built[name] = self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
             elif svc.get("image") and not image_pinned(str(svc["image"])):
                 self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
 
@@ -528,6 +578,9 @@ class _Checker:
                 continue
             if svc.get("build") is None:
                 self.bad("service %s: not built from a Dockerfile" % v)
+            modules = self.built.get(v) or []
+            if modules and v not in modules:
+                self.bad("service %s: its image builds %s, not %s (build: args: MODULE?)" % (v, ",".join(modules), v))
             if svc.get("profiles"):
                 self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
             if ((svc.get("depends_on") or {}).get("mysql") or {}).get("condition") != "service_healthy":

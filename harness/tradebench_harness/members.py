@@ -87,18 +87,37 @@ def wait_up(urls: list[str], n: int, seconds: float, procs: list | None = None) 
     return False
 
 
+def listening(logs: list[Path], seconds: float, procs: list | None = None) -> bool:
+    """Waits until every log holds the variant's "listening on port" line (HTTP server and database up), or a
+    process ended."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if all(l.exists() and "listening on port" in l.read_text(errors="replace") for l in logs):
+            return True
+        if procs and any(p.poll() is not None for p in procs):
+            return False
+        time.sleep(0.25)
+    return False
+
+
 def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], ports: list[int] | None = None,
           cluster_ports: list[int] | None = None, health_timeout: float = 150.0, append: bool = False) -> Members:
     """Starts len(LOGS) members of VARIANT with SETTINGS, and waits until each sees all of them Up."""
     n = len(logs)
     ports = ports or [process.free_port() for _ in range(n)]
     cluster_ports = cluster_ports or [process.free_port() for _ in range(n)]
-    running = []
-    for i, env in enumerate(member_env(n, ports, cluster_ports)):
+    # the other members first, the first seed (which forms the cluster) once they listen: a member whose shard
+    # region registers more than 10 s after the first member was up gets no partition (the others placed them all)
+    envs = member_env(n, ports, cluster_ports)
+    started: dict = {}
+    for i in reversed(range(n)):
+        if i == 0:
+            listening(logs[1:], 120, [m.popen for m in started.values()])
         full = {k: str(v) for k, v in settings.items()}
-        full.update(env)
-        running.append(process.start(f"{variant.name}-{i}", variant.command(ctx), logs[i], env=full, cwd=ctx.root,
-                                     port=ports[i], append=append))
+        full.update(envs[i])
+        started[i] = process.start(f"{variant.name}-{i}", variant.command(ctx), logs[i], env=full, cwd=ctx.root,
+                                   port=ports[i], append=append)
+    running = [started[i] for i in range(n)]
     ms = Members(running, cluster_ports)
     if not wait_up([m.url for m in running], n, health_timeout, [m.popen for m in running]):
         for m in running:

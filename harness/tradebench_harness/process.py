@@ -59,6 +59,7 @@ class Running:
     exit_code: int | str | None = None
     exit_ms: int | None = None
     _log_fh: object = None
+    host: str = "127.0.0.1"   # where its HTTP port is reached (a member in a network namespace: its address there)
 
     @property
     def pid(self) -> int:
@@ -66,7 +67,7 @@ class Running:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def alive(self) -> bool:
         return self.popen.poll() is None

@@ -8,7 +8,8 @@
 # 4. the HTTP API fuzzed: Schemathesis against every variant with
 #    docs/openapi.yaml, a fixed seed (harness/tradebench_harness/fuzz.py),
 # 5. the cluster test: java-spray-async as three cluster members on loopback
-#    (cross-member trade, verify, kill -9 and SIGTERM under load;
+#    (cross-member trade, verify, kill -9 and SIGTERM under load, and one
+#    member cut off from the others in a network namespace of its own;
 #    harness/tradebench_harness/cluster_test.py),
 # 6. the reliability suite,
 # 7. the static check of docker-compose.yml and the Dockerfiles (the official
@@ -34,6 +35,13 @@ test_dbs() {
     echo "TRADER_TEST_$V"
     echo "TRADER_FUZZ_$V"
   done
+}
+
+# cluster_test_tools: the cluster test cuts a member off with iptables inside a network namespace
+# (harness/tradebench_harness/netcut.py); installed from the system's packages when we may.
+cluster_test_tools() {
+  command -v iptables >/dev/null 2>&1 || apt_install iptables \
+    || say "no iptables: the cluster test's partition scenario will fail"
 }
 
 TB_PASSED=0; TB_FAILED=0; TB_SKIPPED=0; TB_FAILURES=()
@@ -120,6 +128,7 @@ tb_test() {
     harness_steps "$steps"
     if [ -f "$(jar_of loadclient)" ]; then
       say "the cluster test: java-spray-async as three members (harness/tradebench_harness/cluster_test.py)"
+      cluster_test_tools
       : >"$steps"
       harness_run cluster-test --steps-file "$steps" || grep -q '^FAIL' "$steps" || step_fail "cluster test (the harness stopped early)"
       harness_steps "$steps"

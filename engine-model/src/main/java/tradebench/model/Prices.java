@@ -23,4 +23,9 @@ public final class Prices {
     public static BigDecimal toDecimal(long cents) {
         return BigDecimal.valueOf(cents, 2);
     }
+
+    /** The number {@link #format} writes, for a JSON generator (which must write it in plain notation): 10.5, 12, 0.01. */
+    public static BigDecimal toJsonNumber(long cents) {
+        return BigDecimal.valueOf(cents, 2).stripTrailingZeros();
+    }
 }

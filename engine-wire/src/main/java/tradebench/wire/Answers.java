@@ -1,11 +1,17 @@
 package tradebench.wire;
 
-import tradebench.json.JsonText;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import tradebench.engine.EngineStats;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.ServiceStats;
+import tradebench.json.JsonText;
+import tradebench.json.JsonWriter;
 
-/** The JSON bodies of contract section 3, written by hand: they are small and fixed in shape. */
+/**
+ * The JSON bodies of contract section 3. The 202 and the short errors are written by hand
+ * (the 202 is on the measured path); /stats is built through Jackson ({@link JsonWriter}).
+ */
 public final class Answers {
     public static final String HEALTH_UP = "{\"status\":\"up\"}";
     public static final String HEALTH_DOWN = "{\"status\":\"down\",\"error\":\"database unreachable\"}";
@@ -32,26 +38,49 @@ public final class Answers {
         return JsonText.error("method not allowed: " + method + " " + path);
     }
 
-    /** GET /stats */
+    /** GET /stats: the service's counters, then one object per engine. */
     public static String stats(ServiceStats s) {
-        StringBuilder sb = new StringBuilder(256 + s.engines().size() * 160);
-        sb.append("{\"variant\":").append(JsonText.quote(s.variant())).append(",\"uptimeMs\":").append(s.uptimeMs())
-                .append(",\"accepted\":").append(s.accepted()).append(",\"rejected\":").append(s.rejectedCount())
-                .append(",\"overloaded\":").append(s.overloadedCount())
-                .append(",\"salesPersisted\":").append(s.salesPersisted())
-                .append(",\"salesLastMinute\":").append(s.salesLastMinute())
-                .append(",\"persistenceFailures\":").append(s.persistenceFailures())
-                .append(",\"openOrders\":").append(s.openOrders())
-                .append(",\"pendingOrders\":").append(s.pendingOrders())
-                .append(",\"engines\":[");
-        for (int i = 0; i < s.engines().size(); i++) {
-            EngineStats e = s.engines().get(i);
-            if (i > 0) sb.append(',');
-            sb.append("{\"engine\":").append(e.engine).append(",\"accepted\":").append(e.acceptedCount())
-                    .append(",\"openOrders\":").append(e.openOrders()).append(",\"pendingOrders\":").append(e.pendingOrders())
-                    .append(",\"salesPersisted\":").append(e.salesPersisted()).append(",\"cycles\":").append(e.cycles())
-                    .append(",\"persistenceFailures\":").append(e.persistenceFailures()).append('}');
-        }
-        return sb.append("]}").toString();
+        return JsonWriter.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("variant", s.variant());
+            json.writeNumberField("uptimeMs", s.uptimeMs());
+            counters(json, s.accepted(), s.rejectedCount(), s.overloadedCount(), s.salesPersisted(), s.salesLastMinute(),
+                    s.persistenceFailures(), s.openOrders(), s.pendingOrders());
+            json.writeArrayFieldStart("engines");
+            for (EngineStats e : s.engines()) {
+                engine(json, e.engine, e.acceptedCount(), e.openOrders(), e.pendingOrders(), e.salesPersisted(), e.cycles(),
+                        e.persistenceFailures());
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        });
+    }
+
+    /** The counters of /stats (contract section 3), in their order, as fields of the object being written. */
+    public static void counters(JsonGenerator json, long accepted, long rejected, long overloaded, long salesPersisted,
+                                long salesLastMinute, long persistenceFailures, long openOrders, long pendingOrders)
+            throws IOException {
+        json.writeNumberField("accepted", accepted);
+        json.writeNumberField("rejected", rejected);
+        json.writeNumberField("overloaded", overloaded);
+        json.writeNumberField("salesPersisted", salesPersisted);
+        json.writeNumberField("salesLastMinute", salesLastMinute);
+        json.writeNumberField("persistenceFailures", persistenceFailures);
+        json.writeNumberField("openOrders", openOrders);
+        json.writeNumberField("pendingOrders", pendingOrders);
+    }
+
+    /** One element of /stats' "engines". */
+    public static void engine(JsonGenerator json, int engine, long accepted, long openOrders, long pendingOrders,
+                              long salesPersisted, long cycles, long persistenceFailures) throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("engine", engine);
+        json.writeNumberField("accepted", accepted);
+        json.writeNumberField("openOrders", openOrders);
+        json.writeNumberField("pendingOrders", pendingOrders);
+        json.writeNumberField("salesPersisted", salesPersisted);
+        json.writeNumberField("cycles", cycles);
+        json.writeNumberField("persistenceFailures", persistenceFailures);
+        json.writeEndObject();
     }
 }

@@ -1,9 +1,12 @@
 package tradebench.wire;
 
-import tradebench.json.JsonText;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.List;
 import tradebench.engine.Fill;
 import tradebench.engine.OrderGateway;
+import tradebench.json.JsonText;
+import tradebench.json.JsonWriter;
 import tradebench.model.Order;
 import tradebench.model.OrderStatus;
 import tradebench.model.Prices;
@@ -24,7 +27,10 @@ import tradebench.model.Prices;
  * the stored fills; {@code status} is the engine's, except that an order its
  * engine still calls {@code open} whose stored fills already cover its quantity
  * is shown {@code filled} (its engine marks it so as soon as the storing of its
- * cycle completes).
+ * cycle completes). In cluster mode the same holds for {@code lost}: a lost
+ * order was never a sale, so one whose fills cover its quantity (its partition
+ * filled it on a member cut off from the issuer, and the report never came)
+ * is {@code filled}.
  */
 public final class OrderViews {
     private OrderViews() {
@@ -57,48 +63,56 @@ public final class OrderViews {
      * What the registry said of order {@code id} before its fills were read.
      *
      * @param known      the order as this process remembers it, or null
-     * @param status     its status at the lookup (null when unknown)
+     * @param status     its status at the lookup (null when unknown; {@code LOST} with no
+     *                   order: cluster mode's order of a member that is gone, held by no partition)
      * @param issuedHere the id lies in the range this process issued
      */
     public record Lookup(long id, Order known, OrderStatus status, boolean issuedHere) {
         /** Step 2: 200 with the view, or 404 when nobody knows the order. */
         public Answer answer(List<Fill> fills) {
-            if (known == null && !issuedHere && fills.isEmpty()) {
+            if (known == null && status == null && !issuedHere && fills.isEmpty()) {
                 return new Answer(404, JsonText.error("no such order: " + id));
             }
-            StringBuilder sb = new StringBuilder(160 + fills.size() * 180);
-            sb.append("{\"id\":").append(id);
-            if (known != null) {
-                long remaining = known.quantity - fills.stream().mapToLong(Fill::quantity).sum();
-                OrderStatus shown = status == OrderStatus.OPEN && remaining <= 0 ? OrderStatus.FILLED : status;
-                sb.append(",\"side\":\"").append(known.side.wire()).append('"')
-                        .append(",\"userId\":").append(JsonText.quote(known.userId))
-                        .append(",\"productId\":\"").append(known.productId).append('"')
-                        .append(",\"quantity\":").append(known.quantity);
-                if (known.hasLimit()) sb.append(",\"price\":").append(Prices.format(known.priceCents));
-                sb.append(",\"remaining\":").append(remaining)
-                        .append(",\"status\":\"").append(shown.wire()).append('"');
-            } else {
-                sb.append(",\"status\":\"unknown\"");
-            }
-            sb.append(",\"fills\":[");
-            for (int i = 0; i < fills.size(); i++) {
-                if (i > 0) sb.append(',');
-                fill(sb, fills.get(i));
-            }
-            return new Answer(200, sb.append("]}").toString());
+            return new Answer(200, JsonWriter.write(json -> {
+                json.writeStartObject();
+                json.writeNumberField("id", id);
+                if (known != null) {
+                    long remaining = known.quantity - fills.stream().mapToLong(Fill::quantity).sum();
+                    // fills that cover the quantity are a filled order, whatever a partition reported (a lost
+                    // incarnation may have traded it before it was cut off)
+                    boolean covered = remaining <= 0 && (status == OrderStatus.OPEN || status == OrderStatus.LOST);
+                    OrderStatus shown = covered ? OrderStatus.FILLED : status;
+                    json.writeStringField("side", known.side.wire());
+                    json.writeStringField("userId", known.userId);
+                    json.writeStringField("productId", Integer.toString(known.productId));
+                    json.writeNumberField("quantity", known.quantity);
+                    if (known.hasLimit()) json.writeNumberField("price", Prices.toJsonNumber(known.priceCents));
+                    json.writeNumberField("remaining", remaining);
+                    json.writeStringField("status", shown.wire());
+                } else if (status == OrderStatus.LOST && fills.isEmpty()) {
+                    json.writeStringField("status", "lost");
+                } else {
+                    json.writeStringField("status", "unknown");
+                }
+                json.writeArrayFieldStart("fills");
+                for (Fill f : fills) fill(json, f);
+                json.writeEndArray();
+                json.writeEndObject();
+            }));
         }
     }
 
-    private static void fill(StringBuilder sb, Fill f) {
-        sb.append("{\"saleId\":").append(f.saleId())
-                .append(",\"buyer\":").append(JsonText.quote(f.buyer()))
-                .append(",\"seller\":").append(JsonText.quote(f.seller()))
-                .append(",\"productId\":").append(JsonText.quote(f.productId()))
-                .append(",\"price\":").append(Prices.format(f.priceCents()))
-                .append(",\"quantity\":").append(f.quantity())
-                .append(",\"poId\":").append(f.poId())
-                .append(",\"soId\":").append(f.soId())
-                .append(",\"created\":").append(f.created()).append('}');
+    private static void fill(JsonGenerator json, Fill f) throws IOException {
+        json.writeStartObject();
+        json.writeNumberField("saleId", f.saleId());
+        json.writeStringField("buyer", f.buyer());
+        json.writeStringField("seller", f.seller());
+        json.writeStringField("productId", f.productId());
+        json.writeNumberField("price", Prices.toJsonNumber(f.priceCents()));
+        json.writeNumberField("quantity", f.quantity());
+        json.writeNumberField("poId", f.poId());
+        json.writeNumberField("soId", f.soId());
+        json.writeNumberField("created", f.created());
+        json.writeEndObject();
     }
 }

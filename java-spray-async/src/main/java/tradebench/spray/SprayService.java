@@ -46,6 +46,8 @@ public final class SprayService {
     private final ServiceStats stats;
     private final OrderGateway gateway;
     private final ServerBinding binding;
+    /** Completed once a member the cluster downed has closed its pool (see {@link #whenDownedAndClosed}). */
+    private final CompletableFuture<Void> downedAndClosed = new CompletableFuture<>();
 
     private SprayService(ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
         this.system = system;
@@ -111,9 +113,11 @@ public final class SprayService {
             return CompletableFuture.completedFuture(Done.getInstance());
         });
         cs.addTask(CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-engines", () ->
-                // after terminate() no request is half-way through the gateway: every admitted order was told
+                // after terminate() no request is half-way through the gateway: every admitted order was told.
+                // A member the cluster downed has no partition left to drain into (its orders on their way
+                // are lost: contract section 9), so it does not wait for them.
                 binding.terminate(Duration.ofSeconds(3))
-                        .thenCompose(t -> engines.drain(drainTimeout))
+                        .thenCompose(t -> downed() ? CompletableFuture.<Void>completedFuture(null) : engines.drain(drainTimeout))
                         .thenApply(v -> Done.getInstance()));
         cs.addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-stats-line", () -> {
             statsLine.cancel();
@@ -121,12 +125,36 @@ public final class SprayService {
         });
         cs.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-database", () ->
                 db.closeAsync().thenApply(v -> Done.getInstance()));
+        cs.addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "exit-when-downed", () -> {
+            if (downed()) downedAndClosed.complete(null);
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
     }
 
     /** SIGTERM: stop accepting, finish the cycle, store every pending sale; returns when all is stored. */
     public void drain() {
         CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
         system.getWhenTerminated().toCompletableFuture().join();
+    }
+
+    /**
+     * The cluster downed this member (the Split Brain Resolver: it was cut off
+     * from the majority, or taken for crashed): Akka's coordinated shutdown has
+     * stopped its partitions and refuses orders; the process is to exit.
+     */
+    public boolean downed() {
+        return CoordinatedShutdown.get(system).getShutdownReason()
+                .filter(r -> r == CoordinatedShutdown.clusterDowningReason()).isPresent();
+    }
+
+    /**
+     * Completes when a member the cluster downed has nothing left to do: its
+     * partitions stopped, its pool closed. The actor system's own termination
+     * may then still wait for connections to the members it was cut off from
+     * (seconds, or until the cut heals).
+     */
+    public CompletableFuture<Void> whenDownedAndClosed() {
+        return downedAndClosed;
     }
 
     public java.util.concurrent.CompletableFuture<?> whenTerminated() {

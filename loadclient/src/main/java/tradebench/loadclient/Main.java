@@ -4,12 +4,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.File;
 import java.io.PrintStream;
-import java.util.Arrays;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 import tradebench.loadclient.ceiling.CeilingOptions;
 import tradebench.loadclient.ceiling.InsertCeiling;
 import tradebench.loadclient.load.LoadOptions;
 import tradebench.loadclient.load.LoadResult;
 import tradebench.loadclient.load.LoadRun;
+import tradebench.loadclient.reliability.RelOptions;
 import tradebench.loadclient.reliability.Reliability;
 import tradebench.loadclient.verify.VerifyOptions;
 import tradebench.loadclient.verify.Verifier;
@@ -23,6 +31,20 @@ public final class Main {
     /** Exit code of {@code load} when the answers other than 202/503 plus I/O errors exceed {@code --max-error-rate}. */
     public static final int TOO_MANY_ERRORS = 3;
 
+    /** Exit code of a mistake on the command line: the run never starts. */
+    public static final int USAGE = 2;
+
+    /** The command itself: its subcommands are the option classes, {@code help} prints any of them. */
+    @Command(name = "loadclient",
+            description = "the load client and the verifier of tradebench (loadclient/README.md)",
+            subcommands = {LoadOptions.class, CeilingOptions.class, VerifyOptions.class, RelOptions.class, HelpCommand.class},
+            footer = {"", "Exit codes: 0 success, 1 failure (verify found a broken rule, load or insert-ceiling could not run),"
+                    + " 2 a mistake on the command line, 3 load: too many requests failed (--max-error-rate)."})
+    static final class Commands {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "print the subcommands and exit")
+        boolean help;
+    }
+
     private Main() {}
 
     public static void main(String[] args) {
@@ -30,27 +52,34 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-            out.print(usage());
-            return args.length == 0 ? 2 : 0;
+        CommandLine cl = CommandOptions.commandLine(new Commands());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        if (args.length == 0) {
+            cl.usage(out);
+            return USAGE;
         }
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        if (Arrays.asList(rest).contains("--help")) {
-            out.print(usage());
-            return 0;
+        Object command;
+        try {
+            ParseResult parsed = cl.parseArgs(args);
+            if (CommandLine.printHelpIfRequested(parsed)) return 0;
+            if (!parsed.hasSubcommand()) throw new ParameterException(cl, "a subcommand is needed");
+            command = parsed.subcommand().commandSpec().userObject();
+            ((CommandOptions) command).check();
+        } catch (ParameterException e) {
+            err.println("loadclient: " + e.getMessage());
+            UnmatchedArgumentException.printSuggestions(e, err);
+            e.getCommandLine().usage(err);
+            return USAGE;
         }
         try {
-            return switch (args[0]) {
-                case "load" -> load(LoadOptions.parse(rest), out);
-                case "verify" -> new Verifier(VerifyOptions.parse(rest), out).run().isEmpty() ? 0 : 1;
-                case "reliability" -> Reliability.run(rest, out);
-                case "insert-ceiling" -> insertCeiling(CeilingOptions.parse(rest), out);
-                default -> throw new Flags.UsageException("unknown subcommand: " + args[0]);
+            return switch (command) {
+                case LoadOptions o -> load(o, out);
+                case CeilingOptions o -> insertCeiling(o, out);
+                case VerifyOptions o -> new Verifier(o, out).run().isEmpty() ? 0 : 1;
+                case RelOptions o -> Reliability.run(o, out);
+                default -> throw new IllegalStateException("no runner for " + command.getClass());
             };
-        } catch (Flags.UsageException e) {
-            err.println("loadclient: " + e.getMessage());
-            err.print(usage());
-            return 2;
         } catch (Exception e) {
             err.println("loadclient: " + e);
             return 1;
@@ -83,13 +112,5 @@ public final class Main {
             out.println("json written to " + options.jsonFile());
         }
         return 0;
-    }
-
-    static String usage() {
-        return Flags.usage("load", "contract section 6: closed loop by default, fixed rate with --rate", LoadOptions.FLAGS)
-                + Flags.usage("insert-ceiling", "this machine's SALES insert ceiling: N connections looping the variants' INSERT",
-                        CeilingOptions.FLAGS)
-                + Flags.usage("verify", "checks a running variant against contract section 3 and docs/contract.md", VerifyOptions.FLAGS)
-                + Reliability.usage();
     }
 }

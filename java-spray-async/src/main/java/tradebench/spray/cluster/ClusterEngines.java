@@ -8,7 +8,10 @@ import akka.cluster.Cluster;
 import akka.cluster.sharding.ClusterSharding;
 import akka.cluster.sharding.ClusterShardingSettings;
 import akka.cluster.sharding.ShardRegion;
+import akka.pattern.Patterns;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import tradebench.engine.Config;
@@ -52,6 +55,7 @@ public final class ClusterEngines implements EngineSet {
     private final Desk desk;
     private final ActorRef region;
     private final int engines;
+    private final Departures departures = new Departures();
 
     private ClusterEngines(ActorSystem system, ClusterSettings settings, ClusterNode node, Desk desk, ActorRef region, int engines) {
         this.system = system;
@@ -110,7 +114,7 @@ public final class ClusterEngines implements EngineSet {
             if (c != null) c.cancel();
             return CompletableFuture.completedFuture(akka.Done.getInstance());
         });
-        system.actorOf(MembershipLog.props(settings.self()), "membership-log");
+        system.actorOf(MembershipLog.props(settings.self(), e.departures), "membership-log");
         return e;
     }
 
@@ -168,6 +172,30 @@ public final class ClusterEngines implements EngineSet {
             return;
         }
         system.scheduler().scheduleOnce(Duration.ofMillis(50), () -> poll(done, deadline), system.dispatcher());
+    }
+
+    /** Who this member saw downed or removed, and when. */
+    public Departures departures() {
+        return departures;
+    }
+
+    /**
+     * Order {@code id} as the partition that holds it has it (open, or not
+     * joined yet), or null when none does; asked of every partition. Fails when
+     * one of them does not answer within {@code timeout}.
+     */
+    public CompletionStage<Order> findHeld(long id, Duration timeout) {
+        List<CompletableFuture<Object>> asks = new ArrayList<>();
+        for (int i = 0; i < engines; i++) {
+            asks.add(Patterns.ask(region, new ClusterProtocol.Find(i, id), timeout).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            for (CompletableFuture<Object> a : asks) {
+                EngineEntity.HeldOrder h = ((ClusterProtocol.Held) a.join()).order();
+                if (h != null) return h.toOrder();
+            }
+            return null;
+        });
     }
 
     @Override

@@ -14,7 +14,7 @@ public final class ClusterProtocol {
     }
 
     /** Messages the shard region routes to an engine partition (the entity id is the engine's number). */
-    public sealed interface ToEngine extends ClusterMessage permits NewOrder, Wake, Crash {
+    public sealed interface ToEngine extends ClusterMessage permits NewOrder, Wake, Crash, Find {
         int engine();
     }
 
@@ -36,6 +36,19 @@ public final class ClusterProtocol {
 
     /** Test-only (FAULTS=on): the partition's next cycle throws. */
     public record Crash(int engine) implements ToEngine {
+    }
+
+    /**
+     * {@code GET /orders/{id}} of an order whose issuing member is gone: does
+     * this partition hold it (open in its market, or arrived and not joined
+     * yet)? Answered with {@link Held}, once the partition has read its
+     * hand-over row (a handed-over order counts as held).
+     */
+    public record Find(int engine, long id) implements ToEngine {
+    }
+
+    /** The answer to {@link Find}: the order as the partition holds it, or null. */
+    public record Held(EngineEntity.HeldOrder order) implements ClusterMessage {
     }
 
     /**

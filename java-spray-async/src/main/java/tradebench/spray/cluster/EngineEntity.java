@@ -54,7 +54,7 @@ public final class EngineEntity extends AbstractActor {
                     o.arrivalMs);
         }
 
-        Order toOrder() {
+        public Order toOrder() {
             return Order.resumed(id, buy ? Side.BUY : Side.SELL, userId, productId, quantity, remaining, priceCents, arrivalMs);
         }
     }
@@ -96,6 +96,8 @@ public final class EngineEntity extends AbstractActor {
     private boolean handingOff;
     private boolean saving;
     private boolean crashNextCycle;
+    /** {@link ClusterProtocol.Find}s that came before the claim: answered once the hand-over row is read. */
+    private final List<Map.Entry<ActorRef, Long>> findsBeforeClaim = new ArrayList<>();
 
     public static Props props(ClusterNode node) {
         return Props.create(EngineEntity.class, () -> new EngineEntity(node));
@@ -132,6 +134,10 @@ public final class EngineEntity extends AbstractActor {
                     scheduleRun();
                 })
                 .match(ClusterProtocol.Wake.class, m -> {
+                })
+                .match(ClusterProtocol.Find.class, m -> {
+                    if (claimed) getSender().tell(new ClusterProtocol.Held(held(m.id())), getSelf());
+                    else findsBeforeClaim.add(Map.entry(getSender(), m.id()));
                 })
                 .match(ClusterProtocol.Crash.class, m -> {
                     crashNextCycle = true;
@@ -195,8 +201,22 @@ public final class EngineEntity extends AbstractActor {
         } else {
             System.out.println("cluster: engine " + engine + " started on " + node.settings().self());
         }
+        for (Map.Entry<ActorRef, Long> f : findsBeforeClaim) f.getKey().tell(new ClusterProtocol.Held(held(f.getValue())), getSelf());
+        findsBeforeClaim.clear();
         if (handingOff) handOff();
         else if (!arrived.isEmpty()) scheduleRun();
+    }
+
+    /** Order {@code id} as this partition holds it (open in the market, or not joined yet), or null. */
+    private HeldOrder held(long id) {
+        for (Order o : arrived) {
+            if (o.id == id) return HeldOrder.of(o);
+        }
+        Order[] found = new Order[1];
+        market.forEachOpen(o -> {
+            if (o.id == id) found[0] = o;
+        });
+        return found[0] == null ? null : HeldOrder.of(found[0]);
     }
 
     private void onRun() {

@@ -1,7 +1,10 @@
 package tradebench.spray.cluster;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.List;
-import tradebench.json.JsonText;
+import tradebench.json.JsonWriter;
+import tradebench.wire.Answers;
 
 /**
  * {@code GET /stats} in cluster mode: the counters of contract section 3 summed
@@ -34,51 +37,46 @@ public final class StatsAnswer {
                 failures[i] += m.persistenceFailures()[i];
             }
         }
-        StringBuilder sb = new StringBuilder(512 + engines * 320);
-        sb.append("{\"variant\":").append(JsonText.quote(variant))
-                .append(",\"uptimeMs\":").append(self == null ? 0 : self.uptimeMs());
-        counters(sb, sum(accepted), rejected, overloaded, sum(sales), lastMinute, sum(failures), sum(open), sum(pending));
-        engines(sb, accepted, open, pending, sales, cycles, failures);
-        if (self != null) {
-            sb.append(",\"member\":{\"address\":").append(JsonText.quote(self.member()));
-            counters(sb, sum(self.accepted()), self.rejected(), self.overloaded(), sum(self.salesPersisted()),
-                    self.salesLastMinute(), sum(self.persistenceFailures()), sum(self.openOrders()), sum(self.pendingOrders()));
-            sb.append(",\"hosted\":[");
-            for (int i = 0; i < self.hosted().length; i++) sb.append(i > 0 ? "," : "").append(self.hosted()[i]);
-            sb.append(']');
-            engines(sb, self.accepted(), self.openOrders(), self.pendingOrders(), self.salesPersisted(), self.cycles(),
-                    self.persistenceFailures());
-            sb.append('}');
-        }
-        sb.append(",\"cluster\":{\"members\":[");
-        for (int i = 0; i < got.size(); i++) sb.append(i > 0 ? "," : "").append(JsonText.quote(got.get(i).member()));
-        sb.append("],\"missing\":[");
-        for (int i = 0; i < missing.size(); i++) sb.append(i > 0 ? "," : "").append(JsonText.quote(missing.get(i)));
-        return sb.append("]}}").toString();
+        long rejectedSum = rejected, overloadedSum = overloaded, lastMinuteSum = lastMinute;
+        return JsonWriter.write(json -> {
+            json.writeStartObject();
+            json.writeStringField("variant", variant);
+            json.writeNumberField("uptimeMs", self == null ? 0 : self.uptimeMs());
+            Answers.counters(json, sum(accepted), rejectedSum, overloadedSum, sum(sales), lastMinuteSum, sum(failures), sum(open),
+                    sum(pending));
+            engines(json, accepted, open, pending, sales, cycles, failures);
+            if (self != null) {
+                json.writeObjectFieldStart("member");
+                json.writeStringField("address", self.member());
+                Answers.counters(json, sum(self.accepted()), self.rejected(), self.overloaded(), sum(self.salesPersisted()),
+                        self.salesLastMinute(), sum(self.persistenceFailures()), sum(self.openOrders()),
+                        sum(self.pendingOrders()));
+                json.writeArrayFieldStart("hosted");
+                for (int partition : self.hosted()) json.writeNumber(partition);
+                json.writeEndArray();
+                engines(json, self.accepted(), self.openOrders(), self.pendingOrders(), self.salesPersisted(), self.cycles(),
+                        self.persistenceFailures());
+                json.writeEndObject();
+            }
+            json.writeObjectFieldStart("cluster");
+            json.writeArrayFieldStart("members");
+            for (ClusterProtocol.MemberStats m : got) json.writeString(m.member());
+            json.writeEndArray();
+            json.writeArrayFieldStart("missing");
+            for (String m : missing) json.writeString(m);
+            json.writeEndArray();
+            json.writeEndObject();
+            json.writeEndObject();
+        });
     }
 
-    private static void counters(StringBuilder sb, long accepted, long rejected, long overloaded, long sales, long lastMinute,
-                                 long failures, long open, long pending) {
-        sb.append(",\"accepted\":").append(accepted).append(",\"rejected\":").append(rejected)
-                .append(",\"overloaded\":").append(overloaded)
-                .append(",\"salesPersisted\":").append(sales)
-                .append(",\"salesLastMinute\":").append(lastMinute)
-                .append(",\"persistenceFailures\":").append(failures)
-                .append(",\"openOrders\":").append(open)
-                .append(",\"pendingOrders\":").append(pending);
-    }
-
-    private static void engines(StringBuilder sb, long[] accepted, long[] open, long[] pending, long[] sales, long[] cycles,
-                                long[] failures) {
-        sb.append(",\"engines\":[");
+    private static void engines(JsonGenerator json, long[] accepted, long[] open, long[] pending, long[] sales, long[] cycles,
+                                long[] failures) throws IOException {
+        json.writeArrayFieldStart("engines");
         for (int i = 0; i < accepted.length; i++) {
-            if (i > 0) sb.append(',');
-            sb.append("{\"engine\":").append(i).append(",\"accepted\":").append(accepted[i])
-                    .append(",\"openOrders\":").append(open[i]).append(",\"pendingOrders\":").append(pending[i])
-                    .append(",\"salesPersisted\":").append(sales[i]).append(",\"cycles\":").append(cycles[i])
-                    .append(",\"persistenceFailures\":").append(failures[i]).append('}');
+            Answers.engine(json, i, accepted[i], open[i], pending[i], sales[i], cycles[i], failures[i]);
         }
-        sb.append(']');
+        json.writeEndArray();
     }
 
     private static long sum(long[] a) {

@@ -4,6 +4,7 @@ import akka.actor.ActorSelection;
 import akka.actor.ActorSystem;
 import akka.cluster.Cluster;
 import akka.cluster.Member;
+import akka.cluster.MemberStatus;
 import akka.http.javadsl.model.HttpMethods;
 import akka.http.javadsl.model.HttpResponse;
 import akka.http.javadsl.model.headers.RetryAfter;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import tradebench.engine.OrderGateway;
 import tradebench.json.JsonText;
+import tradebench.model.OrderStatus;
 import tradebench.spray.cluster.ClusterEngines;
 import tradebench.spray.cluster.ClusterProtocol;
 import tradebench.spray.cluster.ClusterSettings;
@@ -33,7 +35,9 @@ import static akka.http.javadsl.server.PathMatchers.remaining;
  * {@link ApiRoutes} (everything else, and every 4xx, is ApiRoutes'):
  * <ul>
  * <li>{@code GET /orders/{id}} of an id another member issued: asked of that
- *     member's desk; when it does not answer, the fills from SALES alone;</li>
+ *     member's desk; when that member is gone (downed or removed), asked of
+ *     the partitions and SALES: open where a partition holds it, else its
+ *     fills, else lost; never 404;</li>
  * <li>{@code GET /stats}: the cluster's totals at the top level (the shape of
  *     contract section 3), this member's own figures under {@code member}, and
  *     which members answered under {@code cluster};</li>
@@ -82,24 +86,70 @@ public final class ClusterRoutes extends AllDirectives {
         }
         int issuer = ClusterSettings.issuerOf(id);
         if (issuer == settings.member() || issuer >= settings.seeds().size()) return reject(); // ours (or nobody's): ApiRoutes
+        String issuerAddress = settings.seeds().get(issuer);
+        if (!isMember(issuerAddress)) return completeWithFuture(withoutIssuer(id, issuerAddress)); // nobody to ask
         ActorSelection desk = system.actorSelection(settings.address(issuer) + "/user/desk");
         CompletionStage<HttpResponse> answer = Patterns.ask(desk, new ClusterProtocol.ViewRequest(id), ASK)
-                .thenApply(r -> {
+                .thenCompose(r -> {
                     ClusterProtocol.ViewAnswer a = (ClusterProtocol.ViewAnswer) r;
+                    // a member started again does not know its earlier incarnation's ids
+                    if (a.status() == 404 && engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id);
                     HttpResponse resp = ApiRoutes.json(a.status(), a.body());
-                    return a.status() == 503 ? resp.addHeader(RetryAfter.create(1L)) : resp;
+                    return CompletableFuture.completedFuture(a.status() == 503 ? resp.addHeader(RetryAfter.create(1L)) : resp);
                 })
-                .exceptionallyCompose(e -> withoutIssuer(id));
+                .exceptionallyCompose(e -> withoutIssuer(id, issuerAddress));
         return completeWithFuture(answer);
     }
 
-    /** The issuing member does not answer (it crashed or left): what SALES says, {@code unknown} status, or 404. */
-    private CompletionStage<HttpResponse> withoutIssuer(long id) {
+    /**
+     * The issuing member does not answer. Gone (this member saw it downed or
+     * removed after it issued the id): what the partitions and SALES say. Still
+     * a member (unreachable, or not yet downed): 503, it may answer in a
+     * moment. Never seen leaving: the fills from SALES ({@code unknown}), or 404.
+     */
+    private CompletionStage<HttpResponse> withoutIssuer(long id, String issuerAddress) {
+        MemberStatus status = statusOf(issuerAddress);
+        if (status == MemberStatus.down()) engines.departures().departed(issuerAddress, System.currentTimeMillis()); // before the event
+        if (isMember(issuerAddress)) {
+            return CompletableFuture.completedFuture(ApiRoutes.json(503,
+                    "{\"error\":\"the member that accepted order " + id + " does not answer\"}").addHeader(RetryAfter.create(1L)));
+        }
+        if (engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id);
         return db.fills(id).handle((fills, e) -> {
             if (e != null) return ApiRoutes.json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
             OrderViews.Answer a = new OrderViews.Lookup(id, null, null, false).answer(fills);
             return ApiRoutes.json(a.status(), a.body());
         });
+    }
+
+    /**
+     * An order of a member that is gone, with what it knew of the order: open
+     * on the partition that holds it (asked of every partition), else with its
+     * fills from SALES {@code unknown} (they may have covered it: its quantity
+     * went with its member), else {@code lost}. The partitions are asked
+     * before SALES is read, as in {@link OrderViews}.
+     */
+    private CompletionStage<HttpResponse> ofGoneIssuer(long id) {
+        return engines.findHeld(id, ASK).thenCompose(held -> db.fills(id).thenApply(fills -> {
+            OrderViews.Answer a = held != null ? new OrderViews.Lookup(id, held, OrderStatus.OPEN, false).answer(fills)
+                    : new OrderViews.Lookup(id, null, OrderStatus.LOST, false).answer(fills);
+            return ApiRoutes.json(a.status(), a.body());
+        })).exceptionally(e -> ApiRoutes.json(503, "{\"error\":\"cannot tell what became of order " + id + " now\"}")
+                .addHeader(RetryAfter.create(1L)));
+    }
+
+    /** Is {@code hostPort} in the membership, not downed (it may be unreachable)? */
+    private boolean isMember(String hostPort) {
+        MemberStatus s = statusOf(hostPort);
+        return s != null && s != MemberStatus.down() && s != MemberStatus.removed();
+    }
+
+    /** The status of the member at {@code hostPort} as this member sees it, or null when it is not in the membership. */
+    private MemberStatus statusOf(String hostPort) {
+        for (Member m : Cluster.get(system).state().getMembers()) {
+            if (hostPort(m).equals(hostPort)) return m.status();
+        }
+        return null;
     }
 
     // ---- /stats ----

@@ -23,7 +23,9 @@ import tradebench.testing.Wait;
  * Two cluster members in one JVM, on the real test database: an order accepted
  * by one member trades in a partition on the other; the member that leaves
  * (its drain, as on SIGTERM) hands its partition over with its open order,
- * partly filled, which then trades on the member that stays.
+ * partly filled, which then trades on the member that stays; the one that
+ * stays answers for the orders of the one that left from its partitions and
+ * SALES.
  */
 class ClusterHandOverIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -99,9 +101,28 @@ class ClusterHandOverIT {
             assertEquals(1, totals.path("salesPersisted").asLong());
             assertEquals(2, totals.path("cluster").path("members").size());
 
+            // accepted by B, open in a partition: it stays open after B has gone
+            int other = (product + 1) % 4;
+            long resting = json("POST", baseB + "/sell?userId=s2&productId=" + other + "&quantity=3&price=999", 202)
+                    .path("id").asLong();
+            Wait.until(() -> json("GET", baseB + "/orders/" + resting, 200).path("status").asText().equals("open")
+                    && json("GET", baseB + "/stats", 200).path("member").path("pendingOrders").asLong() == 0, "B's sell joined");
+
             // B leaves (its drain, as on SIGTERM): its partition hands the open sell over
             b.drain();
-            assertEquals("exit variant=java-spray-async accepted=1 sales=1", b.stats().exitLine());
+            assertEquals("exit variant=java-spray-async accepted=2 sales=1", b.stats().exitLine());
+
+            // B's orders, asked of A: B is gone, so its partitions and SALES answer, never 404
+            Wait.until(() -> send("GET", baseA + "/orders/" + resting).statusCode() == 200, "A answers for B's order");
+            JsonNode held = json("GET", baseA + "/orders/" + resting, 200);
+            assertEquals("open", held.path("status").asText(), "held by its partition: " + held);
+            assertEquals(3, held.path("remaining").asLong(), held.toString());
+            JsonNode traded = json("GET", baseA + "/orders/" + buy, 200);
+            assertEquals("unknown", traded.path("status").asText(), "its fills, its quantity gone with B: " + traded);
+            assertEquals(1, traded.path("fills").size(), traded.toString());
+            JsonNode gone = json("GET", baseA + "/orders/" + (buy - 16), 200);
+            assertEquals("lost", gone.path("status").asText(), "an id of B's, held by no partition, no fills: " + gone);
+            json("GET", baseA + "/orders/" + (buy + 16L * 1_000_000_000_000L), 404); // later than B's departure: never B's
             assertTrue(handOverState(tdb, engine) != null);
             long buy2 = json("POST", baseA + "/buy?userId=b2&productId=" + product + "&quantity=1", 202).path("id").asLong();
             Wait.until(() -> tdb.count("PO_ID = " + buy2 + " AND SO_ID = " + sell) == 1,

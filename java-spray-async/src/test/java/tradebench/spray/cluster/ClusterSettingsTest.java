@@ -38,6 +38,12 @@ class ClusterSettingsTest {
         assertEquals("keep-majority", akka.getString("akka.cluster.split-brain-resolver.active-strategy"));
         assertEquals("jackson-cbor", akka.getString("akka.actor.serialization-bindings.\"tradebench.spray.cluster.ClusterMessage\""));
         assertTrue(!akka.getBoolean("akka.actor.allow-java-serialization"));
+        // a member cut off from the majority downs itself stable-after after it finds the others
+        // unreachable; the majority must not start its partitions before then
+        com.typesafe.config.Config resolved = akka.resolve();
+        assertTrue(resolved.getDuration("akka.cluster.down-removal-margin")
+                .compareTo(resolved.getDuration("akka.cluster.split-brain-resolver.stable-after")) >= 0,
+                "down-removal-margin " + resolved.getString("akka.cluster.down-removal-margin") + " < stable-after");
     }
 
     @Test

@@ -3,121 +3,135 @@ package tradebench.loadclient.load;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import tradebench.loadclient.Flags;
-import tradebench.loadclient.Flags.Spec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import tradebench.loadclient.CommandOptions;
 
 /**
- * The settings of one {@code load} run (contract section 6 plus the fixed-rate
+ * {@code loadclient load}: the settings of one run (contract section 6 plus the fixed-rate
  * mode, the steady-state warm-up, several base URLs and the error budget).
- *
- * @param urls        the base URLs of {@code --url}; connection i uses {@code urls[i mod n]}
- * @param urlText     {@code --url} as given (the comma-separated list), for the JSON and the summary
- * @param warmupAuto  {@code --warmup auto}: warm up until two consecutive windows agree
- * @param warmupS     {@code --warmup S}: fixed warm-up seconds (0 with {@code auto})
+ * {@link #urls()} are the base URLs of {@code --url}: connection i uses {@code urls[i mod n]};
+ * {@link #warmupAuto()} is {@code --warmup auto} (warm up until two consecutive windows
+ * agree), {@link #warmupS()} the fixed warm-up ({@code 0} with {@code auto}).
  */
-public record LoadOptions(
-        List<URI> urls,
-        String urlText,
-        int concurrency,
-        int waitMs,
-        double rate,
-        double durationS,
-        boolean warmupAuto,
-        double warmupS,
-        double steadyWindowS,
-        double steadyTolerance,
-        double warmupMaxS,
-        int products,
-        int users,
-        long seed,
-        String dbUrl,
-        String jsonFile,
-        String histogramFile,
-        double maxErrorRate,
-        double progressS,
-        int timeoutMs,
-        boolean virtualThreads,
-        String client) {
+@Command(name = "load", sortOptions = false, showDefaultValues = true,
+        description = "contract section 6: closed loop by default, fixed rate with --rate")
+public final class LoadOptions extends CommandOptions {
 
-    public static final List<Spec> FLAGS = List.of(
-            new Spec("url", "http://127.0.0.1:3000", "base URL of the variant; a comma-separated list spreads the connections round-robin"),
-            new Spec("concurrency", "80", "workers, one keep-alive connection each"),
-            new Spec("wait", "60", "closed loop: pause in ms after each answer"),
-            new Spec("rate", null, "fixed-rate mode: orders/s over all connections (--wait is then ignored)"),
-            new Spec("duration", "60", "measured seconds"),
-            new Spec("warmup", "10", "seconds of load before the measured window (discarded), or auto: until steady"),
-            new Spec("steady-window", "5", "--warmup auto: seconds per warm-up window"),
-            new Spec("steady-tolerance", "0.05", "--warmup auto: steady when two consecutive windows' orders/s differ by less than this fraction"),
-            new Spec("warmup-max", "120", "--warmup auto: start the measured window after this many seconds even when not steady"),
-            new Spec("products", "100", "products 0..N-1"),
-            new Spec("users", "1000", "users b0..b<N-1> and s0..s<N-1>"),
-            new Spec("seed", "42", "random seed (worker i uses seed+i)"),
-            new Spec("db-url", null, "JDBC URL of the variant's database: count SALES rows of the window"),
-            new Spec("json", null, "write every figure as JSON to this file"),
-            new Spec("histogram", null, "write the window's latency histogram (HdrHistogram percentile distribution, ms) to this file"),
-            new Spec("max-error-rate", "0.01", "exit 3 when (other 4xx + other 5xx + other statuses + I/O errors) / requests exceeds this"),
-            new Spec("progress", "5", "seconds between progress lines"),
-            new Spec("timeout", "30000", "ms to wait for one answer before counting an I/O error"),
-            new Spec("threads", "virtual", "worker threads: virtual or platform"),
-            new Spec("client", "nio", "HTTP client: nio (event loops, one per core), blocking (a thread per connection) or jdk (java.net.http, for comparison)"));
+    @Option(names = "--url", paramLabel = "URL[,URL...]", defaultValue = "http://127.0.0.1:3000",
+            description = "base URL of the variant; a comma-separated list spreads the connections round-robin")
+    private String urlText;
 
-    public static LoadOptions parse(String[] args) {
-        Flags f = Flags.parse("load", FLAGS, args);
-        String urlText = f.required("url");
-        List<URI> urls = new ArrayList<>();
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "80", description = "workers, one keep-alive connection each")
+    private int concurrency;
+
+    @Option(names = "--wait", paramLabel = "MS", defaultValue = "60", description = "closed loop: pause in ms after each answer")
+    private int waitMs;
+
+    @Option(names = "--rate", paramLabel = "R", description = "fixed-rate mode: orders/s over all connections (--wait is then ignored)")
+    private Double rate;
+
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "60", description = "measured seconds")
+    private double durationS;
+
+    @Option(names = "--warmup", paramLabel = "S|auto", defaultValue = "10",
+            description = "seconds of load before the measured window (discarded), or auto: until steady")
+    private String warmup;
+
+    @Option(names = "--steady-window", paramLabel = "S", defaultValue = "5", description = "--warmup auto: seconds per warm-up window")
+    private double steadyWindowS;
+
+    @Option(names = "--steady-tolerance", paramLabel = "F", defaultValue = "0.05",
+            description = "--warmup auto: steady when two consecutive windows' orders/s differ by less than this fraction")
+    private double steadyTolerance;
+
+    @Option(names = "--warmup-max", paramLabel = "S", defaultValue = "120",
+            description = "--warmup auto: start the measured window after this many seconds even when not steady")
+    private double warmupMaxS;
+
+    @Option(names = "--products", paramLabel = "N", defaultValue = "100", description = "products 0..N-1")
+    private int products;
+
+    @Option(names = "--users", paramLabel = "N", defaultValue = "1000", description = "users b0..b<N-1> and s0..s<N-1>")
+    private int users;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed (worker i uses seed+i)")
+    private long seed;
+
+    @Option(names = "--db-url", paramLabel = "JDBC-URL", description = "JDBC URL of the variant's database: count SALES rows of the window")
+    private String dbUrl;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write every figure as JSON to this file")
+    private String jsonFile;
+
+    @Option(names = "--histogram", paramLabel = "FILE",
+            description = "write the window's latency histogram (HdrHistogram percentile distribution, ms) to this file")
+    private String histogramFile;
+
+    @Option(names = "--max-error-rate", paramLabel = "F", defaultValue = "0.01",
+            description = "exit 3 when (other 4xx + other 5xx + other statuses + I/O errors) / requests exceeds this")
+    private double maxErrorRate;
+
+    @Option(names = "--progress", paramLabel = "S", defaultValue = "5", description = "seconds between progress lines")
+    private double progressS;
+
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "30000", description = "ms to wait for one answer before counting an I/O error")
+    private int timeoutMs;
+
+    @Option(names = "--client", paramLabel = "nio|blocking", defaultValue = "nio",
+            description = "HTTP client: nio (event loops, one per core) or blocking (a thread per connection)")
+    private String client;
+
+    @Option(names = "--threads", paramLabel = "virtual|platform", defaultValue = "virtual",
+            description = "--client blocking: worker threads, virtual or platform")
+    private String threads;
+
+    private List<URI> urls;
+    private boolean warmupAuto;
+    private double warmupS;
+
+    /** The options of {@code args} as {@code loadclient load} reads them; a mistake throws picocli's ParameterException. */
+    public static LoadOptions parse(String... args) {
+        return parse(new LoadOptions(), args);
+    }
+
+    @Override
+    protected void check() {
+        nonEmpty("--url", urlText);
+        List<URI> list = new ArrayList<>();
         for (String part : urlText.split(",", -1)) {
             String s = part.trim();
-            if (s.isEmpty()) throw new Flags.UsageException("--url has an empty entry: " + urlText);
-            URI url;
-            try {
-                url = URI.create(stripSlash(s));
-            } catch (IllegalArgumentException e) {
-                throw new Flags.UsageException("--url is not a URL: " + s);
-            }
-            if (url.getHost() == null) throw new Flags.UsageException("--url needs a host: " + url);
-            urls.add(url);
+            if (s.isEmpty()) throw usage("--url has an empty entry: " + urlText);
+            list.add(baseUrl("--url", s));
         }
-        String threads = f.string("threads");
+        urls = List.copyOf(list);
         if (!threads.equals("platform") && !threads.equals("virtual")) {
-            throw new Flags.UsageException("--threads must be platform or virtual: " + threads);
+            throw usage("--threads must be platform or virtual: " + threads);
         }
-        String client = f.string("client");
-        if (!client.equals("nio") && !client.equals("blocking") && !client.equals("jdk")) {
-            throw new Flags.UsageException("--client must be nio, blocking or jdk: " + client);
-        }
-        double rate = f.has("rate") ? f.positiveNumber("rate") : 0;
-        double duration = f.seconds("duration");
-        if (duration <= 0) throw new Flags.UsageException("--duration must be > 0");
-        double progress = f.seconds("progress");
-        if (progress <= 0) throw new Flags.UsageException("--progress must be > 0");
-        boolean auto = f.string("warmup").equals("auto");
-        double warmup = auto ? 0 : f.seconds("warmup");
-        double steadyWindow = f.positiveNumber("steady-window");
-        double tolerance = f.positiveNumber("steady-tolerance");
-        double warmupMax = f.seconds("warmup-max");
-        double maxErrorRate = f.seconds("max-error-rate");   // a number >= 0
-        return new LoadOptions(List.copyOf(urls),
-                urlText,
-                f.integer("concurrency", 1, 100_000),
-                f.integer("wait", 0, 3_600_000),
-                rate,
-                duration,
-                auto,
-                warmup,
-                steadyWindow,
-                tolerance,
-                warmupMax,
-                f.integer("products", 1, 1_000_000),
-                f.integer("users", 1, 1_000_000_000),
-                f.longValue("seed"),
-                f.string("db-url"),
-                f.string("json"),
-                f.string("histogram"),
-                maxErrorRate,
-                progress,
-                f.integer("timeout", 1, 3_600_000),
-                threads.equals("virtual"),
-                client);
+        if (!client.equals("nio") && !client.equals("blocking")) throw usage("--client must be nio or blocking: " + client);
+        if (rate != null) positive("--rate", rate);
+        positiveSeconds("--duration", durationS);
+        positiveSeconds("--progress", progressS);
+        warmupAuto = warmup.equals("auto");
+        warmupS = warmupAuto ? 0 : seconds("--warmup", warmup);
+        positive("--steady-window", steadyWindowS);
+        positive("--steady-tolerance", steadyTolerance);
+        seconds("--warmup-max", warmupMaxS);
+        seconds("--max-error-rate", maxErrorRate);   // a number >= 0
+        range("--concurrency", concurrency, 1, 100_000);
+        range("--wait", waitMs, 0, 3_600_000);
+        range("--products", products, 1, 1_000_000);
+        range("--users", users, 1, 1_000_000_000);
+        range("--timeout", timeoutMs, 1, 3_600_000);
+    }
+
+    public List<URI> urls() {
+        return urls;
+    }
+
+    /** {@code --url} as given (the comma-separated list), for the JSON and the summary. */
+    public String urlText() {
+        return urlText;
     }
 
     /** The first (or only) base URL. */
@@ -130,19 +144,88 @@ public record LoadOptions(
         return urls.get(index % urls.size());
     }
 
-    public boolean jdkClient() {
-        return client.equals("jdk");
+    public int concurrency() {
+        return concurrency;
+    }
+
+    public int waitMs() {
+        return waitMs;
+    }
+
+    /** Orders/s of the fixed-rate mode; 0 in the closed loop. */
+    public double rate() {
+        return rate == null ? 0 : rate;
+    }
+
+    public boolean fixedRate() {
+        return rate != null;
+    }
+
+    public double durationS() {
+        return durationS;
+    }
+
+    public boolean warmupAuto() {
+        return warmupAuto;
+    }
+
+    public double warmupS() {
+        return warmupS;
+    }
+
+    public double steadyWindowS() {
+        return steadyWindowS;
+    }
+
+    public double steadyTolerance() {
+        return steadyTolerance;
+    }
+
+    public double warmupMaxS() {
+        return warmupMaxS;
+    }
+
+    public int products() {
+        return products;
+    }
+
+    public int users() {
+        return users;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public String dbUrl() {
+        return dbUrl;
+    }
+
+    public String jsonFile() {
+        return jsonFile;
+    }
+
+    public String histogramFile() {
+        return histogramFile;
+    }
+
+    public double maxErrorRate() {
+        return maxErrorRate;
+    }
+
+    public double progressS() {
+        return progressS;
+    }
+
+    public int timeoutMs() {
+        return timeoutMs;
+    }
+
+    public boolean virtualThreads() {
+        return threads.equals("virtual");
     }
 
     public boolean nioClient() {
         return client.equals("nio");
-    }
-
-    public boolean fixedRate() {
-        return rate > 0;
-    }
-
-    static String stripSlash(String s) {
-        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 }

@@ -6,7 +6,6 @@ import java.util.concurrent.locks.LockSupport;
 import tradebench.loadclient.OrderMix;
 import tradebench.loadclient.OrderMix.Order;
 import tradebench.loadclient.http.HttpConnection;
-import tradebench.loadclient.http.JdkSender;
 
 /**
  * One worker: one connection, its own random stream and its own histograms
@@ -22,7 +21,6 @@ final class LoadWorker extends WorkerFigures implements Runnable {
     private final OrderMix mix;
     private final SplittableRandom random;
     private final HttpConnection connection;
-    private final JdkSender jdk;
     private final long firstDueNs;
     private final long intervalNs;
 
@@ -31,7 +29,6 @@ final class LoadWorker extends WorkerFigures implements Runnable {
         this.mix = new OrderMix(options.products(), options.users());
         this.random = new SplittableRandom(options.seed() + index);
         this.connection = new HttpConnection(options.url(index), options.timeoutMs());
-        this.jdk = options.jdkClient() ? new JdkSender(options.url(index), options.timeoutMs()) : null;
         if (options.fixedRate()) {
             this.intervalNs = (long) (options.concurrency() * 1e9 / options.rate());
             // Spread the workers over one interval so they do not all fire at once.
@@ -49,7 +46,6 @@ final class LoadWorker extends WorkerFigures implements Runnable {
             else runClosedLoop();
         } finally {
             connection.close();
-            if (jdk != null) jdk.close();
         }
     }
 
@@ -89,8 +85,7 @@ final class LoadWorker extends WorkerFigures implements Runnable {
     private int sendOne() {
         Order order = mix.next(random);
         try {
-            return jdk != null ? jdk.sendForStatus("POST", order.target())
-                    : connection.sendForStatus("POST", order.target());
+            return connection.sendForStatus("POST", order.target());
         } catch (IOException e) {
             return StatusCounts.IO_ERROR;
         }

@@ -20,28 +20,26 @@ final class AuditPhase extends Phase {
     @Override
     void run() throws Exception {
         List<SentOrder> orders = new ArrayList<>();
-        for (String f : options.flags().required("orders").split(",")) {
-            if (!f.isBlank()) orders.addAll(OrderLog.read(f.trim()));
-        }
+        for (String f : options.orderFiles()) orders.addAll(OrderLog.read(f));
         try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
             List<SalesTable.Row> rows = audit(orders, sales);
             figures.put("salesChecked", rows.size());
             figures.put("ordersAccepted", orders.size());
-            if (options.has("expect-sales")) {
-                long n = options.longValue("expect-sales");
+            if (options.expectSales() != null) {
+                long n = options.expectSales();
                 if (report.expect(rows.size() == n, "exit-sales", "the exit line says sales=" + n + ", SALES holds " + rows.size())) {
                     report.ok("exit-sales", "the exit line's sales=" + n + " are all in SALES, each once");
                 }
             }
-            if (options.has("min-sales")) {
-                long n = options.longValue("min-sales");
+            if (options.minSales() != null) {
+                long n = options.minSales();
                 if (report.expect(rows.size() >= n, "exit-sales", "the exit line says sales=" + n + ", SALES holds only " + rows.size())) {
                     report.ok("exit-sales", "the exit line's sales=" + n + " are all in SALES, each once (" + rows.size()
                             + " rows: " + (rows.size() - n) + " stored by a crashed engine that could not report them)");
                 }
             }
-            if (options.has("expect-accepted")) {
-                long n = options.longValue("expect-accepted");
+            if (options.expectAccepted() != null) {
+                long n = options.expectAccepted();
                 if (report.expect(orders.size() == n, "exit-accepted", "the exit line says accepted=" + n
                         + ", the suite received " + orders.size() + " 202s")) {
                     report.ok("exit-accepted", "the exit line's accepted=" + n + " = the 202s the suite received");

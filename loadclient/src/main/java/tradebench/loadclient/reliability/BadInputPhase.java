@@ -41,7 +41,7 @@ final class BadInputPhase extends Phase {
                 counter.add(place(c, true, options.prefix() + "cb", 2, 1_000_000, null));
             }
             if (counter.contains(null)) return;
-            if (options.has("orders-out")) OrderLog.write(options.string("orders-out"), counter);
+            if (options.ordersOut() != null) OrderLog.write(options.ordersOut(), counter);
             LoadDriver.sleepMs(300);   // joined their markets
             JsonNode before = stats();
             long rowsBefore = sales.count();

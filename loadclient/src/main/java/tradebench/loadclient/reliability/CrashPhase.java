@@ -24,8 +24,8 @@ final class CrashPhase extends Phase {
     @Override
     void run() throws Exception {
         int engines = options.engines();
-        int victim = options.integer("engine", 0, engines - 1);
-        double crashAt = options.seconds("crash-at");
+        int victim = options.engine();
+        double crashAt = options.crashAt();
         double duration = options.duration();
         if (duration < crashAt + 4) throw new IllegalArgumentException("--duration must leave 4 s after --crash-at");
         LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
@@ -46,7 +46,7 @@ final class CrashPhase extends Phase {
             report.fail("crash-request", "POST /faults/crash-engine?engine=" + victim + ": no answer (" + e + ")");
         }
         runner.join();
-        OrderLog.write(options.flags().required("orders-out"), load.orders);
+        OrderLog.write(options.ordersOut(), load.orders);
         out.println("load: " + load.summary());
         figures.put("accepted", load.total(load.accepted));
         figures.put("overloaded", load.total(load.overloaded));

@@ -50,11 +50,11 @@ final class DbCrashPhase extends Phase {
 
     @Override
     void run() throws Exception {
-        Path killedFile = Path.of(options.flags().required("db-killed-file"));
-        Path backFile = Path.of(options.flags().required("db-back-file"));
+        Path killedFile = Path.of(options.dbKilledFile());
+        Path backFile = Path.of(options.dbBackFile());
         double duration = options.duration();
-        double recovery = options.seconds("recovery");
-        int requestTimeoutMs = options.integer("request-timeout", 100, 600_000);
+        double recovery = options.recovery();
+        int requestTimeoutMs = options.requestTimeoutMs();
         LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed())
                 .requestTimeout(requestTimeoutMs);
         Thread runner = Thread.ofPlatform().start(() -> {
@@ -89,7 +89,7 @@ final class DbCrashPhase extends Phase {
         } finally {
             load.stop();
             runner.join();
-            OrderLog.write(options.flags().required("orders-out"), load.orders);
+            OrderLog.write(options.ordersOut(), load.orders);
         }
         try (SalesTable ignored = sales) {
             out.println("load: " + load.summary() + "; slowest answer " + load.slowestMs.get() + " ms");
@@ -114,9 +114,7 @@ final class DbCrashPhase extends Phase {
             if (sales == null) return;
             waitQuiet(sales, true);
             List<SentOrder> everything = new ArrayList<>(load.orders);
-            if (options.has("orders")) {
-                for (String f : options.string("orders").split(",")) if (!f.isBlank()) everything.addAll(OrderLog.read(f.trim()));
-            }
+            for (String f : options.orderFiles()) everything.addAll(OrderLog.read(f));
             List<SalesTable.Row> rows = audit(everything, sales);
             JsonNode stats = stats();
             long counted = stats == null ? -1 : stats.path("salesPersisted").asLong(-1);

@@ -17,7 +17,7 @@ final class LoadPhase extends Phase {
     void run() throws Exception {
         LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
         load.closedLoop(options.connections(), options.waitMs(), options.duration());
-        OrderLog.write(options.flags().required("orders-out"), load.orders);
+        OrderLog.write(options.ordersOut(), load.orders);
         out.println("load: " + load.summary());
         report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
         report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);

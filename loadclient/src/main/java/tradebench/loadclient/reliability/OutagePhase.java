@@ -34,7 +34,7 @@ final class OutagePhase extends Phase {
 
     @Override
     void run() throws Exception {
-        String backFile = options.flags().required("db-back-file");
+        String backFile = options.dbBackFile();
         double duration = options.duration();
         LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
         List<Probe> probes = Collections.synchronizedList(new ArrayList<>());
@@ -68,7 +68,7 @@ final class OutagePhase extends Phase {
             if (p.status() == 200 && backAt[0] >= 0) break;
             LoadDriver.sleepMs(200);
         }
-        OrderLog.write(options.flags().required("orders-out"), load.orders);
+        OrderLog.write(options.ordersOut(), load.orders);
         out.println("load: " + load.summary());
 
         long firstDown = -1;
@@ -97,9 +97,7 @@ final class OutagePhase extends Phase {
             salesAfter = sales.all().stream().filter(r -> r.created() >= backWall).count();
             // the audit over everything accepted so far: the earlier phases' orders (--orders) and these
             List<SentOrder> everything = new ArrayList<>(load.orders);
-            if (options.has("orders")) {
-                for (String f : options.string("orders").split(",")) if (!f.isBlank()) everything.addAll(OrderLog.read(f.trim()));
-            }
+            for (String f : options.orderFiles()) everything.addAll(OrderLog.read(f));
             figures.put("salesChecked", audit(everything, sales).size());
         }
         report.expect(salesAfter > 0, "outage-resume", "no sale stored after the database came back");

@@ -35,10 +35,10 @@ final class OverloadPhase extends Phase {
 
     @Override
     void run() throws Exception {
-        double measure = options.seconds("measure");
-        double factor = options.flags().positiveNumber("factor");
+        double measure = options.measure();
+        double factor = options.factor();
         double duration = options.duration();
-        double recovery = options.seconds("recovery");
+        double recovery = options.recovery();
         JsonNode statsBefore = stats();
         List<SentOrder> all = new ArrayList<>();
         try (SalesTable sales = new SalesTable(options.dbUrl(), options.salesTable())) {
@@ -110,7 +110,7 @@ final class OverloadPhase extends Phase {
                     + ", the client counted " + all.size() + " 202s");
             List<SalesTable.Row> rows = audit(all, sales);
             figures.put("salesChecked", rows.size());
-            OrderLog.write(options.flags().required("orders-out"), all);
+            OrderLog.write(options.ordersOut(), all);
             if (report.failures().isEmpty()) {
                 report.ok("overload", String.format("capacity %.0f orders/s (%.0f sales/s); %.0f/s offered for %.0f s: %d accepted,"
                         + " %d answered 503 with Retry-After; full speed again %d s after; /stats accepted = %d = the client's 202s",

@@ -48,7 +48,7 @@ abstract class Phase {
         }
         figures.put("failures", report.failures().size());
         out.println("figures " + figures);
-        String file = options.string("json");
+        String file = options.json();
         if (file != null) {
             try {
                 JSON.enable(SerializationFeature.INDENT_OUTPUT).writeValue(new File(file), figures);
@@ -90,7 +90,7 @@ abstract class Phase {
 
     /** Waits until nothing is pending and SALES stopped growing for half a second; false after --quiet-timeout. */
     boolean waitQuiet(SalesTable sales, boolean serviceUp) throws SQLException {
-        long deadline = System.nanoTime() + (long) (options.seconds("quiet-timeout") * 1e9);
+        long deadline = System.nanoTime() + (long) (options.quietTimeout() * 1e9);
         long last = -1;
         while (System.nanoTime() < deadline) {
             long rows = sales.count();
@@ -100,7 +100,7 @@ abstract class Phase {
             last = rows;
             LoadDriver.sleepMs(500);
         }
-        report.fail("quiet", "SALES still growing or orders pending after " + options.seconds("quiet-timeout") + " s");
+        report.fail("quiet", "SALES still growing or orders pending after " + options.quietTimeout() + " s");
         return false;
     }
 

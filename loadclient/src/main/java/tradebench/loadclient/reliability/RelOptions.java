@@ -1,117 +1,280 @@
 package tradebench.loadclient.reliability;
 
 import java.net.URI;
+import java.util.Arrays;
 import java.util.List;
-import tradebench.loadclient.Flags;
-import tradebench.loadclient.Flags.Spec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tradebench.loadclient.CommandOptions;
 
-/** The flags of {@code loadclient reliability PHASE}: one set for every phase, each phase reads what it needs. */
-record RelOptions(Flags flags, URI url) {
+/**
+ * {@code loadclient reliability PHASE}: one set of flags for every phase, each phase reads what
+ * it needs; the flags a phase cannot run without are required for that phase.
+ */
+@Command(name = "reliability", sortOptions = false, showDefaultValues = true,
+        description = "the reliability suite's phases (run by ./tradebench reliability and ./tradebench test)")
+public final class RelOptions extends CommandOptions {
 
-    static final List<Spec> FLAGS = List.of(
-            new Spec("url", "http://127.0.0.1:3000", "base URL of the variant"),
-            new Spec("db-url", null, "JDBC URL of the variant's database (its SALES holds only this suite's run)"),
-            new Spec("products", "100", "the variant's PRODUCTS"),
-            new Spec("engines", "4", "the variant's ENGINES (crash: product p belongs to engine p mod ENGINES)"),
-            new Spec("prefix", "r-", "user prefix of the run's orders (the audit knows the run's users by it)"),
-            new Spec("seed", "42", "random seed"),
-            new Spec("connections", "16", "connections of the load"),
-            new Spec("wait", "5", "closed loop: ms each connection pauses after an answer"),
-            new Spec("duration", "10", "seconds of load (overload: seconds of overload)"),
-            new Spec("orders-out", null, "file the accepted orders are written to (audit reads them)"),
-            new Spec("orders", null, "audit: comma-separated order files"),
-            new Spec("json", null, "write the phase's figures to this file"),
-            new Spec("engine", "1", "crash: the engine to crash"),
-            new Spec("crash-at", "3", "crash: seconds into the load"),
-            new Spec("db-back-file", null, "outage: the launcher creates this file when the database is back;"
-                    + " dbcrash: it writes the wall-clock ms the database accepted connections again into it"),
-            new Spec("db-killed-file", null, "dbcrash: the launcher writes the wall-clock ms of its SIGKILL of the"
-                    + " database server into this file"),
-            new Spec("request-timeout", "30000", "ms an order may wait for its answer (dbcrash: longer is a hang)"),
-            new Spec("factor", "5", "overload: offered rate = factor x measured capacity"),
-            new Spec("measure", "5", "overload: seconds of the capacity measurement"),
-            new Spec("recovery", "10", "overload, dbcrash: seconds within which full speed must be back"),
-            new Spec("expect-sales", null, "audit: SALES must hold exactly this many rows (the exit line's sales)"),
-            new Spec("min-sales", null, "audit: SALES must hold at least this many rows (the exit line's sales after a"
-                    + " crash: a killed engine may have stored a sale it never reported)"),
-            new Spec("expect-accepted", null, "audit: the variant's own accepted count (the exit line's accepted)"),
-            new Spec("quiet-timeout", "30", "seconds to wait for the market to go quiet"),
-            new Spec("protocol", "on", "bad-input: also raw garbage bytes and malformed percent-encoding, refused by the"
-                    + " HTTP layer (off: only the application's refusals; the tests' fake market on the JDK HttpServer)"),
-            new Spec("sales-table", "SALES", "the table the variant stores its sales in (tests use a table of their own)"));
+    /** The phases, in the order the suite runs them. */
+    static final List<String> PHASES = List.of("bad-input", "crash", "outage", "dbcrash", "load", "overload", "audit");
 
-    static RelOptions parse(String phase, String[] args) {
-        Flags f = Flags.parse("reliability " + phase, FLAGS, args);
-        String url = f.required("url");
-        if (url.endsWith("/")) url = url.substring(0, url.length() - 1);
-        URI uri = URI.create(url);
-        if (uri.getHost() == null) throw new Flags.UsageException("--url needs a host: " + url);
-        return new RelOptions(f, uri);
+    @Parameters(index = "0", paramLabel = "PHASE", description = "bad-input | crash | outage | dbcrash | load | overload | audit")
+    private String phase;
+
+    @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:3000", description = "base URL of the variant")
+    private String urlText;
+
+    @Option(names = "--db-url", paramLabel = "JDBC-URL",
+            description = "JDBC URL of the variant's database (its SALES holds only this suite's run)")
+    private String dbUrl;
+
+    @Option(names = "--products", paramLabel = "N", defaultValue = "100", description = "the variant's PRODUCTS")
+    private int products;
+
+    @Option(names = "--engines", paramLabel = "N", defaultValue = "4",
+            description = "the variant's ENGINES (crash: product p belongs to engine p mod ENGINES)")
+    private int engines;
+
+    @Option(names = "--prefix", paramLabel = "P", defaultValue = "r-",
+            description = "user prefix of the run's orders (the audit knows the run's users by it)")
+    private String prefix;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed")
+    private long seed;
+
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "16", description = "connections of the load")
+    private int connections;
+
+    @Option(names = "--wait", paramLabel = "MS", defaultValue = "5", description = "closed loop: ms each connection pauses after an answer")
+    private int waitMs;
+
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "10", description = "seconds of load (overload: seconds of overload)")
+    private double duration;
+
+    @Option(names = "--orders-out", paramLabel = "FILE", description = "file the accepted orders are written to (audit reads them)")
+    private String ordersOut;
+
+    @Option(names = "--orders", paramLabel = "FILE[,FILE...]", description = "audit: comma-separated order files")
+    private String orders;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the phase's figures to this file")
+    private String json;
+
+    @Option(names = "--engine", paramLabel = "N", defaultValue = "1", description = "crash: the engine to crash")
+    private int engine;
+
+    @Option(names = "--crash-at", paramLabel = "S", defaultValue = "3", description = "crash: seconds into the load")
+    private double crashAt;
+
+    @Option(names = "--db-back-file", paramLabel = "FILE", description = "outage: the launcher creates this file when the database is back;"
+            + " dbcrash: it writes the wall-clock ms the database accepted connections again into it")
+    private String dbBackFile;
+
+    @Option(names = "--db-killed-file", paramLabel = "FILE", description = "dbcrash: the launcher writes the wall-clock ms of its"
+            + " SIGKILL of the database server into this file")
+    private String dbKilledFile;
+
+    @Option(names = "--request-timeout", paramLabel = "MS", defaultValue = "30000",
+            description = "ms an order may wait for its answer (dbcrash: longer is a hang)")
+    private int requestTimeoutMs;
+
+    @Option(names = "--factor", paramLabel = "F", defaultValue = "5", description = "overload: offered rate = factor x measured capacity")
+    private double factor;
+
+    @Option(names = "--measure", paramLabel = "S", defaultValue = "5", description = "overload: seconds of the capacity measurement")
+    private double measure;
+
+    @Option(names = "--recovery", paramLabel = "S", defaultValue = "10", description = "overload, dbcrash: seconds within which full speed must be back")
+    private double recovery;
+
+    @Option(names = "--expect-sales", paramLabel = "N",
+            description = "audit: SALES must hold exactly this many rows (the exit line's sales)")
+    private Long expectSales;
+
+    @Option(names = "--min-sales", paramLabel = "N", description = "audit: SALES must hold at least this many rows (the exit line's"
+            + " sales after a crash: a killed engine may have stored a sale it never reported)")
+    private Long minSales;
+
+    @Option(names = "--expect-accepted", paramLabel = "N", description = "audit: the variant's own accepted count (the exit line's accepted)")
+    private Long expectAccepted;
+
+    @Option(names = "--quiet-timeout", paramLabel = "S", defaultValue = "30", description = "seconds to wait for the market to go quiet")
+    private double quietTimeout;
+
+    @Option(names = "--protocol", paramLabel = "on|off", defaultValue = "on", description = "bad-input: also raw garbage bytes and"
+            + " malformed percent-encoding, refused by the HTTP layer (off: only the application's refusals; the tests' fake"
+            + " market on the JDK HttpServer)")
+    private String protocol;
+
+    @Option(names = "--sales-table", paramLabel = "TABLE", defaultValue = "SALES",
+            description = "the table the variant stores its sales in (tests use a table of their own)")
+    private String salesTable;
+
+    private URI url;
+
+    /** The options of {@code args} (the phase first) as {@code loadclient reliability} reads them. */
+    static RelOptions parse(String... args) {
+        return parse(new RelOptions(), args);
+    }
+
+    @Override
+    protected void check() {
+        if (!PHASES.contains(phase)) throw usage("unknown reliability phase: " + phase + " (" + String.join(" | ", PHASES) + ")");
+        url = baseUrl("--url", nonEmpty("--url", urlText));
+        tableName("--sales-table", salesTable);
+        if (!protocol.equals("on") && !protocol.equals("off")) throw usage("--protocol must be on or off: " + protocol);
+        if (!prefix.matches("[A-Za-z0-9_.-]{1,20}")) throw usage("--prefix must be 1..20 of [A-Za-z0-9_.-]: " + prefix);
+        range("--products", products, 1, 1_000_000);
+        range("--engines", engines, 1, 10_000);
+        range("--connections", connections, 1, 2000);
+        range("--wait", waitMs, 0, 60_000);
+        range("--request-timeout", requestTimeoutMs, 100, 600_000);
+        seconds("--duration", duration);
+        seconds("--crash-at", crashAt);
+        seconds("--measure", measure);
+        seconds("--recovery", recovery);
+        seconds("--quiet-timeout", quietTimeout);
+        positive("--factor", factor);
+        for (String flag : required()) {
+            String value = switch (flag) {
+                case "--db-url" -> dbUrl;
+                case "--orders-out" -> ordersOut;
+                case "--orders" -> orders;
+                case "--db-back-file" -> dbBackFile;
+                case "--db-killed-file" -> dbKilledFile;
+                default -> throw new IllegalStateException(flag);
+            };
+            if (value == null || value.isEmpty()) throw usage("reliability " + phase + ": " + flag + " is required");
+        }
+        if (phase.equals("crash")) range("--engine", engine, 0, engines - 1);
+    }
+
+    /** The flags {@link #phase()} cannot run without. */
+    private List<String> required() {
+        return switch (phase) {
+            case "bad-input" -> List.of("--db-url");
+            case "crash", "overload" -> List.of("--db-url", "--orders-out");
+            case "outage" -> List.of("--db-url", "--orders-out", "--db-back-file");
+            case "dbcrash" -> List.of("--db-url", "--orders-out", "--db-killed-file", "--db-back-file");
+            case "load" -> List.of("--orders-out");
+            case "audit" -> List.of("--db-url", "--orders");
+            default -> List.of();
+        };
+    }
+
+    public String phase() {
+        return phase;
+    }
+
+    URI url() {
+        return url;
     }
 
     String dbUrl() {
-        return flags.required("db-url");
+        return dbUrl;
     }
 
     boolean protocol() {
-        String v = flags.string("protocol");
-        if (!v.equals("on") && !v.equals("off")) throw new Flags.UsageException("--protocol must be on or off: " + v);
-        return v.equals("on");
+        return protocol.equals("on");
     }
 
     String salesTable() {
-        String t = flags.string("sales-table");
-        if (!t.matches("[A-Za-z0-9_]{1,64}")) throw new Flags.UsageException("--sales-table: bad table name " + t);
-        return t;
+        return salesTable;
     }
 
     int products() {
-        return flags.integer("products", 1, 1_000_000);
+        return products;
     }
 
     int engines() {
-        return flags.integer("engines", 1, 10_000);
+        return engines;
     }
 
     String prefix() {
-        String p = flags.string("prefix");
-        if (!p.matches("[A-Za-z0-9_.-]{1,20}")) throw new Flags.UsageException("--prefix must be 1..20 of [A-Za-z0-9_.-]: " + p);
-        return p;
+        return prefix;
     }
 
     long seed() {
-        return flags.longValue("seed");
+        return seed;
     }
 
     int connections() {
-        return flags.integer("connections", 1, 2000);
+        return connections;
     }
 
     int waitMs() {
-        return flags.integer("wait", 0, 60_000);
+        return waitMs;
     }
 
     double duration() {
-        return flags.seconds("duration");
+        return duration;
     }
 
-    double seconds(String name) {
-        return flags.seconds(name);
+    /** The file the accepted orders are written to; null when not given (bad-input writes none then). */
+    String ordersOut() {
+        return ordersOut;
     }
 
-    String string(String name) {
-        return flags.string(name);
+    /** The order files of {@code --orders}; empty when not given. */
+    List<String> orderFiles() {
+        if (orders == null) return List.of();
+        return Arrays.stream(orders.split(",")).map(String::trim).filter(f -> !f.isEmpty()).toList();
     }
 
-    boolean has(String name) {
-        return flags.has(name);
+    /** The file {@code --json} names; null when not given. */
+    String json() {
+        return json;
     }
 
-    long longValue(String name) {
-        return flags.longValue(name);
+    int engine() {
+        return engine;
     }
 
-    int integer(String name, int min, int max) {
-        return flags.integer(name, min, max);
+    double crashAt() {
+        return crashAt;
+    }
+
+    String dbBackFile() {
+        return dbBackFile;
+    }
+
+    String dbKilledFile() {
+        return dbKilledFile;
+    }
+
+    int requestTimeoutMs() {
+        return requestTimeoutMs;
+    }
+
+    double factor() {
+        return factor;
+    }
+
+    double measure() {
+        return measure;
+    }
+
+    double recovery() {
+        return recovery;
+    }
+
+    /** {@code --expect-sales}; null when not given. */
+    Long expectSales() {
+        return expectSales;
+    }
+
+    /** {@code --min-sales}; null when not given. */
+    Long minSales() {
+        return minSales;
+    }
+
+    /** {@code --expect-accepted}; null when not given. */
+    Long expectAccepted() {
+        return expectAccepted;
+    }
+
+    double quietTimeout() {
+        return quietTimeout;
     }
 }

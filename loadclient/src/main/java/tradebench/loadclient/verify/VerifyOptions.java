@@ -1,49 +1,100 @@
 package tradebench.loadclient.verify;
 
 import java.net.URI;
-import java.util.List;
-import tradebench.loadclient.Flags;
-import tradebench.loadclient.Flags.Spec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import tradebench.loadclient.CommandOptions;
 
-/** The settings of one {@code verify} run. */
-public record VerifyOptions(
-        URI url,
-        String dbUrl,
-        int products,
-        int orders,
-        int connections,
-        double quietTimeoutS,
-        double pollTimeoutS,
-        String salesTable,
-        long seed) {
+/** {@code loadclient verify}: the settings of one run. */
+@Command(name = "verify", sortOptions = false, showDefaultValues = true,
+        description = "checks a running variant against contract section 3 and docs/contract.md")
+public final class VerifyOptions extends CommandOptions {
 
-    public static final List<Spec> FLAGS = List.of(
-            new Spec("url", "http://127.0.0.1:3000", "base URL of the variant"),
-            new Spec("db-url", null, "JDBC URL of the variant's database (required)"),
-            new Spec("products", "100", "the variant's PRODUCTS (the top 3 products are kept for the exact checks)"),
-            new Spec("orders", "3000", "random orders of the audit phase"),
-            new Spec("connections", "32", "connections of the audit phase"),
-            new Spec("quiet-timeout", "20", "seconds to wait for the market to go quiet before the audit"),
-            new Spec("poll-timeout", "10", "seconds to wait for a sale to show in /orders/{id}"),
-            new Spec("sales-table", "SALES", "table to audit (tests use a copy without the unique key)"),
-            new Spec("seed", null, "random seed of the audit phase (default: random)"));
+    @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:3000", description = "base URL of the variant")
+    private String urlText;
 
-    public static VerifyOptions parse(String[] args) {
-        Flags f = Flags.parse("verify", FLAGS, args);
-        String url = f.required("url");
-        if (url.endsWith("/")) url = url.substring(0, url.length() - 1);
-        URI uri = URI.create(url);
-        if (uri.getHost() == null) throw new Flags.UsageException("--url needs a host: " + url);
-        String table = f.string("sales-table");
-        if (!table.matches("[A-Za-z0-9_]{1,64}")) throw new Flags.UsageException("--sales-table: bad table name " + table);
-        return new VerifyOptions(uri, f.required("db-url"),
-                f.integer("products", 4, 1_000_000),
-                f.integer("orders", 0, 1_000_000),
-                f.integer("connections", 1, 1000),
-                f.seconds("quiet-timeout"),
-                f.seconds("poll-timeout"),
-                table,
-                f.has("seed") ? f.longValue("seed") : System.nanoTime());
+    @Option(names = "--db-url", paramLabel = "JDBC-URL", required = true, description = "JDBC URL of the variant's database (required)")
+    private String dbUrl;
+
+    @Option(names = "--products", paramLabel = "N", defaultValue = "100",
+            description = "the variant's PRODUCTS (the top 3 products are kept for the exact checks)")
+    private int products;
+
+    @Option(names = "--orders", paramLabel = "N", defaultValue = "3000", description = "random orders of the audit phase")
+    private int orders;
+
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "32", description = "connections of the audit phase")
+    private int connections;
+
+    @Option(names = "--quiet-timeout", paramLabel = "S", defaultValue = "20",
+            description = "seconds to wait for the market to go quiet before the audit")
+    private double quietTimeoutS;
+
+    @Option(names = "--poll-timeout", paramLabel = "S", defaultValue = "10",
+            description = "seconds to wait for a sale to show in /orders/{id}")
+    private double pollTimeoutS;
+
+    @Option(names = "--sales-table", paramLabel = "TABLE", defaultValue = "SALES",
+            description = "table to audit (tests use a copy without the unique key)")
+    private String salesTable;
+
+    @Option(names = "--seed", paramLabel = "N", description = "random seed of the audit phase (default: random)")
+    private Long seed;
+
+    private URI url;
+
+    /** The options of {@code args} as {@code loadclient verify} reads them; a mistake throws picocli's ParameterException. */
+    public static VerifyOptions parse(String... args) {
+        return parse(new VerifyOptions(), args);
+    }
+
+    @Override
+    protected void check() {
+        url = baseUrl("--url", nonEmpty("--url", urlText));
+        nonEmpty("--db-url", dbUrl);
+        tableName("--sales-table", salesTable);
+        range("--products", products, 4, 1_000_000);
+        range("--orders", orders, 0, 1_000_000);
+        range("--connections", connections, 1, 1000);
+        seconds("--quiet-timeout", quietTimeoutS);
+        seconds("--poll-timeout", pollTimeoutS);
+        if (seed == null) seed = System.nanoTime();
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    public String dbUrl() {
+        return dbUrl;
+    }
+
+    public int products() {
+        return products;
+    }
+
+    public int orders() {
+        return orders;
+    }
+
+    public int connections() {
+        return connections;
+    }
+
+    public double quietTimeoutS() {
+        return quietTimeoutS;
+    }
+
+    public double pollTimeoutS() {
+        return pollTimeoutS;
+    }
+
+    public String salesTable() {
+        return salesTable;
+    }
+
+    public long seed() {
+        return seed;
     }
 
     /** Products of the random phase: 0 .. products-4. */

@@ -1,10 +1,19 @@
 # syntax=docker/dockerfile:1
-# java-threads: built from the repository root (it needs the root pom and the engine-* modules):
-#   docker build -f java-threads/Dockerfile -t tradebench/java-threads .
-# or, with the database beside it: docker compose up java-threads (see docs/docker.md).
+# The servlet variants: java-threads, java-akka and java-virtual (embedded Tomcat over
+# engine-servlet and engine-jdbc). They build and run alike, so one Dockerfile serves
+# them; MODULE says which. Built from the repository root (it needs the root pom and
+# the engine-* modules):
+#   docker build -f docker/servlet.Dockerfile --build-arg MODULE=java-akka -t tradebench/java-akka .
+# or, with the database beside it: docker compose up java-akka (see docs/docker.md).
 
 # ---- build: Maven + JDK 25 ----
 FROM maven:3.9.11-eclipse-temurin-25 AS build
+# java-threads | java-akka | java-virtual
+ARG MODULE
+RUN case "$MODULE" in java-threads|java-akka|java-virtual) ;; \
+      *) echo "docker/servlet.Dockerfile builds java-threads, java-akka or java-virtual:" \
+              "pass --build-arg MODULE=<one of them> (given: '$MODULE')" >&2; exit 1 ;; \
+    esac
 WORKDIR /src
 # Every module's pom: Maven reads the whole reactor even to build one module.
 COPY pom.xml ./
@@ -23,16 +32,19 @@ COPY engine-model/src engine-model/src
 COPY engine-wire/src engine-wire/src
 COPY engine-jdbc/src engine-jdbc/src
 COPY engine-servlet/src engine-servlet/src
-COPY java-threads/src java-threads/src
+COPY ${MODULE}/src ${MODULE}/src
 RUN --mount=type=cache,target=/root/.m2 \
-    mvn -B -q -Dstyle.color=never -DskipTests -pl java-threads -am package \
- && cp java-threads/target/java-threads.jar /java-threads.jar
+    mvn -B -q -Dstyle.color=never -DskipTests -pl ${MODULE} -am package \
+ && cp ${MODULE}/target/${MODULE}.jar /variant.jar
 
 # ---- run: JRE 25 (the JDK of the published figures), non-root ----
 FROM eclipse-temurin:25.0.3_9-jre
+ARG MODULE
+LABEL org.opencontainers.image.title="tradebench ${MODULE}"
 RUN groupadd --system tradebench \
  && useradd --system --gid tradebench --create-home --home-dir /home/tradebench --shell /usr/sbin/nologin tradebench
-COPY --from=build /java-threads.jar /app/java-threads.jar
+# one name for every variant: the entrypoint's exec form expands no variables
+COPY --from=build /variant.jar /app/variant.jar
 USER tradebench
 WORKDIR /home/tradebench
 # Settings: the environment names of contract section 5 (PORT, ENGINES, DB_HOST ...).
@@ -41,5 +53,6 @@ EXPOSE 3000
 # SIGTERM drains the engines and stores every sale before exit 0: give it time
 # (docker stop -t, or stop_grace_period in docker-compose.yml).
 STOPSIGNAL SIGTERM
-# The launcher's JVM flags; add more with JAVA_TOOL_OPTIONS.
-ENTRYPOINT ["java", "-XX:+UseParallelGC", "-Xss512k", "-XX:MaxRAMPercentage=75", "-jar", "/app/java-threads.jar"]
+# The launcher's JVM flags (scripts/lib/10-java.sh, java_run_opts: on JDK 24+ it allows
+# sun.misc.Unsafe, which Akka uses, for every variant); add more with JAVA_TOOL_OPTIONS.
+ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseParallelGC", "-Xss512k", "-XX:MaxRAMPercentage=75", "-jar", "/app/variant.jar"]
