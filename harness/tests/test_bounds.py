@@ -119,3 +119,6 @@ def test_the_calibration_measures_the_insert_ceilings_of_the_runs_persist_modes(
     assert [k for k, _ in calibrate.insert_kinds(("batch", "per-sale"))] == ["singleRow", "multiRow"]
     one = calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=1)
     assert calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=2) > one
+    from tradebench_harness import tables
+    md = tables.calibration_md({"multiRowBatch": 100, "insert": {"8": {"singleRow": {"rowsPerSecond": 9000.0}}}})
+    assert "single-row autocommit, 8 connections | 9,000 rows/s" in md and "100-row" not in md

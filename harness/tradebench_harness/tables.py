@@ -173,6 +173,8 @@ def calibration_md(cal: dict) -> str:
     else:
         for n, e in ins.items():
             for key, name in (("singleRow", "single-row autocommit"), ("multiRow", f"{cal.get('multiRowBatch')}-row statements")):
+                if key not in e:
+                    continue        # not measured: no run of this persist mode is held against it
                 v = e.get(key) or {}
                 us = v.get("cpuUsPerRow") or {}
                 cost = f"{fmt(us.get('database'), '.1f')} / {fmt(us.get('loadclient'), '.1f')}" if us else ""

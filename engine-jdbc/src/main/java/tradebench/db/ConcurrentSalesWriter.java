@@ -18,11 +18,15 @@ import tradebench.model.Sale;
 /**
  * Blocking JDBC code that keeps a cycle's inserts in flight together (java-virtual).
  * <ul>
- * <li>{@code per-sale}: every sale's INSERT on its own virtual thread, each on a
- *     connection of its own from the pool, at most {@code permits} at a time over
- *     all engines (the pool's size: no thread waits inside the pool, where a wait
- *     times out). The engine's thread forks them and joins them: it starts its
- *     next cycle only when every sale of this one is stored, the guarantee the
+ * <li>{@code per-sale}: the cycle's sales dealt over as many virtual threads as
+ *     the pool has connections (fewer when the cycle has fewer sales), each storing
+ *     its share one INSERT after another on a connection of its own, at most
+ *     {@code permits} at a time over all engines (the pool's size: no thread waits
+ *     inside the pool, where a wait times out). So up to the pool's size of inserts
+ *     are in flight, as with a thread per sale, without a thread, a connection
+ *     check-out and a statement per sale: behind a near database that overhead was
+ *     the cost of a sale. The engine's thread forks them and joins them: it starts
+ *     its next cycle only when every sale of this one is stored, the guarantee the
  *     asynchronous writers give;</li>
  * <li>{@code batch}: one multi-row INSERT per cycle, as {@link JdbcSalesWriter}.</li>
  * </ul>
@@ -34,14 +38,16 @@ public final class ConcurrentSalesWriter implements SalesPersister {
 
     private final Database db;
     private final Semaphore permits;
+    private final int width;
     private final EngineStats stats;
     private final SalesPersister batch;
     private long lastComplaintMs;
 
-    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, Semaphore permits) {
+    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, Semaphore permits, int width) {
         this.db = db;
         this.stats = stats;
         this.permits = permits;
+        this.width = Math.max(1, width);
         this.batch = mode == PersistMode.BATCH ? new JdbcSalesWriter(db, mode, stats) : null;
     }
 
@@ -69,31 +75,37 @@ public final class ConcurrentSalesWriter implements SalesPersister {
         stored.run();
     }
 
-    /** Fork: one virtual thread per sale. Join: the executor's close waits for all. Returns the sales that failed. */
+    /** Fork: a virtual thread per share of the sales. Join: the executor's close waits for all. Returns the sales that failed. */
     private List<Sale> insertAll(List<Sale> sales) {
-        List<Future<Boolean>> inserted = new ArrayList<>(sales.size());
-        try (ExecutorService perSale = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Sale s : sales) inserted.add(perSale.submit(() -> insertOne(s)));
+        int n = Math.min(sales.size(), width);
+        List<List<Sale>> shares = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) shares.add(new ArrayList<>(sales.size() / n + 1));
+        for (int i = 0; i < sales.size(); i++) shares.get(i % n).add(sales.get(i));
+        List<Future<List<Sale>>> unstored = new ArrayList<>(n);
+        try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (List<Sale> share : shares) unstored.add(perShare.submit(() -> insertShare(share)));
         }
         List<Sale> failed = new ArrayList<>();
-        for (int i = 0; i < sales.size(); i++) {
-            if (!inserted.get(i).resultNow()) failed.add(sales.get(i));
-        }
+        for (Future<List<Sale>> f : unstored) failed.addAll(f.resultNow());
         return failed;
     }
 
-    private boolean insertOne(Sale s) {
+    /** A share's sales one after another on one connection; returns those not stored (from the first failure on). */
+    private List<Sale> insertShare(List<Sale> share) {
+        int stored = 0;
         permits.acquireUninterruptibly();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
-            JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
-            ps.executeUpdate();
-            return true;
+            for (Sale s : share) {
+                JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
+                ps.executeUpdate();
+                stored++;
+            }
         } catch (SQLException | RuntimeException e) {
             complain(e);
-            return false;
         } finally {
             permits.release();
         }
+        return share.subList(stored, share.size());
     }
 
     /** One line per failure burst, not one per retry (the engines' threads share it: it may say twice). */

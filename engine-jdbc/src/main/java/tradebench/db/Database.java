@@ -21,6 +21,7 @@ import tradebench.model.Prices;
 public final class Database implements AutoCloseable {
     private final HikariDataSource pool;
     private final String jdbcUrl;
+    private final int poolSize;          // a cycle's sales are dealt over at most this many threads (ConcurrentSalesWriter)
     private final java.util.Properties probeProps = new java.util.Properties();
     private volatile long healthCheckedAt;
     private volatile boolean healthy = true;
@@ -44,6 +45,7 @@ public final class Database implements AutoCloseable {
 
     private Database(String jdbcUrl, String user, String password, int poolSize, boolean full) {
         this.jdbcUrl = jdbcUrl;
+        this.poolSize = poolSize;
         probeProps.setProperty("user", user);
         probeProps.setProperty("password", password);
         probeProps.setProperty("connectTimeout", "1000");
@@ -143,7 +145,7 @@ public final class Database implements AutoCloseable {
      */
     public ConcurrentSalesWriter concurrentWriter(Config.PersistMode mode, tradebench.engine.EngineStats stats,
                                                   java.util.concurrent.Semaphore permits) {
-        return new ConcurrentSalesWriter(this, mode, stats, permits);
+        return new ConcurrentSalesWriter(this, mode, stats, permits, poolSize);
     }
 
     @Override
