@@ -21,9 +21,6 @@ from .db import DbError
 from .variants import Variant, row_label
 
 
-def row_keys(v: Variant) -> set:
-    """The settings that tell the rows of V's manifest apart (WORKERS for node-engine)."""
-    return {k for row in v.rows for k in row}
 
 STEADY_WINDOW_S = 5
 STEADY_TOLERANCE = 0.05
@@ -106,7 +103,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
     settings = variant_settings(v, case, ctx.env)
     record: dict = {
         "variant": v.name, "runtime": v.runtime, "case": case.label, "repeat": repeat,
-        "row": row_label({k: x for k, x in case.settings.items() if k in row_keys(v)}),
+        "row": row_label({k: x for k, x in case.settings.items() if k in v.row_keys}),
         "engines": case.engines, "persist": case.persist, "waitMs": None if case.rate else case.wait_ms,
         "rate": case.rate, "concurrency": case.concurrency, "dbLatencyMs": case.db_latency_ms,
         "settings": settings, "dbConnections": v.db_connection_count(settings) * case.nodes,

@@ -41,11 +41,15 @@ class Variant:
     in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
     rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
 
+    @property
+    def row_keys(self) -> set:
+        """The settings that tell its rows apart (WORKERS for node-engine)."""
+        return {k for row in self.rows for k in row}
+
     def rows_given(self, pinned: dict) -> list[dict]:
         """Its rows, unless PINNED (the caller's environment, a case's settings) names a setting that tells them
         apart: `WORKERS=threads ./tradebench compare` shows node-engine once, as asked."""
-        keys = {k for row in self.rows for k in row}
-        if any(pinned.get(k) not in (None, "") for k in keys):
+        if any(pinned.get(k) not in (None, "") for k in self.row_keys):
             return [{}]
         return self.rows
 
