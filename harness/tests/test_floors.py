@@ -2,12 +2,13 @@
 test_compare_e2e measures Tomcat's inside a compare; this measures Akka HTTP's (java-spray-async's) on its own."""
 import json
 
-from tradebench_harness import calibrate, process, variants
+from tradebench_harness import build, calibrate, process, variants
 
 
 def test_the_akka_http_floor_answers_202_and_is_measured_with_its_cpu(ctx, tmp_path):
     (spray,) = variants.select(ctx.root, "java-spray-async")
     spray.ensure_built(ctx, log=open(tmp_path / "build.log", "ab"))
+    build.loadclient(ctx)
     port = process.free_port()
     f = calibrate.floor(ctx, spray.floor["name"], spray.floor_command(ctx, port), port, tmp_path, concurrency=8,
                         wait_ms=0, duration=2, warmup=1)

@@ -9,8 +9,8 @@ files themselves:
   interpolation (no variable of the caller's shell), env files, and Compose's
   own schema and references (``depends_on`` targets, named volumes, env
   files), exactly as Compose reads them. A file the CLI rejects is a problem,
-  in the CLI's words. The launcher installs the pinned CLI
-  (scripts/lib/30-compose.sh) and names it in ``TB_COMPOSE``; without
+  in the CLI's words. The harness installs the pinned CLI
+  (tools.py, ``compose``) and names it in ``TB_COMPOSE``; without
   ``TB_COMPOSE`` the check runs ``tools/bin/docker-compose`` of the
   repository, and without either it fails.
 - On the resolved file, the project's rules, which Compose does not check:
@@ -62,7 +62,7 @@ from . import variants as variants_mod
 
 #: The repository this module lives in (harness/tradebench_harness/compose_check.py).
 REPO = Path(__file__).resolve().parents[2]
-#: Where the launcher puts the Compose CLI it builds (scripts/lib/30-compose.sh).
+#: Where the harness puts the Compose CLI it builds (tools.py).
 TOOLS_COMPOSE = Path("tools") / "bin" / "docker-compose"
 
 CONTRACT_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
@@ -90,7 +90,7 @@ def discover_variants(root: Path) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 def compose_cli(repo: Path | None = None) -> str | None:
-    """The Compose CLI to run: TB_COMPOSE (set by the launcher), else tools/bin/docker-compose of REPO."""
+    """The Compose CLI to run: TB_COMPOSE (set by tools.compose), else tools/bin/docker-compose of REPO."""
     named = os.environ.get("TB_COMPOSE")
     if named:
         return named

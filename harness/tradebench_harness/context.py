@@ -1,15 +1,32 @@
 """Where things are: the repository, the state folder, the JDK, the database.
 
-The launcher (./tradebench, scripts/lib/15-harness.sh) finds Java, Node and the
-database and passes them in the environment; this module reads them once.
+The launcher (./tradebench, scripts/lib/bootstrap.sh) finds Java and Node and passes
+them in the environment (JAVA_HOME, TB_NODE); this module reads them once. The JVM flags
+every Java process of the harness gets are said here, once (JVM_OPTS).
 """
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+
+#: the flags of every JVM the harness starts (variants, load client, replay, JMH)
+JVM_OPTS = ["-XX:+UseParallelGC", "-Xss512k"]
+#: JDK 24+ warns about sun.misc.Unsafe (Akka, Maven's Guava): harmless, silenced
+UNSAFE_OPT = "--sun-misc-unsafe-memory-access=allow"
+
+
+def java_major(java_home: Path | None) -> int:
+    """The JDK's major version (its release file), 0 when unknown."""
+    try:
+        text = (java_home / "release").read_text() if java_home else ""
+    except OSError:
+        return 0
+    m = re.search(r'^JAVA_VERSION="(\d+)', text, re.M)
+    return int(m.group(1)) if m else 0
 
 
 @dataclass
@@ -21,7 +38,6 @@ class Context:
     loadclient_opts: list[str]
     db_port: int
     db_dir: Path
-    launcher: Path
     env: dict = field(default_factory=dict)
 
     @property
@@ -40,16 +56,41 @@ class Context:
         p.mkdir(parents=True, exist_ok=True)
         return p
 
+    @property
+    def node(self) -> str:
+        return self.env.get("TB_NODE") or shutil.which("node") or "node"
+
+    def java_env(self) -> dict:
+        """The environment of a Maven or Java child: this JDK first on PATH (MAVEN_OPTS silenced on JDK 24+)."""
+        env = dict(os.environ)
+        if self.java_home:
+            env["JAVA_HOME"] = str(self.java_home)
+            env["PATH"] = f"{self.java_home / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        if java_major(self.java_home) >= 24 and UNSAFE_OPT not in env.get("MAVEN_OPTS", ""):
+            env["MAVEN_OPTS"] = f"{env.get('MAVEN_OPTS', '')} {UNSAFE_OPT}".strip()
+        return env
+
     def loadclient_jar(self) -> Path:
         return self.root / "loadclient" / "target" / "loadclient.jar"
+
+
+def find_java_home(env: dict) -> Path | None:
+    """JAVA_HOME as the launcher exported it; run without the launcher (pytest alone), the newest JDK 21+
+    of /usr/lib/jvm, as the launcher would choose."""
+    if env.get("JAVA_HOME") and java_major(Path(env["JAVA_HOME"])) >= 21:
+        return Path(env["JAVA_HOME"])
+    jdks = [p for p in Path("/usr/lib/jvm").glob("*") if (p / "bin" / "javac").exists() and java_major(p) >= 21]
+    if jdks:
+        return max(jdks, key=java_major)
+    return Path(env["JAVA_HOME"]) if env.get("JAVA_HOME") else None
 
 
 def from_env(env: dict | None = None) -> Context:
     env = dict(os.environ if env is None else env)
     root = Path(env.get("TB_ROOT") or Path(__file__).resolve().parents[2])
     state = Path(env.get("TB_STATE") or root / ".tradebench")
-    java_home = Path(env["JAVA_HOME"]) if env.get("JAVA_HOME") else None
-    jvm = shlex.split(env.get("TB_JVM_RUN_OPTS", "-XX:+UseParallelGC -Xss512k"))
+    java_home = find_java_home(env)
+    jvm = ([UNSAFE_OPT] if java_major(java_home) >= 24 else []) + JVM_OPTS
     return Context(
         root=root,
         state=state,
@@ -58,6 +99,5 @@ def from_env(env: dict | None = None) -> Context:
         loadclient_opts=jvm + shlex.split(env.get("TB_LOADCLIENT_OPTS", "")),
         db_port=int(env.get("TB_DB_PORT") or 3307),
         db_dir=Path(env.get("TB_DB_DIR") or state / "db"),
-        launcher=root / "tradebench",
         env=env,
     )

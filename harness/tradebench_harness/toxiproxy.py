@@ -2,22 +2,17 @@
 fixed latency to every round trip (the 2014 article's slow database; the
 reliability suite's small, known capacity).
 
-The server is Shopify's toxiproxy-server: on PATH, in tools/, or installed
-there with `go install github.com/Shopify/toxiproxy/v2/cmd/server@VERSION`.
+The server is Shopify's toxiproxy-server: on PATH, or in tools/, built there
+with `go install` when missing (tools.py).
 """
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 import urllib.request
 from pathlib import Path
 
-from . import process
+from . import process, tools
 from .context import Context
-
-VERSION = "v2.12.0"
 
 
 class ToxiproxyError(Exception):
@@ -25,27 +20,10 @@ class ToxiproxyError(Exception):
 
 
 def binary(ctx: Context) -> str:
-    found = shutil.which("toxiproxy-server")
-    if found:
-        return found
-    tools = ctx.root / "tools"
-    local = tools / "toxiproxy-server"
-    if local.exists():
-        return str(local)
-    go = shutil.which("go") or ("/usr/local/go/bin/go" if os.path.exists("/usr/local/go/bin/go") else None)
-    if go:
-        gobin = tools / "gobin"
-        gobin.mkdir(parents=True, exist_ok=True)
-        print(f"tradebench: installing toxiproxy-server {VERSION} with go install into tools/", flush=True)
-        r = subprocess.run([go, "install", f"github.com/Shopify/toxiproxy/v2/cmd/server@{VERSION}"],
-                           env={**os.environ, "GOBIN": str(gobin)})
-        if r.returncode == 0 and (gobin / "server").exists():
-            (gobin / "server").rename(local)
-            return str(local)
-    raise ToxiproxyError(
-        "a slow database needs toxiproxy-server: none on PATH or in tools/, and 'go install "
-        f"github.com/Shopify/toxiproxy/v2/cmd/server@{VERSION}' was not possible (install Go 1.22+, "
-        "or put toxiproxy-server on PATH)")
+    try:
+        return tools.toxiproxy(ctx)
+    except tools.ToolError as e:
+        raise ToxiproxyError(f"a slow database needs toxiproxy-server: {e} (or put toxiproxy-server on PATH)") from e
 
 
 def _post(url: str, doc: dict) -> None:

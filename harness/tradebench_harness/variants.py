@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import operator
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +39,7 @@ class Variant:
     floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
     in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
     rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
+    test_dbs: list[str] = field(default_factory=list)   # testDatabases: the databases its own tests use
 
     @property
     def row_keys(self) -> set:
@@ -75,39 +75,27 @@ class Variant:
         return int(evaluate(self.db_connections, self.effective_settings(env)))
 
     def needs_build(self, root: Path) -> bool:
-        out = root / self.build["output"]
-        if not out.exists():
-            return True
-        t = out.stat().st_mtime
-        for pattern in self.build.get("inputs", []):
-            for p in sorted(root.glob(pattern)):
-                if self._newer(p, t):
-                    return True
-        return False
-
-    @staticmethod
-    def _newer(p: Path, t: float) -> bool:
-        """P (a file, or any file under a folder) changed after T."""
-        if p.is_file():
-            return p.stat().st_mtime > t
-        for dirpath, _dirs, files in os.walk(p):
-            for f in files:
-                if os.stat(os.path.join(dirpath, f)).st_mtime > t:
-                    return True
-        return False
+        from .build import stale
+        return stale(root, [self.build["output"]], self.build.get("inputs", []))
 
     def ensure_built(self, ctx: Context, log=None) -> None:
-        if not self.needs_build(ctx.root):
-            return
-        cwd = ctx.root / self.build.get("cwd", ".")
-        env = dict(os.environ)
-        if ctx.java_home:
-            env["JAVA_HOME"] = str(ctx.java_home)
-            env["PATH"] = f"{ctx.java_home / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-        say(f"building {self.name}: {' '.join(self.build['command'])}")
-        r = subprocess.run(self.build["command"], cwd=cwd, env=env, stdout=log or None, stderr=subprocess.STDOUT if log else None)
-        if r.returncode != 0 or not (ctx.root / self.build["output"]).exists():
-            raise ManifestError(f"the build of {self.name} failed (exit {r.returncode})")
+        from . import build
+        try:
+            build.ensure(ctx, self.name, self.build["command"], [self.build["output"]], self.build.get("inputs", []),
+                         cwd=ctx.root / self.build.get("cwd", "."), log=log)
+        except build.BuildError as e:
+            raise ManifestError(str(e)) from e
+
+    @property
+    def test_databases(self) -> list[str]:
+        """The databases its tests use (the manifest's testDatabases; by default TestDatabase.forModule's name,
+        TRADER_TEST_<NAME>)."""
+        return self.test_dbs or [test_database(self.name)]
+
+
+def test_database(module: str) -> str:
+    """A module's test database, as TestDatabase.forModule names it: java-threads -> TRADER_TEST_JAVA_THREADS."""
+    return "TRADER_TEST_" + module.upper().replace("-", "_")
 
 
 def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str]:
@@ -204,6 +192,9 @@ def load(path: Path) -> Variant:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise ManifestError(f"{path}: rows must be a list of settings mappings")
     rows = [{str(k): str(v) for k, v in r.items()} for r in rows]
+    test_dbs = doc.get("testDatabases") or []
+    if not isinstance(test_dbs, list) or not all(isinstance(n, str) and n.isidentifier() for n in test_dbs):
+        raise ManifestError(f"{path}: testDatabases must be a list of database names")
     floor = doc.get("floor")
     if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
                                   and "{port}" in [str(t) for t in floor["command"]]):
@@ -215,7 +206,7 @@ def load(path: Path) -> Variant:
         e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
         floor={"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None,
         in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
-        rows=rows,
+        rows=rows, test_dbs=test_dbs,
     )
 
 

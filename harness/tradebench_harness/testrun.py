@@ -1,0 +1,209 @@
+"""`./tradebench test [--tier unit|integration|system]`: every test of the project, on the private database.
+
+ 1. the Java modules' tests (Maven; unit tests and tests against the database),
+ 2. node-engine's tests (node:test), its engines as child processes, then as worker threads,
+ 3. end to end: each variant started on its own database and checked with `loadclient verify`,
+    once per e2e configuration of its variant.yaml (e2e.py),
+ 4. the HTTP API fuzzed: Schemathesis against every variant with docs/openapi.yaml, a fixed seed (fuzz.py),
+ 5. the cluster test: java-spray-async as three cluster members on loopback (cross-member trade, verify,
+    kill -9 and SIGTERM under load, one member cut off in a network namespace of its own; cluster_test.py),
+ 6. the reliability suite (reliability.py),
+ 7. the static check of docker-compose.yml and the Dockerfiles (compose_check.py, the official Compose CLI),
+ 8. the harness's own tests (pytest, harness/tests), among them the compose check's test on broken copies
+    of the tree and a short real compare of two variants, its report.html looked at in headless Chromium.
+
+The tiers (without --tier: all three, what CI runs):
+  unit         Maven's *Test (surefire, -DskipITs), node-engine's test files that start no service, the
+               harness's tests marked neither integration nor system; no database is started
+  integration  Maven's *IT (failsafe, -DskipUTs), node-engine's test files that start the service, the
+               harness's tests marked integration, on the private database
+  system       the variants started and checked: 3 to 7, the harness's tests marked system
+
+Each database test uses a database of its own, created here from schema.sql (test_databases). The last
+line counts the steps: `tradebench: N passed, N failed, N skipped`; a step that could not run fails.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import traceback
+
+from . import build, context, db as dbmod, tools
+from .context import Context
+from .steps import Steps
+from .variants import discover, select, test_database
+
+TIERS = ("unit", "integration", "system")
+#: node-engine's test files that start the service (and may store sales): the integration tier's
+NODE_SERVICE = re.compile(r"withService|createService|testConfig|testDb")
+
+
+def say(msg: str) -> None:
+    print(f"tradebench: {msg}", file=sys.stderr, flush=True)
+
+
+def maven_modules(ctx: Context) -> list[str]:
+    return re.findall(r"<module>([\w.-]+)</module>", (ctx.root / "pom.xml").read_text())
+
+
+def test_databases(ctx: Context) -> list[str]:
+    """Every database the tests use: each Maven module's and each variant's test database (TestDatabase.forModule;
+    a manifest's testDatabases), each variant's fuzz database, the end-to-end and cluster tests' databases."""
+    from . import cluster_test, e2e, fuzz
+    names = [test_database(m) for m in maven_modules(ctx)]
+    for v in discover(ctx.root):
+        names += [*v.test_databases, fuzz.database(v)]
+    names += [e2e.E2E_DB, cluster_test.DB_NAME]
+    return list(dict.fromkeys(names))
+
+
+def node_test_files(ctx: Context, tier: str) -> list[str]:
+    files = sorted((ctx.root / "node-engine" / "test").glob("*.test.js"))
+    service = [f for f in files if NODE_SERVICE.search(f.read_text())]
+    chosen = service if tier == "integration" else [f for f in files if f not in service]
+    return [str(f.relative_to(ctx.root / "node-engine")) for f in chosen]
+
+
+def node_tests(ctx: Context, steps: Steps, tiers: set) -> None:
+    """node-engine's own tests (node:test), with its engines as child processes, then as worker threads.
+    One file at a time: the files share one test database, and database.test.js counts SALES rows that
+    another file's service would otherwise be adding meanwhile."""
+    try:
+        tools.npm_ci(ctx)
+    except tools.ToolError as e:
+        steps.fail(f"node-engine tests ({e})")
+        return
+    files = ["test/**/*.test.js"] if {"unit", "integration"} <= tiers else \
+        node_test_files(ctx, "unit" if "unit" in tiers else "integration")
+    for w in ("processes", "threads"):
+        say(f"node-engine: node --test (WORKERS={w})")
+        rc = subprocess.run([ctx.node, "--test", "--test-concurrency=1", "--test-reporter=spec", *files],
+                            cwd=ctx.root / "node-engine", env={**os.environ, "WORKERS": w}).returncode
+        (steps.ok if rc == 0 else steps.fail)(f"node-engine tests (WORKERS={w})")
+
+
+def suite(steps: Steps, title: str, run) -> None:
+    """One of the harness's suites in this process; what it could not finish is a failure."""
+    try:
+        run()
+    except Exception as e:   # a suite that stops early has not passed
+        traceback.print_exc()
+        steps.fail(f"{title} (the harness stopped early: {e})")
+
+
+def system_tier(ctx: Context, steps: Steps) -> None:
+    from . import cluster_test, compose_check, e2e, fuzz, reliability
+    variants = discover(ctx.root)
+    have_client = ctx.loadclient_jar().exists()
+    if have_client:
+        say("end to end: every variant once per e2e configuration of its variant.yaml (loadclient verify)")
+        suite(steps, "end to end", lambda: e2e.run(ctx, variants, steps))
+    else:
+        steps.skip("end to end (no loadclient jar)")
+    say("the HTTP API fuzzed: Schemathesis against every variant with docs/openapi.yaml (fuzz.py)")
+    suite(steps, "fuzz", lambda: fuzz.run(ctx, variants, steps, fuzz.seed_of(ctx.env.get("TB_FUZZ_SEED"))))
+    if have_client:
+        say("the cluster test: java-spray-async as three members (cluster_test.py)")
+        try:
+            tools.iptables()
+        except tools.ToolError as e:
+            say(f"{e}: the cluster test's partition scenario will fail")
+        suite(steps, "cluster test", lambda: cluster_test.run(ctx, steps, None))
+        say("the reliability suite (reliability.py)")
+        suite(steps, "reliability suite",
+              lambda: reliability.run(ctx, select(ctx.root, ctx.env.get("TB_REL_VARIANTS")), steps))
+    else:
+        steps.skip("cluster test (no loadclient jar)")
+        steps.skip("reliability suite (no loadclient jar)")
+    say("docker-compose static check (compose_check.py)")
+    try:
+        cli = tools.compose(ctx)
+    except tools.ToolError as e:
+        steps.fail(f"installing the Compose CLI ({e})")
+        return
+    rc = compose_check.main([str(ctx.root), "--compose", cli])
+    (steps.ok if rc == 0 else steps.fail)("docker-compose static check")
+
+
+def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
+    """The harness's tests by marker (harness/pytest.ini), one step. pytest's exit 5 (no test collected)
+    is a failure, except for the integration tier alone while no test is marked integration."""
+    marks = []
+    if "unit" in tiers:
+        marks.append("not integration and not system")
+    if "integration" in tiers:
+        marks.append("integration")
+    if "system" in tiers:
+        marks.append("system")
+        try:
+            tools.chromium()   # the report test looks at report.html in headless Chromium
+        except tools.ToolError as e:
+            say(f"{e}: the report test will fail")
+    expr = " or ".join(f"({m})" for m in marks)
+    say(f"the harness's own tests (pytest harness/tests -m '{expr}')")
+    env = {**os.environ, "PYTHONPATH": str(ctx.root / "harness")}
+    rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", "-m", expr],
+                        cwd=ctx.root / "harness", env=env).returncode
+    if rc == 0:
+        steps.ok("harness tests (pytest)")
+    elif rc == 5 and tiers == {"integration"}:
+        steps.skip("harness tests (pytest: none is marked integration)")
+    elif rc == 5:
+        steps.fail("harness tests: pytest collected no test in harness/tests")
+    else:
+        steps.fail(f"harness tests (pytest exit {rc})")
+
+
+def use_test_databases(ctx: Context) -> Context:
+    """Starts the private database, creates every test database, and names it in the environment of what
+    follows (contract section 5); TB_REQUIRE_DB: node-engine's database tests fail, not skip, without it."""
+    dbmod.start_private(ctx, quiet=False)
+    for name in test_databases(ctx):
+        dbmod.apply_schema(ctx, name)
+    os.environ.update(DB_HOST="127.0.0.1", DB_PORT=str(ctx.db_port), DB_USER=dbmod.USER, DB_PASSWORD=dbmod.PASSWORD,
+                      TB_REQUIRE_DB="1")
+    return context.from_env()
+
+
+def run(ctx: Context, tiers: set, label: str) -> int:
+    steps = Steps()
+    with dbmod.owned(ctx):   # what the tests started, they stop
+        if tiers & {"integration", "system"}:
+            try:
+                ctx = use_test_databases(ctx)
+            except (dbmod.DbError, tools.ToolError) as e:
+                steps.fail(f"the private database ({e})")
+                return steps.close("tradebench")
+        else:
+            for k in ("DB_HOST", "DB_PORT", "DB_USER", "DB_PASSWORD", "TB_REQUIRE_DB"):
+                os.environ.pop(k, None)
+            ctx = context.from_env()
+        flags = [] if {"unit", "integration"} <= tiers else ["-DskipITs"] if "unit" in tiers else \
+            ["-DskipUTs"] if "integration" in tiers else ["-DskipTests"]
+        say(f"Java modules: build and test (Maven{' ' + ' '.join(flags) if flags else ''})")
+        try:
+            if tiers & {"unit", "integration"}:
+                ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
+                (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
+            elif build.mvn(ctx, *flags, "install") != 0:
+                # the system tier tests the built jars: a failed build fails the tier
+                steps.fail("Maven build (-DskipTests)")
+        except tools.ToolError as e:
+            steps.fail(f"Maven tests ({e})")
+        if (ctx.root / "node-engine").is_dir() and tiers & {"unit", "integration"}:
+            node_tests(ctx, steps, tiers)
+        if "system" in tiers:
+            system_tier(ctx, steps)
+        harness_tests(ctx, steps, tiers)
+        return steps.close("tradebench")
+
+
+def main(ctx: Context, argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="./tradebench test", description="every test of the project (what .ci/run calls)")
+    p.add_argument("--tier", choices=TIERS, default=None,
+                   help="one tier: unit (no database), integration (the database) or system (variants started)")
+    args = p.parse_args(argv)
+    return run(ctx, {args.tier} if args.tier else set(TIERS), args.tier or "all")
