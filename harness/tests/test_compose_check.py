@@ -1,6 +1,6 @@
 """The docker-compose static check (tradebench_harness.compose_check): it passes on a copy of
 the tree and fails on copies broken one thing at a time, naming what is broken. The file is
-resolved by the official Compose CLI (scripts/lib/30-compose.sh installs it): without it these
+resolved by the official Compose CLI (tradebench_harness/tools.py installs it): without it these
 tests fail."""
 
 from __future__ import annotations

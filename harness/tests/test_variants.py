@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import variants
+from tradebench_harness import context, variants
 from tradebench_harness.variants import ManifestError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,3 +105,26 @@ def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):
     assert not v.needs_build(tmp_path)
     os.utime(tmp_path / "shared-x/src/b/F.java", None)  # a shared module's source changed: matched by the glob
     assert v.needs_build(tmp_path)
+
+
+def test_the_test_databases_are_the_manifests_or_the_modules_default(tmp_path):
+    from tradebench_harness import testrun
+    from tradebench_harness.variants import test_database
+    assert test_database("java-threads") == "TRADER_TEST_JAVA_THREADS"
+    root = tmp_path
+    (root / "pom.xml").write_text("<modules><module>engine-model</module><module>alpha</module></modules>")
+    (root / "schema.sql").write_text("")
+    for name, extra in (("alpha", ""), ("beta", "testDatabases: [TRADER_BETA_ONE, TRADER_BETA_TWO]\n")):
+        (root / name).mkdir()
+        (root / name / "variant.yaml").write_text(
+            f"name: {name}\nruntime: java\nbuild: {{command: [true], output: x.jar}}\nrun: {{command: [x]}}\n{extra}")
+    ctx = context.from_env({"TB_ROOT": str(root)})
+    names = testrun.test_databases(ctx)
+    assert names[:2] == ["TRADER_TEST_ENGINE_MODEL", "TRADER_TEST_ALPHA"]
+    assert {"TRADER_BETA_ONE", "TRADER_BETA_TWO", "TRADER_FUZZ_ALPHA", "TRADER_FUZZ_BETA", "TRADER_E2E",
+            "TRADER_CLUSTER"} <= set(names)
+    assert "TRADER_TEST_BETA" not in names and len(names) == len(set(names))
+    (root / "beta" / "variant.yaml").write_text((root / "beta" / "variant.yaml").read_text()
+                                                 .replace("[TRADER_BETA_ONE", "[bad-name"))
+    with pytest.raises(variants.ManifestError):
+        testrun.test_databases(ctx)

@@ -78,7 +78,7 @@ def figures(report: dict) -> tuple[int, int]:
 
 
 def database(v: Variant) -> str:
-    """The variant's own database (./tradebench test creates it: scripts/lib/50-test.sh, test_dbs)."""
+    """The variant's own database (./tradebench test creates it: testrun.test_databases)."""
     return "TRADER_FUZZ_" + v.name.upper().replace("-", "_")
 
 
