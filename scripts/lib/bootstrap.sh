@@ -35,7 +35,7 @@ venv() {
 
 # java_major HOME: the major version of the JDK in HOME (its release file), or 0.
 java_major() {
-  local v; v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null)
+  local v; v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true)
   echo "${v:-0}"
 }
 
