@@ -170,35 +170,39 @@ def use_test_databases(ctx: Context) -> Context:
 
 def run(ctx: Context, tiers: set, label: str) -> int:
     steps = Steps()
-    with dbmod.owned(ctx):   # what the tests started, they stop
-        if tiers & {"integration", "system"}:
-            try:
-                ctx = use_test_databases(ctx)
-            except (dbmod.DbError, tools.ToolError) as e:
-                steps.fail(f"the private database ({e})")
-                return steps.close("tradebench")
-        else:
-            for k in ("DB_HOST", "DB_PORT", "DB_USER", "DB_PASSWORD", "TB_REQUIRE_DB"):
-                os.environ.pop(k, None)
-            ctx = context.from_env()
-        flags = [] if {"unit", "integration"} <= tiers else ["-DskipITs"] if "unit" in tiers else \
-            ["-DskipUTs"] if "integration" in tiers else ["-DskipTests"]
-        say(f"Java modules: build and test (Maven{' ' + ' '.join(flags) if flags else ''})")
+    with dbmod.owned(ctx):   # what the tests started, they stop (before the last line)
+        run_steps(ctx, steps, tiers, label)
+    return steps.close("tradebench")
+
+
+def run_steps(ctx: Context, steps: Steps, tiers: set, label: str) -> None:
+    if tiers & {"integration", "system"}:
         try:
-            if tiers & {"unit", "integration"}:
-                ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
-                (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
-            elif build.mvn(ctx, *flags, "install") != 0:
-                # the system tier tests the built jars: a failed build fails the tier
-                steps.fail("Maven build (-DskipTests)")
-        except tools.ToolError as e:
-            steps.fail(f"Maven tests ({e})")
-        if (ctx.root / "node-engine").is_dir() and tiers & {"unit", "integration"}:
-            node_tests(ctx, steps, tiers)
-        if "system" in tiers:
-            system_tier(ctx, steps)
-        harness_tests(ctx, steps, tiers)
-        return steps.close("tradebench")
+            ctx = use_test_databases(ctx)
+        except (dbmod.DbError, tools.ToolError) as e:
+            steps.fail(f"the private database ({e})")
+            return
+    else:
+        for k in ("DB_HOST", "DB_PORT", "DB_USER", "DB_PASSWORD", "TB_REQUIRE_DB"):
+            os.environ.pop(k, None)
+        ctx = context.from_env()
+    flags = [] if {"unit", "integration"} <= tiers else ["-DskipITs"] if "unit" in tiers else \
+        ["-DskipUTs"] if "integration" in tiers else ["-DskipTests"]
+    say(f"Java modules: build and test (Maven{' ' + ' '.join(flags) if flags else ''})")
+    try:
+        if tiers & {"unit", "integration"}:
+            ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
+            (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
+        elif build.mvn(ctx, *flags, "install") != 0:
+            # the system tier tests the built jars: a failed build fails the tier
+            steps.fail("Maven build (-DskipTests)")
+    except tools.ToolError as e:
+        steps.fail(f"Maven tests ({e})")
+    if (ctx.root / "node-engine").is_dir() and tiers & {"unit", "integration"}:
+        node_tests(ctx, steps, tiers)
+    if "system" in tiers:
+        system_tier(ctx, steps)
+    harness_tests(ctx, steps, tiers)
 
 
 def main(ctx: Context, argv: list[str]) -> int:
