@@ -22,7 +22,7 @@ COMPOSE_VERSION = "v2.29.7"                      # the pinned Compose release (t
 COMPOSE_MODULE = "github.com/docker/compose/v2"
 TOXIPROXY_VERSION = "v2.12.0"                    # the slow database's proxy
 TOXIPROXY_MODULE = "github.com/Shopify/toxiproxy/v2"
-GO_MIN = 22                                      # Go 1.22: what both modules' go.mod ask for
+GO_MIN = 22                                      # Go 1.22 or newer builds both modules
 GO_TOOLCHAIN = "1.22.12"                         # fetched when the system's Go is older than GO_MIN
 
 
