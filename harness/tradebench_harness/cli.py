@@ -102,9 +102,8 @@ def cmd_reliability(ctx, args) -> int:
 
 
 def cmd_cluster_test(ctx, args) -> int:
-    from . import cluster_test
+    from . import cluster_test, tools
     from .steps import Steps
-    from . import tools
     try:
         tools.iptables()
     except tools.ToolError as e:
@@ -168,6 +167,7 @@ def parser() -> argparse.ArgumentParser:
 
     from . import bench_cli
     bench_cli.add(sub)
+    p.commands = set(sub.choices)   # the names its subcommands answer to
     return p
 
 
@@ -253,11 +253,12 @@ def main(argv: list[str]) -> int:
             return cmd_loadclient(ctx, argv)
         if command in RAW:
             return RAW[command](ctx, argv[1:])
-        if command not in parser()._subparsers._group_actions[0].choices:
+        p = parser()
+        if command not in p.commands:
             usage(ctx, sys.stderr)
             say(f"error: unknown command: {command}")
             return 2
-        args = parser().parse_args(argv)
+        args = p.parse_args(argv)
         if command in NEEDS_LOADCLIENT:
             build.loadclient(ctx)
         if command == "serve":
