@@ -12,21 +12,16 @@ import tradebench.engine.SalesPersister;
 import tradebench.engine.SalesWindow;
 import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TcpProxy;
-import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /** java-virtual's writer against the real private database: the writers' contract, and inserts in flight together. */
 class ConcurrentSalesWriterIT extends SalesWriterContract {
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.forModule("engine-model");
-    }
-
-    @Override
-    protected Writers open(Config config) {
-        Database db = new Database(config, true);
-        Semaphore permits = new Semaphore(config.dbPool());
-        return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, permits), db);
+    ConcurrentSalesWriterIT() {
+        super("engine-model", config -> {
+            Database db = new Database(config, true);
+            Semaphore permits = new Semaphore(config.dbPool());
+            return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, permits), db);
+        });
     }
 
     /**
