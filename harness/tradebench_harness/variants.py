@@ -8,6 +8,7 @@ adding a folder with one; nothing here names a variant.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import operator
 import os
 import subprocess
@@ -40,6 +41,9 @@ class Variant:
     floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
     in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
     rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
+    # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
+    # None: it has no cluster mode
+    cluster: "Variant | None" = None
 
     @property
     def row_keys(self) -> set:
@@ -204,11 +208,16 @@ def load(path: Path) -> Variant:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise ManifestError(f"{path}: rows must be a list of settings mappings")
     rows = [{str(k): str(v) for k, v in r.items()} for r in rows]
+    cluster = doc.get("cluster")
+    if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
+                                    and cluster["build"].get("command") and cluster["build"].get("output")
+                                    and (cluster.get("run") or {}).get("command")):
+        raise ManifestError(f"{path}: cluster needs build (command and output) and run (command)")
     floor = doc.get("floor")
     if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
                                   and "{port}" in [str(t) for t in floor["command"]]):
         raise ManifestError(f"{path}: floor needs a name and a command with {{port}}")
-    return Variant(
+    v = Variant(
         name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
         build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
         db_connections=str(doc.get("dbConnections", "DB_POOL")),
@@ -217,6 +226,9 @@ def load(path: Path) -> Variant:
         in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
         rows=rows,
     )
+    if cluster is not None:
+        v.cluster = dataclasses.replace(v, build=cluster["build"], run=[str(t) for t in cluster["run"]["command"]])
+    return v
 
 
 def row_label(settings: dict) -> str:
