@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
@@ -19,15 +18,15 @@ import tradebench.model.Sale;
  * Blocking JDBC code that keeps a cycle's inserts in flight together (java-virtual).
  * <ul>
  * <li>{@code per-sale}: the cycle's sales dealt over as many virtual threads as
- *     the pool has connections (fewer when the cycle has fewer sales), each storing
- *     its share one INSERT after another on a connection of its own, at most
- *     {@code permits} at a time over all engines (the pool's size: no thread waits
- *     inside the pool, where a wait times out). So up to the pool's size of inserts
- *     are in flight, as with a thread per sale, without a thread, a connection
- *     check-out and a statement per sale: behind a near database that overhead was
- *     the cost of a sale. The engine's thread forks them and joins them: it starts
- *     its next cycle only when every sale of this one is stored, the guarantee the
- *     asynchronous writers give;</li>
+ *     the {@link InFlightLimit} shared by all engines allows now (fewer when the
+ *     cycle has fewer sales), each storing its share one INSERT after another on a
+ *     connection of its own once the limit lets it (no thread waits inside the pool,
+ *     where a wait times out: the limit is at most the pool's size). Behind a far
+ *     database that is up to the pool's size of inserts in flight, as with a thread
+ *     per sale; behind a near one, no more than its round trips say it needs. Each
+ *     insert's round trip is told to the limit. The engine's thread forks them and
+ *     joins them: it starts its next cycle only when every sale of this one is
+ *     stored, the guarantee the asynchronous writers give;</li>
  * <li>{@code batch}: one multi-row INSERT per cycle, as {@link JdbcSalesWriter}.</li>
  * </ul>
  * A failed insert is retried (the back-off of {@link SalesPersister}) until it is
@@ -37,17 +36,15 @@ import tradebench.model.Sale;
 public final class ConcurrentSalesWriter implements SalesPersister {
 
     private final Database db;
-    private final Semaphore permits;
-    private final int width;
+    private final InFlightLimit inFlight;
     private final EngineStats stats;
     private final SalesPersister batch;
     private long lastComplaintMs;
 
-    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, Semaphore permits, int width) {
+    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, InFlightLimit inFlight) {
         this.db = db;
         this.stats = stats;
-        this.permits = permits;
-        this.width = Math.max(1, width);
+        this.inFlight = inFlight;
         this.batch = mode == PersistMode.BATCH ? new JdbcSalesWriter(db, mode, stats) : null;
     }
 
@@ -75,9 +72,12 @@ public final class ConcurrentSalesWriter implements SalesPersister {
         stored.run();
     }
 
-    /** Fork: a virtual thread per share of the sales. Join: the executor's close waits for all. Returns the sales that failed. */
+    /**
+     * Fork: a virtual thread per share of the sales, as many shares as the limit now. Join: the executor's
+     * close waits for all. Returns the sales that failed.
+     */
     private List<Sale> insertAll(List<Sale> sales) {
-        int n = Math.min(sales.size(), width);
+        int n = Math.min(sales.size(), inFlight.limit());
         List<List<Sale>> shares = new ArrayList<>(n);
         for (int i = 0; i < n; i++) shares.add(new ArrayList<>(sales.size() / n + 1));
         for (int i = 0; i < sales.size(); i++) shares.get(i % n).add(sales.get(i));
@@ -93,17 +93,20 @@ public final class ConcurrentSalesWriter implements SalesPersister {
     /** A share's sales one after another on one connection; returns those not stored (from the first failure on). */
     private List<Sale> insertShare(List<Sale> share) {
         int stored = 0;
-        permits.acquireUninterruptibly();
+        inFlight.acquire();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
             for (Sale s : share) {
                 JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
+                long sent = System.nanoTime();
                 ps.executeUpdate();
+                long answered = System.nanoTime();
+                inFlight.roundTrip(answered - sent, answered);
                 stored++;
             }
         } catch (SQLException | RuntimeException e) {
             complain(e);
         } finally {
-            permits.release();
+            inFlight.release();
         }
         return share.subList(stored, share.size());
     }
