@@ -18,8 +18,8 @@ import tradebench.model.Sale;
  * Blocking JDBC code that keeps a cycle's inserts in flight together (java-virtual).
  * <ul>
  * <li>{@code per-sale}: the cycle's sales dealt over as many virtual threads as
- *     the {@link InFlightLimit} shared by all engines allows now (fewer when the
- *     cycle has fewer sales), each storing its share one INSERT after another on a
+ *     this engine's part of the {@link InFlightLimit} shared by all engines allows
+ *     now (fewer when the cycle has fewer sales), each storing its share one INSERT after another on a
  *     connection of its own once the limit lets it (no thread waits inside the pool,
  *     where a wait times out: the limit is at most the pool's size). Behind a far
  *     database that is up to the pool's size of inserts in flight, as with a thread
@@ -73,25 +73,43 @@ public final class ConcurrentSalesWriter implements SalesPersister {
     }
 
     /**
-     * Fork: a virtual thread per share of the sales, as many shares as the limit now. Join: the executor's
-     * close waits for all. Returns the sales that failed.
+     * Fork: a virtual thread per share of the sales, as many shares as this writer's part of the limit now.
+     * Join: the executor's close waits for all. When the limit moved, the shares give back what they have not
+     * tried and it is dealt again over the new number: a long cycle follows the limit rather than keeping
+     * the number it started with. Returns the sales that failed.
      */
     private List<Sale> insertAll(List<Sale> sales) {
-        int n = Math.min(sales.size(), inFlight.limit());
-        List<List<Sale>> shares = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) shares.add(new ArrayList<>(sales.size() / n + 1));
-        for (int i = 0; i < sales.size(); i++) shares.get(i % n).add(sales.get(i));
-        List<Future<List<Sale>>> unstored = new ArrayList<>(n);
-        try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (List<Sale> share : shares) unstored.add(perShare.submit(() -> insertShare(share)));
-        }
         List<Sale> failed = new ArrayList<>();
-        for (Future<List<Sale>> f : unstored) failed.addAll(f.resultNow());
+        List<Sale> todo = sales;
+        while (!todo.isEmpty()) {
+            int width = inFlight.perWriter();
+            int n = Math.min(todo.size(), width);
+            List<List<Sale>> shares = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) shares.add(new ArrayList<>(todo.size() / n + 1));
+            for (int i = 0; i < todo.size(); i++) shares.get(i % n).add(todo.get(i));
+            List<Future<Leftover>> leftovers = new ArrayList<>(n);
+            try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (List<Sale> share : shares) leftovers.add(perShare.submit(() -> insertShare(share, width)));
+            }
+            List<Sale> untried = new ArrayList<>();
+            for (Future<Leftover> f : leftovers) {
+                Leftover l = f.resultNow();
+                (l.failed() ? failed : untried).addAll(l.sales());
+            }
+            todo = untried;
+        }
         return failed;
     }
 
-    /** A share's sales one after another on one connection; returns those not stored (from the first failure on). */
-    private List<Sale> insertShare(List<Sale> share) {
+    /** What a share did not store: from its first failure on, or what it gave back when the limit moved. */
+    private record Leftover(List<Sale> sales, boolean failed) {
+    }
+
+    /**
+     * A share's sales one after another on one connection, until they are stored, one fails, or this writer's
+     * part of the limit is no longer {@code width}.
+     */
+    private Leftover insertShare(List<Sale> share, int width) {
         int stored = 0;
         inFlight.acquire();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
@@ -102,13 +120,17 @@ public final class ConcurrentSalesWriter implements SalesPersister {
                 long answered = System.nanoTime();
                 inFlight.roundTrip(answered - sent, answered);
                 stored++;
+                if (stored < share.size() && inFlight.perWriter() != width) {
+                    return new Leftover(share.subList(stored, share.size()), false);
+                }
             }
         } catch (SQLException | RuntimeException e) {
             complain(e);
+            return new Leftover(share.subList(stored, share.size()), true);
         } finally {
             inFlight.release();
         }
-        return share.subList(stored, share.size());
+        return new Leftover(List.of(), false);
     }
 
     /** One line per failure burst, not one per retry (the engines' threads share it: it may say twice). */

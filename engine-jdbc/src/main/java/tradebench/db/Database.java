@@ -148,9 +148,14 @@ public final class Database implements AutoCloseable {
         return new ConcurrentSalesWriter(this, mode, stats, inFlight);
     }
 
-    /** The limit on inserts in flight for the writers of {@link #concurrentWriter}: between {@code floor} and the pool's size. */
-    public InFlightLimit inFlightLimit(int floor) {
-        return new InFlightLimit(floor, poolSize);
+    /** The limit on inserts in flight shared by {@code writers} writers of {@link #concurrentWriter}: between {@code writers} and the pool's size. */
+    public InFlightLimit inFlightLimit(int writers) {
+        return new InFlightLimit(writers, poolSize);
+    }
+
+    /** As {@link #inFlightLimit(int)}, telling {@code tell} where it stands every few seconds. */
+    public InFlightLimit inFlightLimit(int writers, java.io.PrintStream tell) {
+        return new InFlightLimit(writers, poolSize, tell);
     }
 
     @Override

@@ -15,55 +15,79 @@ import java.util.concurrent.locks.ReentrantLock;
  * limit of Netflix's concurrency-limits): at the least round trip nothing waits; what the measured one has
  * on top of it is queueing. Once a window (at least one least round trip and {@value #MIN_WINDOW_MS} ms)
  * the limit becomes
- * <pre>  max(limit ÷ 2, limit × leastRoundTrip ÷ meanRoundTrip + √limit)</pre>
- * — kept when the round trip is the least one plus the room of √limit queued, grown by √limit when there
- * is no queue at all, shrunk (at most halved) when there is more — within [{@code floor}, {@code ceiling}].
- * It grows only when the window had at least half the limit in flight: a window that did not use the
- * limit says nothing about a larger one.
+ * <pre>  max(limit ÷ 2, limit × min(1, {@value #TOLERANCE} × leastRoundTrip ÷ medianRoundTrip) + √limit)</pre>
+ * (rounded down)
+ * — grown by √limit while the window's median round trip is within {@value #TOLERANCE} times the least
+ * (the tolerance of Netflix's gradient limit: a round trip's own jitter is not a queue), shrunk (at most halved) when it is further — within [{@code writers},
+ * {@code ceiling}]: never fewer than one insert in flight per writer sharing it. It grows only when the
+ * window had at least half the limit in flight: a window that did not use the limit says nothing about a
+ * larger one. The median, not the mean: a few round trips that waited for a carrier thread or a
+ * collection (a spike of tens of milliseconds on a busy machine) are not a queue in the database, and
+ * would pull a mean far from the rest. Each writer deals a cycle over its part, {@link #perWriter()}: so many writers' cycles do
+ * not wait on each other at the gate.
  * <p>
  * The least round trip is the least of the last {@value #LEAST_BUCKETS} buckets of
  * {@value #LEAST_BUCKET_MS} ms, so a link that became slower is followed within about
  * {@value #LEAST_BUCKETS} × {@value #LEAST_BUCKET_MS} ms (until then the limit sits at its floor), and
  * one that became faster at once.
+ * <p>
+ * Every {@value #TELL_EVERY_S} s (when a window closes) it may tell where it stands, on a line of its own:
+ * {@code inFlight limit=N leastRoundTripMs=X medianRoundTripMs=Y peakInFlight=Z}, of the last window.
  */
 public final class InFlightLimit {
     static final long MIN_WINDOW_MS = 10;
     static final long LEAST_BUCKET_MS = 500;
     static final int LEAST_BUCKETS = 4;
+    static final long TELL_EVERY_S = 5;
+    static final double TOLERANCE = 1.5;
+    private static final int MAX_WINDOW_SAMPLES = 1 << 14;
     private static final long MIN_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(MIN_WINDOW_MS);
     private static final long LEAST_BUCKET_NS = TimeUnit.MILLISECONDS.toNanos(LEAST_BUCKET_MS);
 
-    private final int floor;
+    private final int writers;
     private final int ceiling;
+    private final java.io.PrintStream tell; // null: silent
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition belowLimit = lock.newCondition();
     // all guarded by lock
-    private int limit;
+    private volatile int limit;  // written under the lock, read without it
     private int inFlight;
     private int peakInFlight;      // in this window
     private long windowStartNs;
     private int windowSamples;
-    private long windowSumNs;
+    private long[] windowNs = new long[256];
     private final long[] leastNs = new long[LEAST_BUCKETS]; // [0]: the current bucket
     private long bucketStartNs;
     private boolean started;
+    private long lastMedianNs;
+    private int lastPeak;
+    private long toldNs;
 
-    /** Starts at the ceiling (as the fixed pool it replaces), within [floor, ceiling], both at least 1. */
-    public InFlightLimit(int floor, int ceiling) {
+    /**
+     * For {@code writers} writers sharing it: starts at the ceiling (as the fixed pool it replaces), within
+     * [writers, ceiling], both at least 1.
+     */
+    public InFlightLimit(int writers, int ceiling) {
+        this(writers, ceiling, null);
+    }
+
+    /** As {@link #InFlightLimit(int, int)}, telling {@code tell} where it stands every few seconds. */
+    public InFlightLimit(int writers, int ceiling, java.io.PrintStream tell) {
+        this.tell = tell;
         this.ceiling = Math.max(1, ceiling);
-        this.floor = Math.max(1, Math.min(floor, this.ceiling));
+        this.writers = Math.max(1, Math.min(writers, this.ceiling));
         this.limit = this.ceiling;
         java.util.Arrays.fill(leastNs, Long.MAX_VALUE);
     }
 
     /** The inserts that may be in flight now. */
     public int limit() {
-        lock.lock();
-        try {
-            return limit;
-        } finally {
-            lock.unlock();
-        }
+        return limit;
+    }
+
+    /** A writer's part of the limit now (rounded up): the most threads it deals a cycle's sales over. */
+    public int perWriter() {
+        return (limit + writers - 1) / writers;
     }
 
     /** Waits (not interruptibly: a sale is stored whatever happens) until fewer than the limit are in flight. */
@@ -90,27 +114,39 @@ public final class InFlightLimit {
 
     /** One insert's round trip, ending at {@code nowNs} ({@link System#nanoTime()}). */
     public void roundTrip(long rttNs, long nowNs) {
+        String told = null;
         lock.lock();
         try {
             if (!started) {
                 started = true;
                 windowStartNs = nowNs;
                 bucketStartNs = nowNs;
+                toldNs = nowNs;
             }
             rememberLeast(Math.max(1, rttNs), nowNs);
-            windowSamples++;
-            windowSumNs += rttNs;
+            if (windowSamples == windowNs.length && windowSamples < MAX_WINDOW_SAMPLES) {
+                windowNs = java.util.Arrays.copyOf(windowNs, 2 * windowSamples);
+            }
+            if (windowSamples < windowNs.length) windowNs[windowSamples++] = rttNs; // beyond: the window has plenty
             long least = leastRoundTripNs();
             if (nowNs - windowStartNs >= Math.max(least, MIN_WINDOW_NS)) {
-                adjust(least, windowSumNs / windowSamples);
+                java.util.Arrays.sort(windowNs, 0, windowSamples);
+                lastMedianNs = windowNs[windowSamples / 2];
+                lastPeak = peakInFlight;
+                adjust(least, lastMedianNs);
                 windowStartNs = nowNs;
                 windowSamples = 0;
-                windowSumNs = 0;
                 peakInFlight = inFlight;
+                if (tell != null && nowNs - toldNs >= TimeUnit.SECONDS.toNanos(TELL_EVERY_S)) {
+                    toldNs = nowNs;
+                    told = String.format(java.util.Locale.ROOT, "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
+                            limit, least / 1e6, lastMedianNs / 1e6, lastPeak);
+                }
             }
         } finally {
             lock.unlock();
         }
+        if (told != null) tell.println(told); // not under the lock: the engines' inserts do not wait for a print
     }
 
     /** The least round trip remembered (Long.MAX_VALUE before the first). */
@@ -133,11 +169,13 @@ public final class InFlightLimit {
         leastNs[0] = Math.min(leastNs[0], rttNs);
     }
 
-    private void adjust(long leastNs, long meanNs) {
-        double gradient = Math.min(1.0, (double) leastNs / Math.max(1, meanNs));
-        int next = (int) Math.round(Math.max(limit / 2.0, limit * gradient + Math.sqrt(limit)));
+    private void adjust(long leastNs, long medianNs) {
+        double gradient = Math.min(1.0, TOLERANCE * leastNs / Math.max(1, medianNs));
+        int next = gradient >= 1.0
+                ? limit + (int) Math.max(1, Math.sqrt(limit))                       // no queue: grow
+                : (int) Math.max(limit / 2.0, limit * gradient + Math.sqrt(limit)); // a queue: what it needs, and room
         if (next > limit && peakInFlight * 2 < limit) return; // the window did not use the limit
-        next = Math.max(floor, Math.min(ceiling, next));
+        next = Math.max(writers, Math.min(ceiling, next));
         if (next > limit) belowLimit.signalAll();
         limit = next;
     }

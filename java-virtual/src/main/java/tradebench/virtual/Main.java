@@ -33,7 +33,7 @@ public final class Main {
     public static final ThreadsService.Design DESIGN = new ThreadsService.Design(
             VARIANT, config -> ThreadKind.VIRTUAL, config -> new Database(config, true),
             (config, db) -> {
-                InFlightLimit inFlight = db.inFlightLimit(config.engines());
+                InFlightLimit inFlight = db.inFlightLimit(config.engines(), System.err);
                 return (mode, stats) -> db.concurrentWriter(mode, stats, inFlight);
             });
 
