@@ -49,8 +49,8 @@ public final class InFlightLimit {
     private final java.io.PrintStream tell; // null: silent
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition belowLimit = lock.newCondition();
-    // all guarded by lock
     private volatile int limit;  // written under the lock, read without it
+    // the rest guarded by lock
     private int inFlight;
     private int peakInFlight;      // in this window
     private long windowStartNs;
@@ -139,7 +139,8 @@ public final class InFlightLimit {
                 peakInFlight = inFlight;
                 if (tell != null && nowNs - toldNs >= TimeUnit.SECONDS.toNanos(TELL_EVERY_S)) {
                     toldNs = nowNs;
-                    told = String.format(java.util.Locale.ROOT, "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
+                    told = String.format(java.util.Locale.ROOT,
+                            "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
                             limit, least / 1e6, lastMedianNs / 1e6, lastPeak);
                 }
             }
@@ -169,8 +170,8 @@ public final class InFlightLimit {
         leastNs[0] = Math.min(leastNs[0], rttNs);
     }
 
-    private void adjust(long leastNs, long medianNs) {
-        double gradient = Math.min(1.0, TOLERANCE * leastNs / Math.max(1, medianNs));
+    private void adjust(long least, long median) {
+        double gradient = Math.min(1.0, TOLERANCE * least / Math.max(1, median));
         int next = gradient >= 1.0
                 ? limit + (int) Math.max(1, Math.sqrt(limit))                       // no queue: grow
                 : (int) Math.max(limit / 2.0, limit * gradient + Math.sqrt(limit)); // a queue: what it needs, and room
