@@ -25,6 +25,7 @@ COPY loadclient/pom.xml loadclient/
 COPY java-threads/pom.xml java-threads/
 COPY java-akka/pom.xml java-akka/
 COPY java-spray-async/pom.xml java-spray-async/
+COPY java-spray-cluster/pom.xml java-spray-cluster/
 COPY java-virtual/pom.xml java-virtual/
 # Sources of this variant and of what it needs (tests are compiled, not run:
 # the variant's tests use engine-model's test-jar).

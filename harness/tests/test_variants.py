@@ -54,6 +54,10 @@ def test_settings_defaults_are_evaluated_and_the_environment_wins():
     ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ne2e: [PERSIST=batch]\n", "e2e"),
     ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\nfloor: {name: f, command: [x]}\n",
      "floor"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ncluster: {build: {command: [x]}, "
+     "run: {command: [x]}}\n", "cluster"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ncluster: {build: {command: [x], "
+     "output: z}}\n", "cluster"),
 ])
 def test_a_broken_manifest_is_refused_with_its_reason(tmp_path, text, error):
     (tmp_path / "bad").mkdir()
@@ -83,6 +87,30 @@ def test_the_floors_are_the_variants_own_frameworks_on_the_port_given(ctx):
     assert cmd[0] == ctx.java and cmd[-1] == "18999" and cmd[-2] == "tradebench.spray.TrivialAkkaHttp"
     assert cmd[-3].endswith("java-spray-async/target/java-spray-async.jar")
     assert by["node-engine"].floor_command(ctx, 1) is None
+
+
+def test_the_cluster_members_are_java_spray_clusters_jar_built_on_its_own_inputs(ctx):
+    """The cluster key: java-spray-async's members run java-spray-cluster's jar, rebuilt when either module changes;
+    the other variants have no cluster mode."""
+    by = {v.name: v for v in variants.discover(ROOT)}
+    m = by["java-spray-async"].cluster
+    assert m is not None and m.name == "java-spray-async" and m.cluster is None
+    cmd = m.command(ctx)
+    assert cmd[0] == ctx.java and cmd[-2] == "-jar" and cmd[-1].endswith("java-spray-cluster/target/java-spray-cluster.jar")
+    assert m.build["output"] == "java-spray-cluster/target/java-spray-cluster.jar"
+    assert "java-spray-cluster" in m.build["command"]
+    assert {"java-spray-cluster/src/main", "java-spray-async/src/main"} <= set(m.build["inputs"])
+    assert m.settings == by["java-spray-async"].settings
+    # the variant's own build and command stay its own jar's
+    assert by["java-spray-async"].build["output"] == "java-spray-async/target/java-spray-async.jar"
+    assert [n for n, v in by.items() if v.cluster is not None] == ["java-spray-async"]
+
+
+def test_a_variant_without_a_cluster_key_has_no_members():
+    from tradebench_harness import members
+    (akka,) = variants.select(ROOT, "java-akka")
+    with pytest.raises(ManifestError, match="no cluster mode"):
+        members.member(akka)
 
 
 def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):

@@ -217,8 +217,8 @@ def start(ctx: Context, v: Variant, env: dict, out: Path, nodes: int, port: int,
     if nodes <= 1:
         return _One(process.start_variant(ctx, v, env, out / "variant.log", port=port, append=append))
     from . import members
-    if v.name not in members.CLUSTER_VARIANTS:
-        raise RunFailed(f"--nodes {nodes}: {v.name} has no cluster mode (only {', '.join(members.CLUSTER_VARIANTS)})")
+    if v.cluster is None:
+        raise RunFailed(f"--nodes {nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
     if db is not None:
         try:
             db.sql("DELETE FROM ENGINE_HANDOVER")

@@ -71,8 +71,8 @@ def cmd_serve(ctx, args) -> int:
     nodes = int(env.get("NODES") or 1)
     if nodes > 1:
         from . import members
-        if v.name not in members.CLUSTER_VARIANTS:
-            say(f"error: NODES={nodes}: {v.name} has no cluster mode (only {', '.join(members.CLUSTER_VARIANTS)})")
+        if v.cluster is None:
+            say(f"error: NODES={nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
             return 2
         port = int(env.get("PORT") or 3000)
         say(f"serving {v.name} as {nodes} cluster members on ports {port}..{port + nodes - 1} (database "

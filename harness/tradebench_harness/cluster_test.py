@@ -1,5 +1,5 @@
 """The cluster test (run by `./tradebench test`, alone by `./tradebench cluster-test`):
-java-spray-async as three members (A, B, C = members 0, 1, 2), on the database
+java-spray-async as three members (java-spray-cluster's jar, its manifest's cluster key) (A, B, C = members 0, 1, 2), on the database
 TRADER_CLUSTER. Four clusters, each started afresh (SALES and ENGINE_HANDOVER emptied), the
 first three on loopback:
 
@@ -10,7 +10,7 @@ first three on loopback:
      "canary" sell per partition on a product the load never uses; C is killed with
      SIGKILL 5 s into 25 s. C's partitions must sell again on A and B (the first SALES row of
      each after the kill; measured, and reported in the step's name) within 30 s: the issue's
-     15 s is the design's target on a quiet machine (about 10 s: README, "Cluster mode"), and
+     15 s is the design's target on a quiet machine (about 10 s: java-spray-cluster/README.md), and
      this bound is generous so that a crowded machine does not fail it (TB_CLUSTER_RECOVERY_MS
      sets another); the other
      partitions within 5 s (they never stopped); the canaries of C's partitions say
@@ -365,7 +365,7 @@ class ClusterTest:
                                   [r.popen for r in running.values()])
             env = {**self.settings(), "PORT": ports[i], "CLUSTER_HOST": hosts[i], "CLUSTER_PORT": cports[i],
                    "CLUSTER_SEEDS": seeds}
-            argv = self.v.command(self.ctx)
+            argv = members.member(self.v).command(self.ctx)
             if tag == "C":   # its database through the relay on the other end of its veth
                 env.update({"DB_HOST": island.outside, "DB_PORT": island.db_port})
                 argv = island.prefix() + argv
@@ -530,7 +530,7 @@ def sample(ids: list[int], filled: dict, accepted: dict, most: int = VIEW_SAMPLE
 def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
     try:
         (v,) = select(ctx.root, VARIANT)
-        v.ensure_built(ctx)
+        members.member(v).ensure_built(ctx)   # its members: the manifest's cluster build
     except ManifestError as e:
         steps.fail(f"cluster: build ({e})")
         return

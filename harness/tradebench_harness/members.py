@@ -1,6 +1,8 @@
-"""A java-spray-async cluster on loopback: N members of one variant, each its
-own JVM with its own HTTP port and Akka remoting port, every member a seed
-(contract section 9; the variant's README, "Cluster mode").
+"""A cluster on loopback: N members of one variant, each its own JVM with its
+own HTTP port and Akka remoting port, every member a seed (contract section 9).
+A variant has a cluster mode when its manifest has a `cluster` key: the build
+and the command that run its members (java-spray-async's: java-spray-cluster's
+jar; java-spray-cluster/README.md).
 
 `./tradebench serve` (NODES=N), `bench --nodes N` and the cluster test
 (cluster_test.py) start members through here.
@@ -19,10 +21,14 @@ from pathlib import Path
 
 from . import process
 from .context import Context
-from .variants import Variant
+from .variants import ManifestError, Variant
 
-# Variants that have a cluster mode (CLUSTER_SEEDS).
-CLUSTER_VARIANTS = ("java-spray-async",)
+
+def member(variant: Variant) -> Variant:
+    """What runs VARIANT's members: the variant with its manifest's cluster build and command."""
+    if variant.cluster is None:
+        raise ManifestError(f"{variant.name} has no cluster mode (its variant.yaml has no cluster key)")
+    return variant.cluster
 
 
 def member_env(n: int, ports: list[int], cluster_ports: list[int], host: str = "127.0.0.1") -> list[dict]:
@@ -102,7 +108,10 @@ def listening(logs: list[Path], seconds: float, procs: list | None = None) -> bo
 
 def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], ports: list[int] | None = None,
           cluster_ports: list[int] | None = None, health_timeout: float = 150.0, append: bool = False) -> Members:
-    """Starts len(LOGS) members of VARIANT with SETTINGS, and waits until each sees all of them Up."""
+    """Starts len(LOGS) members of VARIANT with SETTINGS (their build first, when stale), and waits until each
+    sees all of them Up."""
+    m = member(variant)
+    m.ensure_built(ctx)
     n = len(logs)
     ports = ports or [process.free_port() for _ in range(n)]
     cluster_ports = cluster_ports or [process.free_port() for _ in range(n)]
@@ -115,7 +124,7 @@ def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], port
             listening(logs[1:], 120, [m.popen for m in started.values()])
         full = {k: str(v) for k, v in settings.items()}
         full.update(envs[i])
-        started[i] = process.start(f"{variant.name}-{i}", variant.command(ctx), logs[i], env=full, cwd=ctx.root,
+        started[i] = process.start(f"{variant.name}-{i}", m.command(ctx), logs[i], env=full, cwd=ctx.root,
                                    port=ports[i], append=append)
     running = [started[i] for i in range(n)]
     ms = Members(running, cluster_ports)
@@ -134,7 +143,7 @@ def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: 
     env = member_env(n, [m.port for m in ms.members], ms.cluster_ports)[i]
     full = {k: str(v) for k, v in settings.items()}
     full.update(env)
-    r = process.start(f"{variant.name}-{i}", variant.command(ctx), log, env=full, cwd=ctx.root, port=ms.members[i].port,
+    r = process.start(f"{variant.name}-{i}", member(variant).command(ctx), log, env=full, cwd=ctx.root, port=ms.members[i].port,
                       append=True)
     ms.members[i] = r
     if not wait_up([m.url for m in ms.members], n, health_timeout, [m.popen for m in ms.members]):
@@ -146,6 +155,8 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
     """`NODES=N ./tradebench serve VARIANT`: N members in the foreground on PORT, PORT+1, ... (remoting on
     CLUSTER_PORT, CLUSTER_PORT+1, ..., default 25520), their output prefixed [m0], [m1], ...; SIGTERM or
     Ctrl-C stops them one at a time (each hands its partitions over) and returns the worst exit code."""
+    m = member(variant)
+    m.ensure_built(ctx)
     base = int(env.get("PORT") or 3000)
     cbase = int(env.get("CLUSTER_PORT") or 25520)
     host = env.get("CLUSTER_HOST") or "127.0.0.1"
@@ -153,7 +164,7 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
     procs = []
     for i, e in enumerate(envs):
         full = {**env, **e}
-        p = subprocess.Popen(variant.command(ctx), env=full, cwd=ctx.root, stdout=subprocess.PIPE,
+        p = subprocess.Popen(m.command(ctx), env=full, cwd=ctx.root, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         procs.append(p)
 

@@ -8,6 +8,7 @@ adding a folder with one; nothing here names a variant.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import operator
 import os
 from dataclasses import dataclass, field
@@ -40,6 +41,9 @@ class Variant:
     in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
     rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
     test_dbs: list[str] = field(default_factory=list)   # testDatabases: the databases its own tests use
+    # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
+    # None: it has no cluster mode
+    cluster: "Variant | None" = None
 
     @property
     def row_keys(self) -> set:
@@ -195,11 +199,16 @@ def load(path: Path) -> Variant:
     test_dbs = doc.get("testDatabases") or []
     if not isinstance(test_dbs, list) or not all(isinstance(n, str) and n.isidentifier() for n in test_dbs):
         raise ManifestError(f"{path}: testDatabases must be a list of database names")
+    cluster = doc.get("cluster")
+    if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
+                                    and cluster["build"].get("command") and cluster["build"].get("output")
+                                    and (cluster.get("run") or {}).get("command")):
+        raise ManifestError(f"{path}: cluster needs build (command and output) and run (command)")
     floor = doc.get("floor")
     if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
                                   and "{port}" in [str(t) for t in floor["command"]]):
         raise ManifestError(f"{path}: floor needs a name and a command with {{port}}")
-    return Variant(
+    v = Variant(
         name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
         build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
         db_connections=str(doc.get("dbConnections", "DB_POOL")),
@@ -208,6 +217,9 @@ def load(path: Path) -> Variant:
         in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
         rows=rows, test_dbs=test_dbs,
     )
+    if cluster is not None:
+        v.cluster = dataclasses.replace(v, build=cluster["build"], run=[str(t) for t in cluster["run"]["command"]])
+    return v
 
 
 def row_label(settings: dict) -> str:

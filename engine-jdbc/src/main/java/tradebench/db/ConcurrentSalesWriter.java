@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
@@ -19,15 +18,15 @@ import tradebench.model.Sale;
  * Blocking JDBC code that keeps a cycle's inserts in flight together (java-virtual).
  * <ul>
  * <li>{@code per-sale}: the cycle's sales dealt over as many virtual threads as
- *     the pool has connections (fewer when the cycle has fewer sales), each storing
- *     its share one INSERT after another on a connection of its own, at most
- *     {@code permits} at a time over all engines (the pool's size: no thread waits
- *     inside the pool, where a wait times out). So up to the pool's size of inserts
- *     are in flight, as with a thread per sale, without a thread, a connection
- *     check-out and a statement per sale: behind a near database that overhead was
- *     the cost of a sale. The engine's thread forks them and joins them: it starts
- *     its next cycle only when every sale of this one is stored, the guarantee the
- *     asynchronous writers give;</li>
+ *     this engine's part of the {@link InFlightLimit} shared by all engines allows
+ *     now (fewer when the cycle has fewer sales), each storing its share one INSERT after another on a
+ *     connection of its own once the limit lets it (no thread waits inside the pool,
+ *     where a wait times out: the limit is at most the pool's size). Behind a far
+ *     database that is up to the pool's size of inserts in flight, as with a thread
+ *     per sale; behind a near one, no more than its round trips say it needs. Each
+ *     insert's round trip is told to the limit. The engine's thread forks them and
+ *     joins them: it starts its next cycle only when every sale of this one is
+ *     stored, the guarantee the asynchronous writers give;</li>
  * <li>{@code batch}: one multi-row INSERT per cycle, as {@link JdbcSalesWriter}.</li>
  * </ul>
  * A failed insert is retried (the back-off of {@link SalesPersister}) until it is
@@ -37,17 +36,15 @@ import tradebench.model.Sale;
 public final class ConcurrentSalesWriter implements SalesPersister {
 
     private final Database db;
-    private final Semaphore permits;
-    private final int width;
+    private final InFlightLimit inFlight;
     private final EngineStats stats;
     private final SalesPersister batch;
     private long lastComplaintMs;
 
-    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, Semaphore permits, int width) {
+    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, InFlightLimit inFlight) {
         this.db = db;
         this.stats = stats;
-        this.permits = permits;
-        this.width = Math.max(1, width);
+        this.inFlight = inFlight;
         this.batch = mode == PersistMode.BATCH ? new JdbcSalesWriter(db, mode, stats) : null;
     }
 
@@ -75,37 +72,65 @@ public final class ConcurrentSalesWriter implements SalesPersister {
         stored.run();
     }
 
-    /** Fork: a virtual thread per share of the sales. Join: the executor's close waits for all. Returns the sales that failed. */
+    /**
+     * Fork: a virtual thread per share of the sales, as many shares as this writer's part of the limit now.
+     * Join: the executor's close waits for all. When the limit moved, the shares give back what they have not
+     * tried and it is dealt again over the new number: a long cycle follows the limit rather than keeping
+     * the number it started with. Returns the sales that failed.
+     */
     private List<Sale> insertAll(List<Sale> sales) {
-        int n = Math.min(sales.size(), width);
-        List<List<Sale>> shares = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) shares.add(new ArrayList<>(sales.size() / n + 1));
-        for (int i = 0; i < sales.size(); i++) shares.get(i % n).add(sales.get(i));
-        List<Future<List<Sale>>> unstored = new ArrayList<>(n);
-        try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (List<Sale> share : shares) unstored.add(perShare.submit(() -> insertShare(share)));
-        }
         List<Sale> failed = new ArrayList<>();
-        for (Future<List<Sale>> f : unstored) failed.addAll(f.resultNow());
+        List<Sale> todo = sales;
+        while (!todo.isEmpty()) {
+            int width = inFlight.perWriter();
+            int n = Math.min(todo.size(), width);
+            List<List<Sale>> shares = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) shares.add(new ArrayList<>(todo.size() / n + 1));
+            for (int i = 0; i < todo.size(); i++) shares.get(i % n).add(todo.get(i));
+            List<Future<Leftover>> leftovers = new ArrayList<>(n);
+            try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (List<Sale> share : shares) leftovers.add(perShare.submit(() -> insertShare(share, width)));
+            }
+            List<Sale> untried = new ArrayList<>();
+            for (Future<Leftover> f : leftovers) {
+                Leftover l = f.resultNow();
+                (l.failed() ? failed : untried).addAll(l.sales());
+            }
+            todo = untried;
+        }
         return failed;
     }
 
-    /** A share's sales one after another on one connection; returns those not stored (from the first failure on). */
-    private List<Sale> insertShare(List<Sale> share) {
+    /** What a share did not store: from its first failure on, or what it gave back when the limit moved. */
+    private record Leftover(List<Sale> sales, boolean failed) {
+    }
+
+    /**
+     * A share's sales one after another on one connection, until they are stored, one fails, or this writer's
+     * part of the limit is no longer {@code width}.
+     */
+    private Leftover insertShare(List<Sale> share, int width) {
         int stored = 0;
-        permits.acquireUninterruptibly();
+        inFlight.acquire();
         try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
             for (Sale s : share) {
                 JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
+                long sent = System.nanoTime();
                 ps.executeUpdate();
+                long answered = System.nanoTime();
+                inFlight.roundTrip(answered - sent, answered);
                 stored++;
+                if (stored < share.size() && inFlight.perWriter() != width) {
+                    return new Leftover(share.subList(stored, share.size()), false);
+                }
             }
         } catch (SQLException | RuntimeException e) {
             complain(e);
+            return new Leftover(share.subList(stored, share.size()), true);
         } finally {
-            permits.release();
+            inFlight.release();
         }
-        return share.subList(stored, share.size());
+        return new Leftover(List.of(), false);
     }
 
     /** One line per failure burst, not one per retry (the engines' threads share it: it may say twice). */

@@ -21,7 +21,7 @@ import tradebench.model.Prices;
 public final class Database implements AutoCloseable {
     private final HikariDataSource pool;
     private final String jdbcUrl;
-    private final int poolSize;          // a cycle's sales are dealt over at most this many threads (ConcurrentSalesWriter)
+    private final int poolSize;
     private final java.util.Properties probeProps = new java.util.Properties();
     private volatile long healthCheckedAt;
     private volatile boolean healthy = true;
@@ -140,12 +140,22 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * A writer that keeps a cycle's inserts in flight together ({@link ConcurrentSalesWriter}), at most
-     * {@code permits} at a time: one {@link java.util.concurrent.Semaphore} shared by every engine's writer.
+     * A writer that keeps a cycle's inserts in flight together ({@link ConcurrentSalesWriter}), as many as
+     * {@code inFlight} allows: one {@link InFlightLimit} shared by every engine's writer, at most the pool's size.
      */
     public ConcurrentSalesWriter concurrentWriter(Config.PersistMode mode, tradebench.engine.EngineStats stats,
-                                                  java.util.concurrent.Semaphore permits) {
-        return new ConcurrentSalesWriter(this, mode, stats, permits, poolSize);
+                                                  InFlightLimit inFlight) {
+        return new ConcurrentSalesWriter(this, mode, stats, inFlight);
+    }
+
+    /** The limit on inserts in flight shared by {@code writers} writers of {@link #concurrentWriter}: between {@code writers} and the pool's size. */
+    public InFlightLimit inFlightLimit(int writers) {
+        return new InFlightLimit(writers, poolSize);
+    }
+
+    /** As {@link #inFlightLimit(int)}, telling {@code tell} where it stands every few seconds. */
+    public InFlightLimit inFlightLimit(int writers, java.io.PrintStream tell) {
+        return new InFlightLimit(writers, poolSize, tell);
     }
 
     @Override

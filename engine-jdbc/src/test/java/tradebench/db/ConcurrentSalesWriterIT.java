@@ -3,7 +3,6 @@ package tradebench.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
 import tradebench.engine.Config.PersistMode;
@@ -12,26 +11,22 @@ import tradebench.engine.SalesPersister;
 import tradebench.engine.SalesWindow;
 import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TcpProxy;
-import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /** java-virtual's writer against the real private database: the writers' contract, and inserts in flight together. */
 class ConcurrentSalesWriterIT extends SalesWriterContract {
-    @Override
-    protected TestDatabase database() {
-        return TestDatabase.forModule("engine-model");
-    }
-
-    @Override
-    protected Writers open(Config config) {
-        Database db = new Database(config, true);
-        Semaphore permits = new Semaphore(config.dbPool());
-        return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, permits), db);
+    ConcurrentSalesWriterIT() {
+        super("engine-model", config -> {
+            Database db = new Database(config, true);
+            InFlightLimit inFlight = db.inFlightLimit(config.engines());
+            return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, inFlight), db);
+        });
     }
 
     /**
      * Behind a 50 ms round trip, 16 sales stored one after another take 800 ms; on 8 connections at once, two
-     * round trips. And the writer returns only when all 16 are stored.
+     * round trips: the limit learnt from round trips that are all latency stays near the pool's 8. And the
+     * writer returns only when all 16 are stored.
      */
     @Test
     void perSaleKeepsACyclesInsertsInFlightTogetherAndWaitsForAll() throws Exception {
@@ -41,9 +36,10 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
                      Integer.toString(proxy.port()), "DB_POOL", "8"), true)) {
             Wait.until(() -> db.openConnections() == 8, "the pool opened its 8 connections");
             EngineStats stats = new EngineStats(0, new SalesWindow());
-            SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, new Semaphore(8));
-            for (int i = 0; i < 3; i++) store(writer, sales(base + 1, 8), 30); // each connection's statement prepared
+            InFlightLimit inFlight = db.inFlightLimit(1);
+            SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, inFlight);
             proxy.delayAnswers(50);
+            for (int i = 0; i < 3; i++) store(writer, sales(base + 1, 8), 30); // each connection's statement prepared
             long t0 = System.nanoTime();
             store(writer, sales(base + 101, 16), 30);
             long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -51,6 +47,26 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
             assertTrue(ms >= 100, "at most 8 in flight: at least two round trips, took " + ms + " ms");
             assertTrue(ms < 400, "in flight together: far less than 16 round trips (800 ms), took " + ms + " ms");
             assertEquals(0, stats.persistenceFailures());
+            assertTrue(inFlight.limit() > 4, "round trips of latency, not queueing: the limit stays near the pool's size, "
+                    + inFlight.limit());
+        }
+    }
+
+    /**
+     * Next door (no added latency) 64 inserts in flight on a 64-connection pool only queue inside the
+     * database: the limit falls well below the pool's size, and every sale is still stored once.
+     */
+    @Test
+    void nextDoorTheLimitFallsBelowThePoolsSize() throws Exception {
+        try (Database db = new Database(database().config("DB_POOL", "64"), true)) {
+            Wait.until(() -> db.openConnections() == 64, "the pool opened its 64 connections");
+            EngineStats stats = new EngineStats(0, new SalesWindow());
+            InFlightLimit inFlight = db.inFlightLimit(1);
+            SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, inFlight);
+            int cycles = 40, perCycle = 128;
+            for (int i = 0; i < cycles; i++) store(writer, sales(base + 1 + (long) i * perCycle, perCycle), 30);
+            assertEquals(cycles * perCycle, database().count(""), "every sale stored, once");
+            assertTrue(inFlight.limit() < 32, "the round trips were queueing: limit " + inFlight.limit());
         }
     }
 }

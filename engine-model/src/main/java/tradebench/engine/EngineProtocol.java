@@ -5,7 +5,10 @@ import tradebench.model.Order;
 /**
  * The messages of an engine actor, the same in both actor variants (java-akka,
  * java-spray-async): they differ only in how a cycle's sales are stored
- * (blocking JDBC on a dispatcher of its own, or non-blocking jasync).
+ * (blocking JDBC on a dispatcher of its own, or non-blocking jasync), and so
+ * in the message that says they are: {@link PersistenceComplete} here,
+ * java-spray-async's {@code EngineCycle.Stored}, which also names the orders
+ * that joined in the cycle.
  */
 public final class EngineProtocol {
     private EngineProtocol() {
@@ -18,7 +21,7 @@ public final class EngineProtocol {
     /** Run one cycle. */
     public enum Run { INSTANCE }
 
-    /** Every sale of {@code cycle} is stored. */
+    /** Every sale of {@code cycle} is stored (java-akka). */
     public record PersistenceComplete(Cycle cycle) {
     }
 

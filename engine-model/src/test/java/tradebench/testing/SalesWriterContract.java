@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,11 +43,29 @@ public abstract class SalesWriterContract {
         }
     }
 
+    private final String module;
+    private final Function<Config, Writers> opener;
+
+    /** A module's writers: its test database (TestDatabase.forModule) and how it opens its database layer. */
+    protected SalesWriterContract(String module, Function<Config, Writers> open) {
+        this.module = module;
+        this.opener = open;
+    }
+
+    /** For a subclass that says both by overriding {@link #database()} and {@link #open}. */
+    protected SalesWriterContract() {
+        this(null, null);
+    }
+
     /** The test database of the module. */
-    protected abstract TestDatabase database();
+    protected TestDatabase database() {
+        return TestDatabase.forModule(module);
+    }
 
     /** The module's database layer on {@code config}. */
-    protected abstract Writers open(Config config);
+    protected Writers open(Config config) {
+        return opener.apply(config);
+    }
 
     /**
      * Ids never seen by this table, like a service's: reusing the ids of rows another test

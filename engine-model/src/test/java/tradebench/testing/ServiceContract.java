@@ -10,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,27 +29,41 @@ import tradebench.model.Side;
  * (contract sections 3 and 6): SIGTERM's drain joins every accepted order and
  * stores every sale before the exit line, then refuses orders; an engine waits
  * out a database outage (its inbox fills, 503, /health down) and stores its
- * sale once. A variant's test class only says how to start itself.
+ * sale once. A variant's test class only says its name and how to start itself.
  */
 public abstract class ServiceContract {
 
-    /** A variant's service started in this JVM. */
-    public interface Running {
-        int port();
-
-        ServiceStats stats();
-
-        OrderGateway gateway();
-
+    /** A variant's service started in this JVM, as the suite reads it. */
+    public record Running(int port, ServiceStats stats, OrderGateway gateway, Runnable drainer) {
         /** SIGTERM's drain; returns when the service has stopped. */
-        void drain();
+        public void drain() {
+            drainer.run();
+        }
     }
 
-    /** The module whose test database the service uses (TestDatabase.forModule). */
-    protected abstract String module();
+    /** How a variant starts its service with a {@link Config}. */
+    @FunctionalInterface
+    public interface Start<S> {
+        S start(Config config) throws Exception;
+    }
 
-    /** The variant's name in its exit line. */
-    protected abstract String variant();
+    private final String variant;
+    private final Start<Running> launcher;
+
+    /**
+     * A variant's suite: {@code variant} is its name in the exit line and its module's
+     * (TestDatabase.forModule); {@code start} starts its service, whose port, stats, gateway
+     * and drain the other arguments read.
+     */
+    protected <S> ServiceContract(String variant, Start<S> start, ToIntFunction<S> port, Function<S, ServiceStats> stats,
+            Function<S, OrderGateway> gateway, Consumer<S> drain) {
+        this.variant = variant;
+        this.launcher = config -> {
+            S service = start.start(config);
+            return new Running(port.applyAsInt(service), stats.apply(service), gateway.apply(service),
+                    () -> drain.accept(service));
+        };
+    }
 
     /**
      * Whether the drain wakes engines asleep in DELAY_MS (true) or lets each
@@ -55,9 +72,6 @@ public abstract class ServiceContract {
     protected boolean drainCutsTheSleepShort() {
         return true;
     }
-
-    /** Starts the service with {@code config} (its PORT a free one). */
-    protected abstract Running start(Config config) throws Exception;
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final List<Running> started = new ArrayList<>();
@@ -71,7 +85,7 @@ public abstract class ServiceContract {
         }
         List<String> all = new ArrayList<>(List.of("PORT", Integer.toString(port), "BIND", "127.0.0.1"));
         all.addAll(List.of(settings));
-        Running service = start(tdb.config(all.toArray(String[]::new)));
+        Running service = launcher.start(tdb.config(all.toArray(String[]::new)));
         started.add(service);
         return service;
     }
@@ -96,7 +110,7 @@ public abstract class ServiceContract {
     }
 
     private TestDatabase database() throws Exception {
-        tdb = TestDatabase.forModule(module());
+        tdb = TestDatabase.forModule(variant);
         tdb.deleteAllSales();
         return tdb;
     }
@@ -121,7 +135,7 @@ public abstract class ServiceContract {
         String exit = drain(service);
         long tookMs = (System.nanoTime() - t0) / 1_000_000;
 
-        assertEquals("exit variant=" + variant() + " accepted=" + 2 * pairs + " sales=" + pairs, exit);
+        assertEquals("exit variant=" + variant + " accepted=" + 2 * pairs + " sales=" + pairs, exit);
         assertEquals(pairs, tdb.count(""), "every sale the exit line counts is in SALES, once");
         if (drainCutsTheSleepShort()) {
             assertTrue(tookMs < 5_000, "the drain cut the 10 s sleep short (took " + tookMs + " ms)");
@@ -158,7 +172,7 @@ public abstract class ServiceContract {
             proxy.restore();
             Wait.until(() -> service.stats().salesPersisted() == 1, "the sale is stored once the database is back");
             Wait.until(() -> get(base + "/health").statusCode() == 200, "/health says up again");
-            assertEquals("exit variant=" + variant() + " accepted=5 sales=1", drain(service));
+            assertEquals("exit variant=" + variant + " accepted=5 sales=1", drain(service));
             assertEquals(1, tdb.count(""), "stored once, not once per try");
             assertEquals(1, tdb.count("BUYER_NAME = 'b1' AND SELLER_NAME = 's1' AND QUANTITY = 2 AND PRICE = 12.50"));
         }

@@ -16,13 +16,10 @@ import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
-import tradebench.spray.cluster.ClusterEngines;
-import tradebench.spray.cluster.ClusterSettings;
 import tradebench.spray.db.AsyncDatabase;
 import tradebench.spray.engine.EngineSet;
 import tradebench.spray.engine.Engines;
 import tradebench.spray.http.ApiRoutes;
-import tradebench.spray.http.ClusterRoutes;
 import tradebench.spray.http.RegisteredMethods;
 
 /**
@@ -31,23 +28,60 @@ import tradebench.spray.http.RegisteredMethods;
  * Everything runs on the actor system's default dispatcher. Tests start it in
  * process; {@link Main} starts it and drains it on SIGTERM.
  *
- * <p>With {@code CLUSTER_SEEDS} set it is one member of a cluster (README,
- * "Cluster mode"): the engines are Cluster Sharding's entities
- * ({@link ClusterEngines}), ids are this member's share, and the routes that
- * need the other members ({@link ClusterRoutes}) come first. Without it no
- * remoting starts and nothing of the cluster package runs.
+ * <p>What the service is made of beyond that order (its engines, its ids, the
+ * routes in front of the API's) is a {@link Wiring}: {@link #ALONE} here, one
+ * actor per engine; a service built on this one brings its own.
  */
 public final class SprayService {
     public static final String VARIANT = "java-spray-async";
+    /** The actor system's name. */
+    public static final String SYSTEM = "tradebench";
     private static final long DB_WAIT_MS = 60_000;
+
+    /** The parts of the service that a service built on this one chooses. */
+    public interface Wiring {
+        /** Akka settings on top of application.conf (and of DISPATCHER_THREADS' pool size). */
+        com.typesafe.config.Config akka();
+
+        /** The order ids this process issues, above the largest one stored. */
+        IdSource ids(long largestStored);
+
+        /** The engines, started. */
+        EngineSet engines(ActorSystem system, Config config, AsyncDatabase db, OrderRegistry registry, ServiceStats stats)
+                throws Exception;
+
+        /** What answers HTTP: the API's routes, or routes of its own in front of them. */
+        HandlerProvider server(ApiRoutes routes, EngineSet engines, OrderGateway gateway, AsyncDatabase db);
+    }
+
+    /** The service alone: one {@link Engines} actor per engine, every id above the largest stored, the API's routes. */
+    public static final Wiring ALONE = new Wiring() {
+        @Override
+        public com.typesafe.config.Config akka() {
+            return ConfigFactory.empty();
+        }
+
+        @Override
+        public IdSource ids(long largestStored) {
+            return new IdSource(largestStored);
+        }
+
+        @Override
+        public EngineSet engines(ActorSystem system, Config config, AsyncDatabase db, OrderRegistry registry, ServiceStats stats) {
+            return Engines.start(system, config, db, registry, stats);
+        }
+
+        @Override
+        public HandlerProvider server(ApiRoutes routes, EngineSet engines, OrderGateway gateway, AsyncDatabase db) {
+            return routes;
+        }
+    };
 
     private final ActorSystem system;
     private final Config config;
     private final ServiceStats stats;
     private final OrderGateway gateway;
     private final ServerBinding binding;
-    /** Completed once a member the cluster downed has closed its pool (see {@link #whenDownedAndClosed}). */
-    private final CompletableFuture<Void> downedAndClosed = new CompletableFuture<>();
 
     private SprayService(ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
         this.system = system;
@@ -64,33 +98,24 @@ public final class SprayService {
     static final int DEFAULT_POOL = 64;
 
     public static SprayService start(Config given) throws Exception {
+        return start(given, ALONE);
+    }
+
+    public static SprayService start(Config given, Wiring wiring) throws Exception {
         Config config = withPoolDefault(given);
-        ClusterSettings cluster = ClusterSettings.from(config); // null: alone, no remoting
-        ActorSystem system = ActorSystem.create(ClusterSettings.SYSTEM, akkaSettings(config, cluster));
+        ActorSystem system = ActorSystem.create(SYSTEM, akkaSettings(config, wiring.akka()));
         try {
             AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
-            long largestStored = db.largestStoredOrderId(DB_WAIT_MS);
-            IdSource ids = cluster == null ? new IdSource(largestStored) : cluster.ids(largestStored);
+            IdSource ids = wiring.ids(db.largestStoredOrderId(DB_WAIT_MS));
             OrderRegistry registry = new OrderRegistry();
             ServiceStats stats = new ServiceStats(VARIANT, config.engines());
-            EngineSet engines = cluster == null ? Engines.start(system, config, db, registry, stats)
-                    : ClusterEngines.start(system, config, cluster, db, registry, stats);
+            EngineSet engines = wiring.engines(system, config, db, registry, stats);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
-            ApiRoutes routes = new ApiRoutes(gateway, db, engines::crash);
-            HandlerProvider server = routes;
-            if (engines instanceof ClusterEngines ce) { // the cluster's /orders/{id}, /stats, /health in front
-                ce.openDesk(gateway);
-                server = routes.around(new ClusterRoutes(ce, gateway, db).route(routes.route()));
-            }
+            HandlerProvider server = wiring.server(new ApiRoutes(gateway, db, engines::crash), engines, gateway, db);
             ServerBinding binding = Http.get(system).newServerAt(config.extra("BIND", "0.0.0.0"), config.port())
                     .withSettings(RegisteredMethods.serverSettings(system)).bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
-            if (cluster != null) {
-                System.out.println(VARIANT + ": cluster member " + cluster.self() + " (member " + cluster.member() + " of "
-                        + cluster.seeds().size() + " seeds: its order ids are " + cluster.member() + " mod "
-                        + ClusterSettings.MAX_MEMBERS + ")");
-            }
             SprayService service = new SprayService(system, config, stats, gateway, binding);
             service.drainOnShutdown(engines, db, statsLine);
             return service;
@@ -113,11 +138,9 @@ public final class SprayService {
             return CompletableFuture.completedFuture(Done.getInstance());
         });
         cs.addTask(CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-engines", () ->
-                // after terminate() no request is half-way through the gateway: every admitted order was told.
-                // A member the cluster downed has no partition left to drain into (its orders on their way
-                // are lost: contract section 9), so it does not wait for them.
+                // after terminate() no request is half-way through the gateway: every admitted order was told
                 binding.terminate(Duration.ofSeconds(3))
-                        .thenCompose(t -> downed() ? CompletableFuture.<Void>completedFuture(null) : engines.drain(drainTimeout))
+                        .thenCompose(t -> engines.drain(drainTimeout))
                         .thenApply(v -> Done.getInstance()));
         cs.addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-stats-line", () -> {
             statsLine.cancel();
@@ -125,36 +148,12 @@ public final class SprayService {
         });
         cs.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-database", () ->
                 db.closeAsync().thenApply(v -> Done.getInstance()));
-        cs.addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "exit-when-downed", () -> {
-            if (downed()) downedAndClosed.complete(null);
-            return CompletableFuture.completedFuture(Done.getInstance());
-        });
     }
 
     /** SIGTERM: stop accepting, finish the cycle, store every pending sale; returns when all is stored. */
     public void drain() {
         CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
         system.getWhenTerminated().toCompletableFuture().join();
-    }
-
-    /**
-     * The cluster downed this member (the Split Brain Resolver: it was cut off
-     * from the majority, or taken for crashed): Akka's coordinated shutdown has
-     * stopped its partitions and refuses orders; the process is to exit.
-     */
-    public boolean downed() {
-        return CoordinatedShutdown.get(system).getShutdownReason()
-                .filter(r -> r == CoordinatedShutdown.clusterDowningReason()).isPresent();
-    }
-
-    /**
-     * Completes when a member the cluster downed has nothing left to do: its
-     * partitions stopped, its pool closed. The actor system's own termination
-     * may then still wait for connections to the members it was cut off from
-     * (seconds, or until the cut heals).
-     */
-    public CompletableFuture<Void> whenDownedAndClosed() {
-        return downedAndClosed;
     }
 
     public java.util.concurrent.CompletableFuture<?> whenTerminated() {
@@ -193,15 +192,10 @@ public final class SprayService {
         return config;
     }
 
-    /**
-     * DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on;
-     * a cluster member adds its remoting, the seeds and cluster.conf.
-     */
-    static com.typesafe.config.Config akkaSettings(Config config, ClusterSettings cluster) {
+    /** DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on; OWN adds to application.conf. */
+    static com.typesafe.config.Config akkaSettings(Config config, com.typesafe.config.Config own) {
         int threads = config.extraInt("DISPATCHER_THREADS", Runtime.getRuntime().availableProcessors(), 1, 256);
-        com.typesafe.config.Config own = ConfigFactory.parseString(
-                "akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = " + threads);
-        if (cluster != null) own = own.withFallback(cluster.akka());
-        return own.withFallback(ConfigFactory.load()).resolve();
+        return ConfigFactory.parseString("akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = " + threads)
+                .withFallback(own).withFallback(ConfigFactory.load()).resolve();
     }
 }

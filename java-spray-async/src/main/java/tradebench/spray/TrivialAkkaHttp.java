@@ -6,13 +6,13 @@ import akka.http.javadsl.model.ContentTypes;
 import akka.http.javadsl.model.HttpEntities;
 import akka.http.javadsl.model.HttpRequest;
 import akka.http.javadsl.model.HttpResponse;
+import com.typesafe.config.ConfigFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import tradebench.engine.Config;
-import tradebench.spray.cluster.ClusterSettings;
 
 /**
  * Akka HTTP's floor: the variant's actor system and server settings
@@ -34,7 +34,7 @@ public final class TrivialAkkaHttp {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("PORT", args.length > 0 ? args[0] : "3996");
         Config config = Config.from(env);
-        ActorSystem system = ActorSystem.create(ClusterSettings.SYSTEM, SprayService.akkaSettings(config, null));
+        ActorSystem system = ActorSystem.create(SprayService.SYSTEM, SprayService.akkaSettings(config, ConfigFactory.empty()));
         akka.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> handler =
                 req -> CompletableFuture.completedFuture(ANSWER);
         Http.get(system).newServerAt("127.0.0.1", config.port()).bind(handler).toCompletableFuture().get(30, TimeUnit.SECONDS);

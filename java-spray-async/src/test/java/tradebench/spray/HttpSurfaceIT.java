@@ -2,7 +2,6 @@ package tradebench.spray;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
@@ -11,36 +10,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tradebench.testing.EndOfLifeFenceContract;
 import tradebench.testing.RawHttp;
-import tradebench.testing.TestDatabase;
 
 /**
  * The service as it runs (SprayService over a real socket, the real test
  * database): what its HTTP server does with methods and protocols beyond the
  * API, and the fence around the known vulnerabilities of the end-of-life Akka
- * 2.6 / Akka HTTP 10.2 (README, "Akka's end of life"): HTTP/2 is off
- * (CVE-2023-44487), Akka's async DNS resolver is not used (CVE-2023-31442),
- * and no route stores uploaded files (CVE-2023-33251).
+ * 2.6 / Akka HTTP 10.2 (README, "Akka's end of life"): beside the shared
+ * fences (EndOfLifeFenceContract: Akka's async DNS resolver is not used,
+ * CVE-2023-31442; HTTP/2 is not honoured on the wire, CVE-2023-44487), HTTP/2
+ * is off in the effective configuration and no route stores uploaded files
+ * (CVE-2023-33251).
  */
-class HttpSurfaceIT {
-    private static SprayService service;
-
-    @BeforeAll
-    static void start() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
-        tdb.deleteAllSales();
-        service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2"));
+class HttpSurfaceIT extends EndOfLifeFenceContract<SprayService> {
+    HttpSurfaceIT() {
+        super("java-spray-async", SprayService::start, SprayService::port,
+                (service, path) -> service.system().settings().config().getString(path), SprayService::drain);
     }
 
-    @AfterAll
-    static void stop() {
-        if (service != null) service.drain();
-    }
-
-    private static String send(String method, String path) throws IOException {
+    private String send(String method, String path) throws IOException {
         return RawHttp.exchange(service.port(), RawHttp.request(method, path));
     }
 
@@ -70,22 +60,9 @@ class HttpSurfaceIT {
     }
 
     @Test
-    void http2IsOffInTheEffectiveConfigurationAndNotHonouredOnTheWire() throws Exception {
+    void http2IsOffInTheEffectiveConfiguration() {
         Config effective = service.system().settings().config();
         assertFalse(effective.getBoolean("akka.http.server.preview.enable-http2"), "akka.http.server.preview.enable-http2");
-        // prior knowledge: an HTTP/2 server would answer the preface with a SETTINGS frame
-        String prior = RawHttp.exchange(service.port(), RawHttp.H2_PREFACE);
-        assertTrue(prior.isEmpty() || prior.startsWith("HTTP/1.1 4"), "the HTTP/2 preface is refused as HTTP/1.1: " + prior);
-        // h2c upgrade: answered as HTTP/1.1, never 101 Switching Protocols
-        String upgrade = RawHttp.exchange(service.port(), RawHttp.h2cUpgrade("/health"));
-        assertEquals("HTTP/1.1 200 OK", RawHttp.statusLine(upgrade), upgrade);
-        assertNotEquals("h2c", RawHttp.header(upgrade, "Upgrade"), upgrade);
-    }
-
-    @Test
-    void akkasAsyncDnsResolverIsNotUsed() {
-        Config effective = service.system().settings().config();
-        assertEquals("inet-address", effective.getString("akka.io.dns.resolver"));
     }
 
     @Test

@@ -1,30 +1,11 @@
 package tradebench.threads;
 
-import tradebench.engine.Config;
-import tradebench.engine.OrderGateway;
-import tradebench.engine.ServiceStats;
 import tradebench.testing.ServiceContract;
 
 /** The service behaviours every Java variant shows (ServiceContract), on java-threads. */
 class ServiceContractIT extends ServiceContract {
-    @Override
-    protected String module() {
-        return "java-threads";
-    }
-
-    @Override
-    protected String variant() {
-        return "java-threads";
-    }
-
-    @Override
-    protected Running start(Config config) throws Exception {
-        ThreadsService service = ThreadsService.start(config);
-        return new Running() {
-            public int port() { return service.port(); }
-            public ServiceStats stats() { return service.stats(); }
-            public OrderGateway gateway() { return service.gateway(); }
-            public void drain() { service.drain(); }
-        };
+    ServiceContractIT() {
+        super("java-threads", ThreadsService::start, ThreadsService::port, ThreadsService::stats,
+                ThreadsService::gateway, ThreadsService::drain);
     }
 }

@@ -2,8 +2,8 @@ package tradebench.virtual;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Semaphore;
 import tradebench.db.Database;
+import tradebench.db.InFlightLimit;
 import tradebench.engine.Config;
 import tradebench.engine.ThreadKind;
 import tradebench.threads.ThreadsService;
@@ -11,24 +11,29 @@ import tradebench.threads.ThreadsService;
 /**
  * java-virtual: blocking code throughout, on virtual threads. Embedded Tomcat with a
  * virtual thread per request, a virtual thread per engine, Connector/J + HikariCP,
- * and a cycle's per-sale inserts each on a virtual thread of its own, at most
- * DB_POOL at a time ({@link tradebench.db.ConcurrentSalesWriter}): the engine forks
- * them and joins them, so it keeps as many inserts in flight as the asynchronous
- * design does, with the same guarantee (its next cycle starts when every sale of
- * this one is stored). The rest is java-threads' service. Settings: contract
- * section 5 (DB_POOL default 64: the pool bounds what it keeps in flight), plus
- * HTTP_THREADS and MAX_CONNECTIONS (README); THREADS is not read.
+ * and a cycle's per-sale inserts dealt over virtual threads
+ * ({@link tradebench.db.ConcurrentSalesWriter}): the engine forks them and joins
+ * them, so behind a far database it keeps as many inserts in flight as the
+ * asynchronous design does (DB_POOL), with the same guarantee (its next cycle
+ * starts when every sale of this one is stored), and behind a near one only as
+ * many as the round trips say it needs ({@link tradebench.db.InFlightLimit},
+ * between ENGINES and DB_POOL). The rest is java-threads' service. Settings:
+ * contract section 5 (DB_POOL default 64: the pool bounds what it keeps in
+ * flight), plus HTTP_THREADS and MAX_CONNECTIONS (README); THREADS is not read.
  */
 public final class Main {
     public static final String VARIANT = "java-virtual";
-    /** As java-spray-async's: the inserts in flight at once, over every engine. */
+    /** As java-spray-async's: the most inserts in flight at once, over every engine. */
     public static final int DEFAULT_POOL = 64;
 
-    /** Virtual threads everywhere; every connection of the pool open; one bound on inserts in flight for all engines. */
+    /**
+     * Virtual threads everywhere; every connection of the pool open; one limit on inserts in flight for all
+     * engines, never below one per engine (what java-threads keeps in flight) nor above the pool.
+     */
     public static final ThreadsService.Design DESIGN = new ThreadsService.Design(
             VARIANT, config -> ThreadKind.VIRTUAL, config -> new Database(config, true),
             (config, db) -> {
-                Semaphore inFlight = new Semaphore(config.dbPool());
+                InFlightLimit inFlight = db.inFlightLimit(config.engines(), System.err);
                 return (mode, stats) -> db.concurrentWriter(mode, stats, inFlight);
             });
 

@@ -25,8 +25,8 @@ class FlagsAndMixTest {
         assertEquals("http://127.0.0.1:3000", o.url().toString());
         assertEquals(80, o.concurrency());
         assertEquals(60, o.waitMs());
-        assertEquals(60.0, o.durationS());
-        assertEquals(10.0, o.warmupS());
+        assertEquals(60.0, o.window().durationS());
+        assertEquals(10.0, o.window().warmupS());
         assertEquals(100, o.products());
         assertEquals(1000, o.users());
         assertEquals(42, o.seed());
@@ -44,8 +44,8 @@ class FlagsAndMixTest {
         assertEquals("http://h:9", o.url().toString(), "a trailing slash would double in /buy");
         assertEquals(7, o.concurrency());
         assertEquals(0, o.waitMs());
-        assertEquals(1.5, o.durationS());
-        assertEquals(0.0, o.warmupS());
+        assertEquals(1.5, o.window().durationS());
+        assertEquals(0.0, o.window().warmupS());
         assertEquals(3, o.products());
         assertEquals(2, o.users());
         assertEquals(-5, o.seed());
@@ -53,7 +53,7 @@ class FlagsAndMixTest {
         assertEquals("r.json", o.jsonFile());
         assertEquals(250.5, o.rate());
         assertTrue(o.fixedRate());
-        assertEquals(1.0, o.progressS());
+        assertEquals(1.0, o.window().progressS());
         assertEquals(99, o.timeoutMs());
         assertFalse(o.virtualThreads());
         assertFalse(o.nioClient());
@@ -61,27 +61,27 @@ class FlagsAndMixTest {
         assertTrue(d.nioClient(), "the event loops are the default client");
         assertTrue(d.virtualThreads());
         assertEquals(0.0, d.rate());
-        assertEquals(5.0, d.progressS());
+        assertEquals(5.0, d.window().progressS());
         assertEquals(30_000, d.timeoutMs());
     }
 
     @Test
     void theHarnessFlagsAreRead() {
         LoadOptions d = LoadOptions.parse(new String[0]);
-        assertFalse(d.warmupAuto());
-        assertEquals(5.0, d.steadyWindowS());
-        assertEquals(0.05, d.steadyTolerance());
-        assertEquals(120.0, d.warmupMaxS());
+        assertFalse(d.window().warmupAuto());
+        assertEquals(5.0, d.window().steadyWindowS());
+        assertEquals(0.05, d.window().steadyTolerance());
+        assertEquals(120.0, d.window().warmupMaxS());
         assertEquals(0.01, d.maxErrorRate());
         assertNull(d.histogramFile());
         LoadOptions o = LoadOptions.parse(new String[] {"--warmup", "auto", "--steady-window", "2.5", "--steady-tolerance",
                 "0.1", "--warmup-max", "60", "--max-error-rate", "0.2", "--histogram", "h.hgrm",
                 "--url", "http://a:1/, http://b:2"});
-        assertTrue(o.warmupAuto());
-        assertEquals(0.0, o.warmupS());
-        assertEquals(2.5, o.steadyWindowS());
-        assertEquals(0.1, o.steadyTolerance());
-        assertEquals(60.0, o.warmupMaxS());
+        assertTrue(o.window().warmupAuto());
+        assertEquals(0.0, o.window().warmupS());
+        assertEquals(2.5, o.window().steadyWindowS());
+        assertEquals(0.1, o.window().steadyTolerance());
+        assertEquals(60.0, o.window().warmupMaxS());
         assertEquals(0.2, o.maxErrorRate());
         assertEquals("h.hgrm", o.histogramFile());
         assertEquals("http://a:1/, http://b:2", o.urlText());
@@ -158,19 +158,19 @@ class FlagsAndMixTest {
 
         CeilingOptions c = CeilingOptions.parse("--db-url", "jdbc:x");
         assertEquals(4, c.connections());
-        assertEquals(10.0, c.durationS());
-        assertFalse(c.warmupAuto());
-        assertEquals(2.0, c.warmupS());
-        assertEquals(5.0, c.steadyWindowS());
-        assertEquals(0.05, c.steadyTolerance());
-        assertEquals(60.0, c.warmupMaxS());
+        assertEquals(10.0, c.window().durationS());
+        assertFalse(c.window().warmupAuto());
+        assertEquals(2.0, c.window().warmupS());
+        assertEquals(5.0, c.window().steadyWindowS());
+        assertEquals(0.05, c.window().steadyTolerance());
+        assertEquals(60.0, c.window().warmupMaxS());
         assertEquals(1, c.batchRows());
         assertNull(c.jsonFile());
-        assertEquals(5.0, c.progressS());
+        assertEquals(5.0, c.window().progressS());
         CeilingOptions a = CeilingOptions.parse("--db-url", "jdbc:x", "--warmup", "auto", "--batch-rows", "1000",
                 "--connections", "64", "--json", "c.json");
-        assertTrue(a.warmupAuto());
-        assertEquals(0.0, a.warmupS());
+        assertTrue(a.window().warmupAuto());
+        assertEquals(0.0, a.window().warmupS());
         assertEquals(1000, a.batchRows());
         assertEquals(64, a.connections());
         assertEquals("c.json", a.jsonFile());

@@ -5,13 +5,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import tradebench.engine.SalesPersister;
 import tradebench.model.Sale;
+import tradebench.testing.EngineActorContract;
 
 /**
  * The real JDBC writer behind a gate the test opens: while it is closed a
  * cycle's sales stay "being stored". Records the thread each write runs on and
  * whether two writes of one engine ever overlapped.
  */
-final class GatedPersister implements SalesPersister {
+final class GatedPersister implements EngineActorContract.Gate {
     private final SalesPersister real;
     private final Semaphore gate = new Semaphore(0);
     private final Semaphore entered = new Semaphore(0);
@@ -25,18 +26,25 @@ final class GatedPersister implements SalesPersister {
         this.real = real;
     }
 
-    void shut() {
+    @Override
+    public void shut() {
         gated = true;
     }
 
-    /** Wait until a write is held at the gate. */
-    boolean awaitHeld(long ms) throws InterruptedException {
+    @Override
+    public boolean awaitHeld(long ms) throws InterruptedException {
         return entered.tryAcquire(ms, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    void open() {
+    @Override
+    public void open() {
         gated = false;
         gate.release(1000);
+    }
+
+    @Override
+    public int stores() {
+        return calls.get();
     }
 
     @Override

@@ -77,7 +77,7 @@ public final class AsyncDatabase implements AutoCloseable {
     }
 
     /** One query on some connection of the pool; completes on Akka's dispatcher. */
-    CompletableFuture<QueryResult> prepared(String sql, List<Object> values) {
+    public CompletableFuture<QueryResult> prepared(String sql, List<Object> values) {
         return pool.sendPreparedStatement(sql, values, false);
     }
 
@@ -94,7 +94,7 @@ public final class AsyncDatabase implements AutoCloseable {
         return dispatcher;
     }
 
-    CompletableFuture<QueryResult> query(String sql) {
+    public CompletableFuture<QueryResult> query(String sql) {
         return pool.sendQuery(sql);
     }
 

@@ -5,10 +5,9 @@ import java.util.concurrent.CompletionStage;
 import tradebench.engine.OrderGateway;
 
 /**
- * The engines of one process, as the service wires them: alone ({@link Engines},
- * one actor per partition here) or as a cluster member
- * ({@code tradebench.spray.cluster.ClusterEngines}, the partitions sharded over
- * the members).
+ * The engines of one process, as the service wires them: one actor per
+ * partition here ({@link Engines}), or those of a {@code SprayService.Wiring}
+ * of a service built on this one.
  */
 public interface EngineSet extends OrderGateway.EngineDoor {
     /** Completes when every order this process admitted has joined an engine and (alone) every sale is stored. */

@@ -99,8 +99,8 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
     }
 
     /**
-     * The same fast path in front of ROUTED instead of {@link #route()}: cluster mode's routes
-     * (which answer /orders/{id}, /stats and /health, and hand the rest to {@link #route()}).
+     * The same fast path in front of ROUTED instead of {@link #route()}: the routes of a service
+     * built on this one, which answer some paths themselves and hand the rest to {@link #route()}.
      */
     public HandlerProvider around(Route routed) {
         return new HandlerProvider() {
@@ -264,7 +264,7 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
 
     // ---- JSON answers for everything else ----
 
-    static HttpResponse json(int status, String body) {
+    public static HttpResponse json(int status, String body) {
         return HttpResponse.create().withStatus(status).withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body));
     }
 

@@ -113,7 +113,7 @@ public final class InsertCeiling {
     private Result measure(List<Connection> connections, long leftOver) throws SQLException, InterruptedException {
         long startNs = System.nanoTime();
         long startEpochMs = System.currentTimeMillis(); // the window in epoch ms: the harness samples the database's CPU in it
-        if (!options.warmupAuto()) openWindow(startNs + (long) (options.warmupS() * 1e9));
+        if (!options.window().warmupAuto()) openWindow(startNs + (long) (options.window().warmupS() * 1e9));
         AtomicReference<SQLException> failure = new AtomicReference<>();
         List<Looper> loopers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -122,8 +122,8 @@ public final class InsertCeiling {
             loopers.add(l);
             threads.add(Thread.ofPlatform().name("insert-" + i).start(l));
         }
-        SteadyWatch steady = options.warmupAuto() ? new SteadyWatch(startNs) : null;
-        long step = (long) (options.progressS() * 1e9);
+        SteadyWatch steady = options.window().warmupAuto() ? new SteadyWatch(startNs) : null;
+        long step = (long) (options.window().progressS() * 1e9);
         long next = startNs + step;
         long lastRows = 0;
         long lastNs = startNs;
@@ -165,10 +165,10 @@ public final class InsertCeiling {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("connections", options.connections());
         json.put("batchRows", options.batchRows());
-        json.put("durationS", options.durationS());
+        json.put("durationS", options.window().durationS());
         json.put("warmupS", round1((windowStart - startNs) / 1e9));
         json.put("warmup", steady != null ? steady.json(windowStart - startNs)
-                : Map.of("mode", "fixed", "seconds", options.warmupS()));
+                : Map.of("mode", "fixed", "seconds", options.window().warmupS()));
         json.put("windowStartMs", startEpochMs + (windowStart - startNs) / 1_000_000);
         json.put("windowEndMs", startEpochMs + (windowEnd - startNs) / 1_000_000);
         json.put("rows", rows);
@@ -194,12 +194,12 @@ public final class InsertCeiling {
         Map<String, Object> lat = (Map<String, Object>) r.json().get("latencyMs");
         return String.format("insert-ceiling connections=%d batchRows=%d duration=%.1fs warmup=%.1fs: rows/s %.1f"
                         + " (rows %d, statements %d, statements/s %s, deadlock retries %s) statement latency ms: p50=%s p99=%s max=%s%n",
-                options.connections(), options.batchRows(), options.durationS(), r.json().get("warmupS"), r.rowsPerSecond(),
+                options.connections(), options.batchRows(), options.window().durationS(), r.json().get("warmupS"), r.rowsPerSecond(),
                 r.rows(), r.statements(), r.json().get("statementsPerSecond"), r.json().get("deadlockRetries"), lat.get("p50"), lat.get("p99"), lat.get("max"));
     }
 
     private void openWindow(long startNs) {
-        windowEndNs = startNs + (long) (options.durationS() * 1e9);
+        windowEndNs = startNs + (long) (options.window().durationS() * 1e9);
         windowStartNs = startNs;
     }
 
@@ -213,7 +213,7 @@ public final class InsertCeiling {
      */
     private final class SteadyWatch {
         private final long startNs;
-        private final long windowNs = (long) (options.steadyWindowS() * 1e9);
+        private final long windowNs = (long) (options.window().steadyWindowS() * 1e9);
         private final long maxEndNs;
         private final List<Double> windows = new ArrayList<>();
         private long lastNs;
@@ -224,7 +224,7 @@ public final class InsertCeiling {
         SteadyWatch(long startNs) {
             this.startNs = startNs;
             this.lastNs = startNs;
-            this.maxEndNs = startNs + (long) (options.warmupMaxS() * 1e9);
+            this.maxEndNs = startNs + (long) (options.window().warmupMaxS() * 1e9);
         }
 
         long nextCheckNs() {
@@ -234,7 +234,7 @@ public final class InsertCeiling {
         void check(long now) {
             if (now >= maxEndNs) {
                 out.printf("warmup NOT steady after %.1fs (--warmup-max): measuring %.1fs anyway%n",
-                        (now - startNs) / 1e9, options.durationS());
+                        (now - startNs) / 1e9, options.window().durationS());
                 openWindow(now);
                 return;
             }
@@ -244,7 +244,7 @@ public final class InsertCeiling {
             windows.add(round1(rate));
             double max = Math.max(rate, previous == null ? 0 : previous);
             Double change = previous == null || max <= 0 ? null : Math.abs(rate - previous) / max;
-            steady = change != null && change < options.steadyTolerance();
+            steady = change != null && change < options.window().steadyTolerance();
             out.printf("warmup window=%d t=%.0fs rows/s=%.0f change=%s%s%n", windows.size(), (now - startNs) / 1e9, rate,
                     change == null ? "-" : String.format("%.1f%%", change * 100), steady ? " steady" : "");
             out.flush();
@@ -252,7 +252,7 @@ public final class InsertCeiling {
             lastRows = rows;
             lastNs = now;
             if (steady) {
-                out.printf("warmup steady after %.1fs: measuring %.1fs%n", (now - startNs) / 1e9, options.durationS());
+                out.printf("warmup steady after %.1fs: measuring %.1fs%n", (now - startNs) / 1e9, options.window().durationS());
                 openWindow(now);
             }
         }

@@ -4,17 +4,18 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import tradebench.loadclient.CommandOptions;
+import tradebench.loadclient.MeasuredWindow;
 
 /**
  * {@code loadclient load}: the settings of one run (contract section 6 plus the fixed-rate
  * mode, the steady-state warm-up, several base URLs and the error budget).
  * {@link #urls()} are the base URLs of {@code --url}: connection i uses {@code urls[i mod n]};
- * {@link #warmupAuto()} is {@code --warmup auto} (warm up until two consecutive windows
- * agree), {@link #warmupS()} the fixed warm-up ({@code 0} with {@code auto}).
+ * {@link #window()} the measured window and its warm-up.
  */
-@Command(name = "load", sortOptions = false, showDefaultValues = true,
+@Command(name = "load", sortOptions = false, showDefaultValues = true, defaultValueProvider = LoadOptions.WindowDefaults.class,
         description = "contract section 6: closed loop by default, fixed rate with --rate")
 public final class LoadOptions extends CommandOptions {
 
@@ -22,73 +23,47 @@ public final class LoadOptions extends CommandOptions {
             description = "base URL of the variant; a comma-separated list spreads the connections round-robin")
     private String urlText;
 
-    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "80", description = "workers, one keep-alive connection each")
-    private int concurrency;
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "80", description = "workers, one keep-alive connection each") private int concurrency;
 
-    @Option(names = "--wait", paramLabel = "MS", defaultValue = "60", description = "closed loop: pause in ms after each answer")
-    private int waitMs;
+    @Option(names = "--wait", paramLabel = "MS", defaultValue = "60", description = "closed loop: pause in ms after each answer") private int waitMs;
 
-    @Option(names = "--rate", paramLabel = "R", description = "fixed-rate mode: orders/s over all connections (--wait is then ignored)")
-    private Double rate;
+    @Option(names = "--rate", paramLabel = "R", description = "fixed-rate mode: orders/s over all connections (--wait is then ignored)") private Double rate;
 
-    @Option(names = "--duration", paramLabel = "S", defaultValue = "60", description = "measured seconds")
-    private double durationS;
+    @Mixin
+    private MeasuredWindow window;
 
-    @Option(names = "--warmup", paramLabel = "S|auto", defaultValue = "10",
-            description = "seconds of load before the measured window (discarded), or auto: until steady")
-    private String warmup;
+    @Option(names = "--products", paramLabel = "N", defaultValue = "100", description = "products 0..N-1") private int products;
 
-    @Option(names = "--steady-window", paramLabel = "S", defaultValue = "5", description = "--warmup auto: seconds per warm-up window")
-    private double steadyWindowS;
+    @Option(names = "--users", paramLabel = "N", defaultValue = "1000", description = "users b0..b<N-1> and s0..s<N-1>") private int users;
 
-    @Option(names = "--steady-tolerance", paramLabel = "F", defaultValue = "0.05",
-            description = "--warmup auto: steady when two consecutive windows' orders/s differ by less than this fraction")
-    private double steadyTolerance;
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed (worker i uses seed+i)") private long seed;
 
-    @Option(names = "--warmup-max", paramLabel = "S", defaultValue = "120",
-            description = "--warmup auto: start the measured window after this many seconds even when not steady")
-    private double warmupMaxS;
+    @Option(names = "--db-url", paramLabel = "JDBC-URL", description = "JDBC URL of the variant's database: count SALES rows of the window") private String dbUrl;
 
-    @Option(names = "--products", paramLabel = "N", defaultValue = "100", description = "products 0..N-1")
-    private int products;
-
-    @Option(names = "--users", paramLabel = "N", defaultValue = "1000", description = "users b0..b<N-1> and s0..s<N-1>")
-    private int users;
-
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed (worker i uses seed+i)")
-    private long seed;
-
-    @Option(names = "--db-url", paramLabel = "JDBC-URL", description = "JDBC URL of the variant's database: count SALES rows of the window")
-    private String dbUrl;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "write every figure as JSON to this file")
-    private String jsonFile;
+    @Option(names = "--json", paramLabel = "FILE", description = "write every figure as JSON to this file") private String jsonFile;
 
     @Option(names = "--histogram", paramLabel = "FILE",
-            description = "write the window's latency histogram (HdrHistogram percentile distribution, ms) to this file")
-    private String histogramFile;
+            description = "write the window's latency histogram (HdrHistogram percentile distribution, ms) to this file") private String histogramFile;
 
     @Option(names = "--max-error-rate", paramLabel = "F", defaultValue = "0.01",
-            description = "exit 3 when (other 4xx + other 5xx + other statuses + I/O errors) / requests exceeds this")
-    private double maxErrorRate;
+            description = "exit 3 when (other 4xx + other 5xx + other statuses + I/O errors) / requests exceeds this") private double maxErrorRate;
 
-    @Option(names = "--progress", paramLabel = "S", defaultValue = "5", description = "seconds between progress lines")
-    private double progressS;
-
-    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "30000", description = "ms to wait for one answer before counting an I/O error")
-    private int timeoutMs;
+    @Option(names = "--timeout", paramLabel = "MS", defaultValue = "30000", description = "ms to wait for one answer before counting an I/O error") private int timeoutMs;
 
     @Option(names = "--client", paramLabel = "nio|blocking", defaultValue = "nio",
-            description = "HTTP client: nio (event loops, one per core) or blocking (a thread per connection)")
-    private String client;
+            description = "HTTP client: nio (event loops, one per core) or blocking (a thread per connection)") private String client;
 
     @Option(names = "--threads", paramLabel = "virtual|platform", defaultValue = "virtual",
-            description = "--client blocking: worker threads, virtual or platform")
-    private String threads;
+            description = "--client blocking: worker threads, virtual or platform") private String threads;
 
     private List<URI> urls;
-    private boolean warmupAuto;
-    private double warmupS;
+
+    /** {@code --duration 60}, {@code --warmup 10}, {@code --warmup-max 120}. */
+    public static final class WindowDefaults extends MeasuredWindow.Defaults {
+        public WindowDefaults() {
+            super("60", "10", "120");
+        }
+    }
 
     /** The options of {@code args} as {@code loadclient load} reads them; a mistake throws picocli's ParameterException. */
     public static LoadOptions parse(String... args) {
@@ -110,13 +85,7 @@ public final class LoadOptions extends CommandOptions {
         }
         if (!client.equals("nio") && !client.equals("blocking")) throw usage("--client must be nio or blocking: " + client);
         if (rate != null) positive("--rate", rate);
-        positiveSeconds("--duration", durationS);
-        positiveSeconds("--progress", progressS);
-        warmupAuto = warmup.equals("auto");
-        warmupS = warmupAuto ? 0 : seconds("--warmup", warmup);
-        positive("--steady-window", steadyWindowS);
-        positive("--steady-tolerance", steadyTolerance);
-        seconds("--warmup-max", warmupMaxS);
+        window.check(this);
         seconds("--max-error-rate", maxErrorRate);   // a number >= 0
         range("--concurrency", concurrency, 1, 100_000);
         range("--wait", waitMs, 0, 3_600_000);
@@ -161,28 +130,9 @@ public final class LoadOptions extends CommandOptions {
         return rate != null;
     }
 
-    public double durationS() {
-        return durationS;
-    }
-
-    public boolean warmupAuto() {
-        return warmupAuto;
-    }
-
-    public double warmupS() {
-        return warmupS;
-    }
-
-    public double steadyWindowS() {
-        return steadyWindowS;
-    }
-
-    public double steadyTolerance() {
-        return steadyTolerance;
-    }
-
-    public double warmupMaxS() {
-        return warmupMaxS;
+    /** How long the run measures, and its warm-up. */
+    public MeasuredWindow window() {
+        return window;
     }
 
     public int products() {
@@ -211,10 +161,6 @@ public final class LoadOptions extends CommandOptions {
 
     public double maxErrorRate() {
         return maxErrorRate;
-    }
-
-    public double progressS() {
-        return progressS;
     }
 
     public int timeoutMs() {

@@ -91,7 +91,7 @@ public final class LoadResult {
     /** The warm-up's real length: the option with a fixed warm-up, what it took with {@code auto}. */
     double warmupSeconds() {
         if (warmup != null && warmup.get("seconds") instanceof Number n) return n.doubleValue();
-        return options.warmupS();
+        return options.window().warmupS();
     }
 
     public Map<String, Object> warmup() {
@@ -117,7 +117,7 @@ public final class LoadResult {
         m.put("concurrency", options.concurrency());
         m.put("waitMs", options.fixedRate() ? null : options.waitMs());
         m.put("rate", options.fixedRate() ? options.rate() : null);
-        m.put("durationS", options.durationS());
+        m.put("durationS", options.window().durationS());
         m.put("warmupS", warmupSeconds());
         m.put("products", options.products());
         m.put("users", options.users());
@@ -171,7 +171,7 @@ public final class LoadResult {
         sb.append(String.format("summary mode=%s url=%s concurrency=%d %s duration=%.1fs warmup=%.1fs%n",
                 options.fixedRate() ? "rate" : "closed", options.urlText(), options.concurrency(),
                 options.fixedRate() ? "rate=" + options.rate() + "/s" : "wait=" + options.waitMs() + "ms",
-                options.durationS(), warmupSeconds()));
+                options.window().durationS(), warmupSeconds()));
         if (warmup != null) {
             sb.append(String.format("warmup mode=%s seconds=%.1f steady=%s windows orders/s=%s%n", warmup.get("mode"),
                     warmupSeconds(), warmup.get("steady"), warmup.get("windowsOrdersPerSecond")));

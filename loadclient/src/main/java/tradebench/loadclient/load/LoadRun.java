@@ -44,8 +44,8 @@ public final class LoadRun {
         Progress progress = new Progress();
         long t0 = System.nanoTime();
         long wall0 = System.currentTimeMillis();
-        Timeline tl = options.warmupAuto() ? Timeline.startingOpenEnded(t0, wall0)
-                : Timeline.starting(t0, wall0, options.warmupS(), options.durationS());
+        Timeline tl = options.window().warmupAuto() ? Timeline.startingOpenEnded(t0, wall0)
+                : Timeline.starting(t0, wall0, options.window().warmupS(), options.window().durationS());
         List<WorkerFigures> workers = new ArrayList<>(options.concurrency());
         List<Thread> threads = new ArrayList<>();
         if (options.nioClient()) {
@@ -66,7 +66,7 @@ public final class LoadRun {
         }
         Thread reporter = Thread.ofPlatform().daemon(true).name("progress").start(() -> reportProgress(progress, tl));
 
-        Map<String, Object> warmup = options.warmupAuto() ? warmUpUntilSteady(progress, tl) : warmUpFixed(progress, tl);
+        Map<String, Object> warmup = options.window().warmupAuto() ? warmUpUntilSteady(progress, tl) : warmUpFixed(progress, tl);
         DbFigures.Snapshot before = null;
         if (db != null) {
             sleepUntil(tl.measureStartNs());
@@ -143,8 +143,8 @@ public final class LoadRun {
      * opens at once. After {@code --warmup-max} s it opens anyway, not steady.
      */
     private Map<String, Object> warmUpUntilSteady(Progress progress, Timeline tl) throws InterruptedException {
-        long windowNs = (long) (options.steadyWindowS() * 1e9);
-        long maxEndNs = tl.startNs() + (long) (options.warmupMaxS() * 1e9);
+        long windowNs = (long) (options.window().steadyWindowS() * 1e9);
+        long maxEndNs = tl.startNs() + (long) (options.window().warmupMaxS() * 1e9);
         List<Double> windows = new ArrayList<>();
         long lastCount = 0;
         long lastNs = tl.startNs();
@@ -162,7 +162,7 @@ public final class LoadRun {
             double rate = (count - lastCount) / ((now - lastNs) / 1e9);
             windows.add(DbFigures.round1(rate));
             Double change = previous == null ? null : relativeChange(previous, rate);
-            steady = change != null && change < options.steadyTolerance();
+            steady = change != null && change < options.window().steadyTolerance();
             out.printf("warmup window=%d t=%.0fs orders/s=%.0f change=%s%s%n", windows.size(), (now - tl.startNs()) / 1e9,
                     rate, change == null ? "-" : String.format("%.1f%%", change * 100), steady ? " steady" : "");
             out.flush();
@@ -172,10 +172,10 @@ public final class LoadRun {
             lastNs = now;
         }
         long openNs = System.nanoTime();
-        tl.openWindow(openNs, options.durationS());
+        tl.openWindow(openNs, options.window().durationS());
         double seconds = (openNs - tl.startNs()) / 1e9;
         out.printf(steady ? "warmup steady after %.1fs: measuring %.1fs%n"
-                : "warmup NOT steady after %.1fs (--warmup-max): measuring %.1fs anyway%n", seconds, options.durationS());
+                : "warmup NOT steady after %.1fs (--warmup-max): measuring %.1fs anyway%n", seconds, options.window().durationS());
         out.flush();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", "auto");
@@ -187,7 +187,7 @@ public final class LoadRun {
 
     /** A fixed warm-up: its windows' orders/s are recorded too (whole windows only), for comparison. */
     private Map<String, Object> warmUpFixed(Progress progress, Timeline tl) throws InterruptedException {
-        long windowNs = (long) (options.steadyWindowS() * 1e9);
+        long windowNs = (long) (options.window().steadyWindowS() * 1e9);
         List<Double> windows = new ArrayList<>();
         long lastCount = 0;
         long lastNs = tl.startNs();
@@ -201,7 +201,7 @@ public final class LoadRun {
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", "fixed");
-        m.put("seconds", options.warmupS());
+        m.put("seconds", options.window().warmupS());
         m.put("steady", null);
         m.put("windowsOrdersPerSecond", windows);
         return m;
@@ -214,7 +214,7 @@ public final class LoadRun {
     }
 
     private void reportProgress(Progress progress, Timeline tl) {
-        long step = (long) (options.progressS() * 1e9);
+        long step = (long) (options.window().progressS() * 1e9);
         long next = tl.startNs() + step;
         try {
             while (true) {

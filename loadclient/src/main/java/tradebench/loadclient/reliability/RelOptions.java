@@ -4,9 +4,11 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tradebench.loadclient.CommandOptions;
+import tradebench.loadclient.Variant;
 
 /**
  * {@code loadclient reliability PHASE}: one set of flags for every phase, each phase reads what
@@ -19,99 +21,68 @@ public final class RelOptions extends CommandOptions {
     /** The phases, in the order the suite runs them. */
     static final List<String> PHASES = List.of("bad-input", "crash", "outage", "dbcrash", "load", "overload", "audit");
 
-    @Parameters(index = "0", paramLabel = "PHASE", description = "bad-input | crash | outage | dbcrash | load | overload | audit")
-    private String phase;
+    @Parameters(index = "0", paramLabel = "PHASE", description = "bad-input | crash | outage | dbcrash | load | overload | audit") private String phase;
 
-    @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:3000", description = "base URL of the variant")
-    private String urlText;
+    @Mixin
+    private Variant variant;
 
     @Option(names = "--db-url", paramLabel = "JDBC-URL",
-            description = "JDBC URL of the variant's database (its SALES holds only this suite's run)")
-    private String dbUrl;
-
-    @Option(names = "--products", paramLabel = "N", defaultValue = "100", description = "the variant's PRODUCTS")
-    private int products;
+            description = "JDBC URL of the variant's database (its SALES holds only this suite's run)") private String dbUrl;
 
     @Option(names = "--engines", paramLabel = "N", defaultValue = "4",
-            description = "the variant's ENGINES (crash: product p belongs to engine p mod ENGINES)")
-    private int engines;
+            description = "the variant's ENGINES (crash: product p belongs to engine p mod ENGINES)") private int engines;
 
     @Option(names = "--prefix", paramLabel = "P", defaultValue = "r-",
-            description = "user prefix of the run's orders (the audit knows the run's users by it)")
-    private String prefix;
+            description = "user prefix of the run's orders (the audit knows the run's users by it)") private String prefix;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed")
-    private long seed;
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "random seed") private long seed;
 
-    @Option(names = "--connections", paramLabel = "N", defaultValue = "16", description = "connections of the load")
-    private int connections;
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "16", description = "connections of the load") private int connections;
 
-    @Option(names = "--wait", paramLabel = "MS", defaultValue = "5", description = "closed loop: ms each connection pauses after an answer")
-    private int waitMs;
+    @Option(names = "--wait", paramLabel = "MS", defaultValue = "5", description = "closed loop: ms each connection pauses after an answer") private int waitMs;
 
-    @Option(names = "--duration", paramLabel = "S", defaultValue = "10", description = "seconds of load (overload: seconds of overload)")
-    private double duration;
+    @Option(names = "--duration", paramLabel = "S", defaultValue = "10", description = "seconds of load (overload: seconds of overload)") private double duration;
 
-    @Option(names = "--orders-out", paramLabel = "FILE", description = "file the accepted orders are written to (audit reads them)")
-    private String ordersOut;
+    @Option(names = "--orders-out", paramLabel = "FILE", description = "file the accepted orders are written to (audit reads them)") private String ordersOut;
 
-    @Option(names = "--orders", paramLabel = "FILE[,FILE...]", description = "audit: comma-separated order files")
-    private String orders;
+    @Option(names = "--orders", paramLabel = "FILE[,FILE...]", description = "audit: comma-separated order files") private String orders;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "write the phase's figures to this file")
-    private String json;
+    @Option(names = "--json", paramLabel = "FILE", description = "write the phase's figures to this file") private String json;
 
-    @Option(names = "--engine", paramLabel = "N", defaultValue = "1", description = "crash: the engine to crash")
-    private int engine;
+    @Option(names = "--engine", paramLabel = "N", defaultValue = "1", description = "crash: the engine to crash") private int engine;
 
-    @Option(names = "--crash-at", paramLabel = "S", defaultValue = "3", description = "crash: seconds into the load")
-    private double crashAt;
+    @Option(names = "--crash-at", paramLabel = "S", defaultValue = "3", description = "crash: seconds into the load") private double crashAt;
 
     @Option(names = "--db-back-file", paramLabel = "FILE", description = "outage: the launcher creates this file when the database is back;"
             + " dbcrash: it writes the wall-clock ms the database accepted connections again into it")
     private String dbBackFile;
 
     @Option(names = "--db-killed-file", paramLabel = "FILE", description = "dbcrash: the launcher writes the wall-clock ms of its"
-            + " SIGKILL of the database server into this file")
-    private String dbKilledFile;
+            + " SIGKILL of the database server into this file") private String dbKilledFile;
 
     @Option(names = "--request-timeout", paramLabel = "MS", defaultValue = "30000",
-            description = "ms an order may wait for its answer (dbcrash: longer is a hang)")
-    private int requestTimeoutMs;
+            description = "ms an order may wait for its answer (dbcrash: longer is a hang)") private int requestTimeoutMs;
 
-    @Option(names = "--factor", paramLabel = "F", defaultValue = "5", description = "overload: offered rate = factor x measured capacity")
-    private double factor;
+    @Option(names = "--factor", paramLabel = "F", defaultValue = "5", description = "overload: offered rate = factor x measured capacity") private double factor;
 
-    @Option(names = "--measure", paramLabel = "S", defaultValue = "5", description = "overload: seconds of the capacity measurement")
-    private double measure;
+    @Option(names = "--measure", paramLabel = "S", defaultValue = "5", description = "overload: seconds of the capacity measurement") private double measure;
 
-    @Option(names = "--recovery", paramLabel = "S", defaultValue = "10", description = "overload, dbcrash: seconds within which full speed must be back")
-    private double recovery;
+    @Option(names = "--recovery", paramLabel = "S", defaultValue = "10", description = "overload, dbcrash: seconds within which full speed must be back") private double recovery;
 
     @Option(names = "--expect-sales", paramLabel = "N",
-            description = "audit: SALES must hold exactly this many rows (the exit line's sales)")
-    private Long expectSales;
+            description = "audit: SALES must hold exactly this many rows (the exit line's sales)") private Long expectSales;
 
     @Option(names = "--min-sales", paramLabel = "N", description = "audit: SALES must hold at least this many rows (the exit line's"
-            + " sales after a crash: a killed engine may have stored a sale it never reported)")
-    private Long minSales;
+            + " sales after a crash: a killed engine may have stored a sale it never reported)") private Long minSales;
 
-    @Option(names = "--expect-accepted", paramLabel = "N", description = "audit: the variant's own accepted count (the exit line's accepted)")
-    private Long expectAccepted;
+    @Option(names = "--expect-accepted", paramLabel = "N", description = "audit: the variant's own accepted count (the exit line's accepted)") private Long expectAccepted;
 
-    @Option(names = "--quiet-timeout", paramLabel = "S", defaultValue = "30", description = "seconds to wait for the market to go quiet")
-    private double quietTimeout;
+    @Option(names = "--quiet-timeout", paramLabel = "S", defaultValue = "30", description = "seconds to wait for the market to go quiet") private double quietTimeout;
 
     @Option(names = "--protocol", paramLabel = "on|off", defaultValue = "on", description = "bad-input: also raw garbage bytes and"
             + " malformed percent-encoding, refused by the HTTP layer (off: only the application's refusals; the tests' fake"
             + " market on the JDK HttpServer)")
     private String protocol;
-
-    @Option(names = "--sales-table", paramLabel = "TABLE", defaultValue = "SALES",
-            description = "the table the variant stores its sales in (tests use a table of their own)")
-    private String salesTable;
-
-    private URI url;
 
     /** The options of {@code args} (the phase first) as {@code loadclient reliability} reads them. */
     static RelOptions parse(String... args) {
@@ -121,11 +92,9 @@ public final class RelOptions extends CommandOptions {
     @Override
     protected void check() {
         if (!PHASES.contains(phase)) throw usage("unknown reliability phase: " + phase + " (" + String.join(" | ", PHASES) + ")");
-        url = baseUrl("--url", nonEmpty("--url", urlText));
-        tableName("--sales-table", salesTable);
+        variant.check(this, 1);
         if (!protocol.equals("on") && !protocol.equals("off")) throw usage("--protocol must be on or off: " + protocol);
         if (!prefix.matches("[A-Za-z0-9_.-]{1,20}")) throw usage("--prefix must be 1..20 of [A-Za-z0-9_.-]: " + prefix);
-        range("--products", products, 1, 1_000_000);
         range("--engines", engines, 1, 10_000);
         range("--connections", connections, 1, 2000);
         range("--wait", waitMs, 0, 60_000);
@@ -168,7 +137,7 @@ public final class RelOptions extends CommandOptions {
     }
 
     URI url() {
-        return url;
+        return variant.url();
     }
 
     String dbUrl() {
@@ -180,11 +149,11 @@ public final class RelOptions extends CommandOptions {
     }
 
     String salesTable() {
-        return salesTable;
+        return variant.salesTable();
     }
 
     int products() {
-        return products;
+        return variant.products();
     }
 
     int engines() {

@@ -2,46 +2,33 @@ package tradebench.loadclient.verify;
 
 import java.net.URI;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import tradebench.loadclient.CommandOptions;
+import tradebench.loadclient.Variant;
 
 /** {@code loadclient verify}: the settings of one run. */
 @Command(name = "verify", sortOptions = false, showDefaultValues = true,
-        description = "checks a running variant against contract section 3 and docs/contract.md")
+        description = "checks a running variant against contract section 3 and docs/contract.md;"
+                + " the top 3 of its --products are kept for the exact checks")
 public final class VerifyOptions extends CommandOptions {
 
-    @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:3000", description = "base URL of the variant")
-    private String urlText;
+    @Mixin
+    private Variant variant;
 
-    @Option(names = "--db-url", paramLabel = "JDBC-URL", required = true, description = "JDBC URL of the variant's database (required)")
-    private String dbUrl;
+    @Option(names = "--db-url", paramLabel = "JDBC-URL", required = true, description = "JDBC URL of the variant's database (required)") private String dbUrl;
 
-    @Option(names = "--products", paramLabel = "N", defaultValue = "100",
-            description = "the variant's PRODUCTS (the top 3 products are kept for the exact checks)")
-    private int products;
+    @Option(names = "--orders", paramLabel = "N", defaultValue = "3000", description = "random orders of the audit phase") private int orders;
 
-    @Option(names = "--orders", paramLabel = "N", defaultValue = "3000", description = "random orders of the audit phase")
-    private int orders;
-
-    @Option(names = "--connections", paramLabel = "N", defaultValue = "32", description = "connections of the audit phase")
-    private int connections;
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "32", description = "connections of the audit phase") private int connections;
 
     @Option(names = "--quiet-timeout", paramLabel = "S", defaultValue = "20",
-            description = "seconds to wait for the market to go quiet before the audit")
-    private double quietTimeoutS;
+            description = "seconds to wait for the market to go quiet before the audit") private double quietTimeoutS;
 
     @Option(names = "--poll-timeout", paramLabel = "S", defaultValue = "10",
-            description = "seconds to wait for a sale to show in /orders/{id}")
-    private double pollTimeoutS;
+            description = "seconds to wait for a sale to show in /orders/{id}") private double pollTimeoutS;
 
-    @Option(names = "--sales-table", paramLabel = "TABLE", defaultValue = "SALES",
-            description = "table to audit (tests use a copy without the unique key)")
-    private String salesTable;
-
-    @Option(names = "--seed", paramLabel = "N", description = "random seed of the audit phase (default: random)")
-    private Long seed;
-
-    private URI url;
+    @Option(names = "--seed", paramLabel = "N", description = "random seed of the audit phase (default: random)") private Long seed;
 
     /** The options of {@code args} as {@code loadclient verify} reads them; a mistake throws picocli's ParameterException. */
     public static VerifyOptions parse(String... args) {
@@ -50,10 +37,8 @@ public final class VerifyOptions extends CommandOptions {
 
     @Override
     protected void check() {
-        url = baseUrl("--url", nonEmpty("--url", urlText));
+        variant.check(this, 4);
         nonEmpty("--db-url", dbUrl);
-        tableName("--sales-table", salesTable);
-        range("--products", products, 4, 1_000_000);
         range("--orders", orders, 0, 1_000_000);
         range("--connections", connections, 1, 1000);
         seconds("--quiet-timeout", quietTimeoutS);
@@ -62,7 +47,7 @@ public final class VerifyOptions extends CommandOptions {
     }
 
     public URI url() {
-        return url;
+        return variant.url();
     }
 
     public String dbUrl() {
@@ -70,7 +55,7 @@ public final class VerifyOptions extends CommandOptions {
     }
 
     public int products() {
-        return products;
+        return variant.products();
     }
 
     public int orders() {
@@ -90,7 +75,7 @@ public final class VerifyOptions extends CommandOptions {
     }
 
     public String salesTable() {
-        return salesTable;
+        return variant.salesTable();
     }
 
     public long seed() {
@@ -99,21 +84,21 @@ public final class VerifyOptions extends CommandOptions {
 
     /** Products of the random phase: 0 .. products-4. */
     int randomProducts() {
-        return products - 3;
+        return products() - 3;
     }
 
     /** Bad buys go here, beside an open counter sell that would trade with any of them that got in. */
     int badBuyProduct() {
-        return products - 3;
+        return products() - 3;
     }
 
     /** Bad sells go here, beside an open counter buy without limit. */
     int badSellProduct() {
-        return products - 2;
+        return products() - 2;
     }
 
     /** The sell-then-buy check: nothing else ever trades on it. */
     int exactProduct() {
-        return products - 1;
+        return products() - 1;
     }
 }

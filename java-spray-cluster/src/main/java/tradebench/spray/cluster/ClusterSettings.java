@@ -10,8 +10,8 @@ import tradebench.engine.IdSource;
  * Cluster mode's settings (contract section 5): {@code CLUSTER_SEEDS}, a
  * comma-separated {@code host:port} list of the members' Akka remoting
  * addresses; {@code CLUSTER_HOST} and {@code CLUSTER_PORT}, this member's own
- * (default 127.0.0.1 and 25520). Without {@code CLUSTER_SEEDS} the service runs
- * alone and starts no remoting.
+ * (default 127.0.0.1 and 25520). A member needs {@code CLUSTER_SEEDS}; without
+ * it java-spray-async's own jar runs the service alone.
  *
  * <p>Every member is one of the seeds, and its place in the list (0, 1, ...)
  * is its member number: it issues only order ids {@code = number (mod 16)}
@@ -22,9 +22,9 @@ import tradebench.engine.IdSource;
 public record ClusterSettings(String host, int port, List<String> seeds, int member) {
     public static final int MAX_MEMBERS = 16;
     /** The actor system's name, the same on every member. */
-    public static final String SYSTEM = "tradebench";
+    public static final String SYSTEM = tradebench.spray.SprayService.SYSTEM;
 
-    /** The settings of the environment, or null when CLUSTER_SEEDS is unset (the service runs alone). */
+    /** The settings of the environment, or null when CLUSTER_SEEDS is unset. */
     public static ClusterSettings from(Config config) {
         String seedsText = config.extra("CLUSTER_SEEDS", "");
         if (seedsText.isEmpty()) return null;

@@ -6,7 +6,7 @@ import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
 import tradebench.engine.ServiceStats;
 import tradebench.spray.db.AsyncDatabase;
-import tradebench.spray.db.HandoverStore;
+import tradebench.spray.cluster.db.HandoverStore;
 
 /** What every partition entity on this member shares: the member's settings, database, hand-over store and counters. */
 public record ClusterNode(ActorSystem system, Config config, ClusterSettings settings, AsyncDatabase db,

@@ -1,11 +1,12 @@
-package tradebench.spray.db;
+package tradebench.spray.cluster.db;
 
 import com.github.jasync.sql.db.RowData;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import tradebench.spray.db.AsyncDatabase;
 
 /**
- * Cluster mode's hand-over of a partition (table {@code ENGINE_HANDOVER} of
+ * The hand-over of a partition (table {@code ENGINE_HANDOVER} of
  * schema.sql, one row per engine), over the service's jasync pool:
  * <ul>
  * <li>{@link #claim}: a partition's new incarnation reads the row and marks it

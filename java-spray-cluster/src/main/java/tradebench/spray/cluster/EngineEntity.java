@@ -1,6 +1,6 @@
 package tradebench.spray.cluster;
 
-import akka.actor.AbstractActor;
+import akka.actor.AbstractActorWithTimers;
 import akka.actor.ActorRef;
 import akka.actor.ActorSelection;
 import akka.actor.Props;
@@ -13,20 +13,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import tradebench.engine.Cycle;
+import tradebench.engine.EngineProtocol.Run;
 import tradebench.engine.EngineStats;
 import tradebench.engine.OrderRegistry;
-import tradebench.engine.SalesPersister;
 import tradebench.engine.TradingEngine;
 import tradebench.model.Order;
 import tradebench.model.OrderBookMarket;
 import tradebench.model.Side;
-import tradebench.spray.db.HandoverStore;
+import tradebench.spray.cluster.db.HandoverStore;
+import tradebench.spray.engine.EngineCycle;
 
 /**
- * One engine partition as a sharded entity (cluster mode): the cycle of
- * {@code engine.EngineActor} (join, time out, trade, store, only then the next
- * cycle {@code DELAY_MS} later) on whichever member Cluster Sharding places
- * it, plus what a partition that moves needs:
+ * One engine partition as a sharded entity: java-spray-async's engine cycle
+ * ({@link EngineCycle}, as its {@code EngineActor} runs it: join, time out,
+ * trade, store, only then the next cycle {@code DELAY_MS} later) on whichever
+ * member Cluster Sharding places it, plus what a partition that moves needs:
  * <ul>
  * <li>at start, it claims its row of {@code ENGINE_HANDOVER}
  *     ({@link HandoverStore}) before its first cycle: orders handed over by its
@@ -40,7 +41,7 @@ import tradebench.spray.db.HandoverStore;
  * </ul>
  * Its sales and counters are the hosting member's ({@code /stats}, exit line).
  */
-public final class EngineEntity extends AbstractActor {
+public final class EngineEntity extends AbstractActorWithTimers {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration RETRY = Duration.ofSeconds(1);
     /** Ids per report message at most: ~9 bytes each in CBOR, far below Artery's 256 KiB frames. */
@@ -59,14 +60,9 @@ public final class EngineEntity extends AbstractActor {
         }
     }
 
-    private enum Run { INSTANCE }
-
     private enum Claim { INSTANCE }
 
     private record Claimed(HandoverStore.Claim claim) {
-    }
-
-    private record Stored(Cycle cycle, List<Order> joined) {
     }
 
     private enum Saved { INSTANCE }
@@ -74,12 +70,9 @@ public final class EngineEntity extends AbstractActor {
     private final ClusterNode node;
     private final int engine;
     private final long startMs = System.currentTimeMillis();
-    private final Duration delay;
     private final OrderBookMarket market = new OrderBookMarket();
     private final EngineStats stats;
-    private final TradingEngine trading;
-    private final SalesPersister writer;
-    private final List<Order> arrived = new ArrayList<>();
+    private final EngineCycle cycle;
     /**
      * The ids of the orders accepted before this incarnation started that it
      * has taken in (handed over, or arrived): a hand-over makes the issuers
@@ -91,11 +84,9 @@ public final class EngineEntity extends AbstractActor {
     private long handOffMs;
     private final Map<Integer, ActorSelection> desks = new HashMap<>();
     private boolean claimed;
-    private boolean persisting;
     private boolean runScheduled;
     private boolean handingOff;
     private boolean saving;
-    private boolean crashNextCycle;
     /** {@link ClusterProtocol.Find}s that came before the claim: answered once the hand-over row is read. */
     private final List<Map.Entry<ActorRef, Long>> findsBeforeClaim = new ArrayList<>();
 
@@ -106,11 +97,11 @@ public final class EngineEntity extends AbstractActor {
     private EngineEntity(ClusterNode node) {
         this.node = node;
         this.engine = Integer.parseInt(getSelf().path().name()); // the entity id is the engine's number
-        this.delay = Duration.ofMillis(node.config().delayMs());
         this.stats = node.stats().engine(engine);
-        // statuses are the issuers' business (CycleReport): a registry that keeps nothing
-        this.trading = new TradingEngine(market, node.config().timeoutMs(), stats, new OrderRegistry(0));
-        this.writer = node.writer(stats);
+        // statuses are the issuers' business (CycleReport): a registry that keeps nothing; INBOX_LIMIT is
+        // counted on the issuing members (Desk), which the reports release
+        TradingEngine trading = new TradingEngine(market, node.config().timeoutMs(), stats, new OrderRegistry(0));
+        this.cycle = new EngineCycle(engine, trading, node.writer(stats), null, node.config().delayMs());
     }
 
     @Override
@@ -130,7 +121,7 @@ public final class EngineEntity extends AbstractActor {
         return receiveBuilder()
                 .match(ClusterProtocol.NewOrder.class, m -> {
                     if (m.arrivalMs() < startMs && !before.add(m.id())) return; // a copy sent again after a hand-over
-                    arrived.add(m.toOrder());
+                    cycle.arrive(m.toOrder());
                     scheduleRun();
                 })
                 .match(ClusterProtocol.Wake.class, m -> {
@@ -140,13 +131,13 @@ public final class EngineEntity extends AbstractActor {
                     else findsBeforeClaim.add(Map.entry(getSender(), m.id()));
                 })
                 .match(ClusterProtocol.Crash.class, m -> {
-                    crashNextCycle = true;
+                    cycle.crashNext();
                     scheduleRun();
                 })
                 .match(Claim.class, m -> claim())
                 .match(Claimed.class, this::onClaimed)
                 .match(Run.class, m -> onRun())
-                .match(Stored.class, this::onStored)
+                .match(EngineCycle.Stored.class, this::onStored)
                 .match(ClusterProtocol.HandOff.class, m -> {
                     if (!handingOff) handOffMs = System.currentTimeMillis();
                     handingOff = true;
@@ -189,7 +180,7 @@ public final class EngineEntity extends AbstractActor {
             for (HeldOrder h : held) {
                 if (before.add(h.id())) taken.add(h.toOrder()); // else its copy, sent again, arrived first
             }
-            arrived.addAll(0, taken); // older than anything that arrived meanwhile
+            cycle.arriveFirst(taken); // older than anything that arrived meanwhile
             System.out.println("cluster: engine " + engine + " started on " + node.settings().self() + " with "
                     + taken.size() + " orders handed over");
         } else if (c.previous() == HandoverStore.Previous.RUNNING) {
@@ -204,12 +195,12 @@ public final class EngineEntity extends AbstractActor {
         for (Map.Entry<ActorRef, Long> f : findsBeforeClaim) f.getKey().tell(new ClusterProtocol.Held(held(f.getValue())), getSelf());
         findsBeforeClaim.clear();
         if (handingOff) handOff();
-        else if (!arrived.isEmpty()) scheduleRun();
+        else if (!cycle.arrived().isEmpty()) scheduleRun();
     }
 
     /** Order {@code id} as this partition holds it (open in the market, or not joined yet), or null. */
     private HeldOrder held(long id) {
-        for (Order o : arrived) {
+        for (Order o : cycle.arrived()) {
             if (o.id == id) return HeldOrder.of(o);
         }
         Order[] found = new Order[1];
@@ -221,26 +212,16 @@ public final class EngineEntity extends AbstractActor {
 
     private void onRun() {
         runScheduled = false;
-        if (!claimed || persisting || saving) return;
-        if (crashNextCycle) throw new IllegalStateException("injected fault: engine " + engine + " fails (FAULTS=on)");
-        List<Order> batch = new ArrayList<>(arrived);
-        arrived.clear();
-        Cycle cycle = trading.trade(System.currentTimeMillis(), batch);
-        if (cycle.sales().isEmpty()) {
-            onStored(new Stored(cycle, batch));
-            return;
-        }
-        persisting = true;
-        ActorRef self = getSelf();
-        writer.store(cycle.sales(), () -> self.tell(new Stored(cycle, batch), ActorRef.noSender()));
+        if (!claimed || cycle.persisting() || saving) return;
+        EngineCycle.Stored none = cycle.run(getSelf());
+        if (none != null) onStored(none);
     }
 
-    private void onStored(Stored m) {
-        persisting = false;
-        trading.stored(m.cycle());
+    private void onStored(EngineCycle.Stored m) {
+        cycle.stored(m);
         report(m.joined(), m.cycle());
         if (handingOff) handOff();
-        else if (!arrived.isEmpty() || market.openOrders() > 0) scheduleRun();
+        else if (cycle.hasWork()) scheduleRun();
     }
 
     /** To each issuing member: the orders of this cycle it joined, timed out and filled. */
@@ -295,12 +276,12 @@ public final class EngineEntity extends AbstractActor {
 
     /** The stop message of a hand-off: once no cycle is being stored, write the open orders, then stop. */
     private void handOff() {
-        if (!claimed || persisting || saving) return; // Claimed or Stored calls again
+        if (!claimed || cycle.persisting() || saving) return; // Claimed or Stored calls again
         saving = true;
-        List<Order> open = new ArrayList<>(market.openOrders() + arrived.size());
+        List<Order> open = new ArrayList<>(market.openOrders() + cycle.arrived().size());
         market.forEachOpen(open::add);
         open.sort(Comparator.comparingLong((Order o) -> o.arrivalMs).thenComparingLong(o -> o.id));
-        open.addAll(arrived);
+        open.addAll(cycle.arrived());
         List<HeldOrder> held = new ArrayList<>(open.size());
         for (Order o : open) held.add(HeldOrder.of(o));
         String json;
@@ -329,8 +310,7 @@ public final class EngineEntity extends AbstractActor {
     private void scheduleRun() {
         if (runScheduled || !claimed || handingOff) return;
         runScheduled = true;
-        if (delay.isZero()) getSelf().tell(Run.INSTANCE, getSelf());
-        else node.system().scheduler().scheduleOnce(delay, getSelf(), Run.INSTANCE, getContext().getDispatcher(), getSelf());
+        cycle.schedule(getSelf(), getTimers());
     }
 
     private ActorSelection desk(int member) {

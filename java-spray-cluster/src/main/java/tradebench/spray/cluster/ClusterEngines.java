@@ -20,7 +20,7 @@ import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
 import tradebench.model.Order;
 import tradebench.spray.db.AsyncDatabase;
-import tradebench.spray.db.HandoverStore;
+import tradebench.spray.cluster.db.HandoverStore;
 import tradebench.spray.engine.EngineSet;
 
 /**
@@ -56,6 +56,8 @@ public final class ClusterEngines implements EngineSet {
     private final ActorRef region;
     private final int engines;
     private final Departures departures = new Departures();
+    /** Completed once this member, downed by the cluster, has closed its pool (see {@link #whenDownedAndClosed}). */
+    private final CompletableFuture<Void> downedAndClosed = new CompletableFuture<>();
 
     private ClusterEngines(ActorSystem system, ClusterSettings settings, ClusterNode node, Desk desk, ActorRef region, int engines) {
         this.system = system;
@@ -114,6 +116,11 @@ public final class ClusterEngines implements EngineSet {
             if (c != null) c.cancel();
             return CompletableFuture.completedFuture(akka.Done.getInstance());
         });
+        // After the pool closed (the phase before): a member the cluster downed has nothing left to do.
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "exit-when-downed", () -> {
+            if (e.downed()) e.downedAndClosed.complete(null);
+            return CompletableFuture.completedFuture(akka.Done.getInstance());
+        });
         system.actorOf(MembershipLog.props(settings.self(), e.departures), "membership-log");
         return e;
     }
@@ -155,9 +162,12 @@ public final class ClusterEngines implements EngineSet {
      * passed (a partition on a member that crashed never reports: those
      * orders are lost). The partitions on this member then hand over in
      * Akka's {@code cluster-sharding-shutdown-region} phase, which comes after.
+     * A member the cluster downed has no partition left to drain into (its
+     * orders on their way are lost: contract section 9): it does not wait.
      */
     @Override
     public CompletionStage<Void> drain(Duration timeout) {
+        if (downed()) return CompletableFuture.completedFuture(null);
         CompletableFuture<Void> done = new CompletableFuture<>();
         long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Duration.ofSeconds(10).toNanos());
         poll(done, deadline);
@@ -172,6 +182,26 @@ public final class ClusterEngines implements EngineSet {
             return;
         }
         system.scheduler().scheduleOnce(Duration.ofMillis(50), () -> poll(done, deadline), system.dispatcher());
+    }
+
+    /**
+     * The cluster downed this member (the Split Brain Resolver: it was cut off
+     * from the majority, or taken for crashed): Akka's coordinated shutdown has
+     * stopped its partitions and refuses orders; the process is to exit.
+     */
+    public boolean downed() {
+        return CoordinatedShutdown.get(system).getShutdownReason()
+                .filter(r -> r == CoordinatedShutdown.clusterDowningReason()).isPresent();
+    }
+
+    /**
+     * Completes when a member the cluster downed has nothing left to do: its
+     * partitions stopped, its pool closed. The actor system's own termination
+     * may then still wait for connections to the members it was cut off from
+     * (seconds, or until the cut heals).
+     */
+    public CompletableFuture<Void> whenDownedAndClosed() {
+        return downedAndClosed;
     }
 
     /** Who this member saw downed or removed, and when. */

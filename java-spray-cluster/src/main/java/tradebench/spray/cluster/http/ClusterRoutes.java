@@ -1,4 +1,4 @@
-package tradebench.spray.http;
+package tradebench.spray.cluster.http;
 
 import akka.actor.ActorSelection;
 import akka.actor.ActorSystem;
@@ -24,6 +24,7 @@ import tradebench.spray.cluster.ClusterProtocol;
 import tradebench.spray.cluster.ClusterSettings;
 import tradebench.spray.cluster.StatsAnswer;
 import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.http.ApiRoutes;
 import tradebench.wire.Answers;
 import tradebench.wire.BadRequest;
 import tradebench.wire.OrderViews;

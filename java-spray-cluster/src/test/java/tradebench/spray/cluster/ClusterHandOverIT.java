@@ -65,6 +65,7 @@ class ClusterHandOverIT {
 
     @Test
     void anOrderTradesAcrossMembersAndItsPartitionMovesWithItWhenItsMemberLeaves() throws Exception {
+        // java-spray-async's test database: the members are its service
         TestDatabase tdb = TestDatabase.forModule("java-spray-async");
         tdb.deleteAllSales();
         try (Connection c = tdb.connect(); Statement s = c.createStatement()) {
@@ -72,10 +73,10 @@ class ClusterHandOverIT {
         }
         int ra = freePort(), rb = freePort();
         String seeds = "127.0.0.1:" + ra + ",127.0.0.1:" + rb;
-        SprayService a = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "4",
-                "CLUSTER_HOST", "127.0.0.1", "CLUSTER_PORT", Integer.toString(ra), "CLUSTER_SEEDS", seeds));
-        SprayService b = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "4",
-                "CLUSTER_HOST", "127.0.0.1", "CLUSTER_PORT", Integer.toString(rb), "CLUSTER_SEEDS", seeds));
+        SprayService a = ClusterMember.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "4",
+                "CLUSTER_HOST", "127.0.0.1", "CLUSTER_PORT", Integer.toString(ra), "CLUSTER_SEEDS", seeds)).service();
+        SprayService b = ClusterMember.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "4",
+                "CLUSTER_HOST", "127.0.0.1", "CLUSTER_PORT", Integer.toString(rb), "CLUSTER_SEEDS", seeds)).service();
         String baseA = "http://127.0.0.1:" + a.port(), baseB = "http://127.0.0.1:" + b.port();
         boolean aStopped = false;
         try {

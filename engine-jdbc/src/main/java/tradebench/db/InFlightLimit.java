@@ -1,0 +1,183 @@
+package tradebench.db;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * How many inserts to keep in flight, learnt from their round trips, and the gate that holds them to it
+ * (a semaphore whose permits move). By Little's law a database stores {@code inFlight ÷ roundTrip} a
+ * second: behind a far database (the round trip is the link's latency) more in flight stores more;
+ * behind a near one the round trip is mostly waiting inside the database and on the CPU it shares, and
+ * more in flight only lengthens that queue and costs the database CPU.
+ * <p>
+ * Both are told apart by the round trip against the least one seen recently (TCP Vegas, and the gradient
+ * limit of Netflix's concurrency-limits): at the least round trip nothing waits; what the measured one has
+ * on top of it is queueing. Once a window (at least one least round trip and {@value #MIN_WINDOW_MS} ms)
+ * the limit becomes
+ * <pre>  max(limit ÷ 2, limit × min(1, {@value #TOLERANCE} × leastRoundTrip ÷ medianRoundTrip) + √limit)</pre>
+ * (rounded down)
+ * — grown by √limit while the window's median round trip is within {@value #TOLERANCE} times the least
+ * (the tolerance of Netflix's gradient limit: a round trip's own jitter is not a queue), shrunk (at most halved) when it is further — within [{@code writers},
+ * {@code ceiling}]: never fewer than one insert in flight per writer sharing it. It grows only when the
+ * window had at least half the limit in flight: a window that did not use the limit says nothing about a
+ * larger one. The median, not the mean: a few round trips that waited for a carrier thread or a
+ * collection (a spike of tens of milliseconds on a busy machine) are not a queue in the database, and
+ * would pull a mean far from the rest. Each writer deals a cycle over its part, {@link #perWriter()}: so many writers' cycles do
+ * not wait on each other at the gate.
+ * <p>
+ * The least round trip is the least of the last {@value #LEAST_BUCKETS} buckets of
+ * {@value #LEAST_BUCKET_MS} ms, so a link that became slower is followed within about
+ * {@value #LEAST_BUCKETS} × {@value #LEAST_BUCKET_MS} ms (until then the limit sits at its floor), and
+ * one that became faster at once.
+ * <p>
+ * Every {@value #TELL_EVERY_S} s (when a window closes) it may tell where it stands, on a line of its own:
+ * {@code inFlight limit=N leastRoundTripMs=X medianRoundTripMs=Y peakInFlight=Z}, of the last window.
+ */
+public final class InFlightLimit {
+    static final long MIN_WINDOW_MS = 10;
+    static final long LEAST_BUCKET_MS = 500;
+    static final int LEAST_BUCKETS = 4;
+    static final long TELL_EVERY_S = 5;
+    static final double TOLERANCE = 1.5;
+    private static final int MAX_WINDOW_SAMPLES = 1 << 14;
+    private static final long MIN_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(MIN_WINDOW_MS);
+    private static final long LEAST_BUCKET_NS = TimeUnit.MILLISECONDS.toNanos(LEAST_BUCKET_MS);
+
+    private final int writers;
+    private final int ceiling;
+    private final java.io.PrintStream tell; // null: silent
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition belowLimit = lock.newCondition();
+    private volatile int limit;  // written under the lock, read without it
+    // the rest guarded by lock
+    private int inFlight;
+    private int peakInFlight;      // in this window
+    private long windowStartNs;
+    private int windowSamples;
+    private long[] windowNs = new long[256];
+    private final long[] leastNs = new long[LEAST_BUCKETS]; // [0]: the current bucket
+    private long bucketStartNs;
+    private boolean started;
+    private long lastMedianNs;
+    private int lastPeak;
+    private long toldNs;
+
+    /**
+     * For {@code writers} writers sharing it: starts at the ceiling (as the fixed pool it replaces), within
+     * [writers, ceiling], both at least 1.
+     */
+    public InFlightLimit(int writers, int ceiling) {
+        this(writers, ceiling, null);
+    }
+
+    /** As {@link #InFlightLimit(int, int)}, telling {@code tell} where it stands every few seconds. */
+    public InFlightLimit(int writers, int ceiling, java.io.PrintStream tell) {
+        this.tell = tell;
+        this.ceiling = Math.max(1, ceiling);
+        this.writers = Math.max(1, Math.min(writers, this.ceiling));
+        this.limit = this.ceiling;
+        java.util.Arrays.fill(leastNs, Long.MAX_VALUE);
+    }
+
+    /** The inserts that may be in flight now. */
+    public int limit() {
+        return limit;
+    }
+
+    /** A writer's part of the limit now (rounded up): the most threads it deals a cycle's sales over. */
+    public int perWriter() {
+        return (limit + writers - 1) / writers;
+    }
+
+    /** Waits (not interruptibly: a sale is stored whatever happens) until fewer than the limit are in flight. */
+    public void acquire() {
+        lock.lock();
+        try {
+            while (inFlight >= limit) belowLimit.awaitUninterruptibly();
+            inFlight++;
+            peakInFlight = Math.max(peakInFlight, inFlight);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public void release() {
+        lock.lock();
+        try {
+            inFlight--;
+            if (inFlight < limit) belowLimit.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One insert's round trip, ending at {@code nowNs} ({@link System#nanoTime()}). */
+    public void roundTrip(long rttNs, long nowNs) {
+        String told = null;
+        lock.lock();
+        try {
+            if (!started) {
+                started = true;
+                windowStartNs = nowNs;
+                bucketStartNs = nowNs;
+                toldNs = nowNs;
+            }
+            rememberLeast(Math.max(1, rttNs), nowNs);
+            if (windowSamples == windowNs.length && windowSamples < MAX_WINDOW_SAMPLES) {
+                windowNs = java.util.Arrays.copyOf(windowNs, 2 * windowSamples);
+            }
+            if (windowSamples < windowNs.length) windowNs[windowSamples++] = rttNs; // beyond: the window has plenty
+            long least = leastRoundTripNs();
+            if (nowNs - windowStartNs >= Math.max(least, MIN_WINDOW_NS)) {
+                java.util.Arrays.sort(windowNs, 0, windowSamples);
+                lastMedianNs = windowNs[windowSamples / 2];
+                lastPeak = peakInFlight;
+                adjust(least, lastMedianNs);
+                windowStartNs = nowNs;
+                windowSamples = 0;
+                peakInFlight = inFlight;
+                if (tell != null && nowNs - toldNs >= TimeUnit.SECONDS.toNanos(TELL_EVERY_S)) {
+                    toldNs = nowNs;
+                    told = String.format(java.util.Locale.ROOT,
+                            "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
+                            limit, least / 1e6, lastMedianNs / 1e6, lastPeak);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (told != null) tell.println(told); // not under the lock: the engines' inserts do not wait for a print
+    }
+
+    /** The least round trip remembered (Long.MAX_VALUE before the first). */
+    long leastRoundTripNs() {
+        long least = Long.MAX_VALUE;
+        for (long l : leastNs) least = Math.min(least, l);
+        return least;
+    }
+
+    private void rememberLeast(long rttNs, long nowNs) {
+        while (nowNs - bucketStartNs >= LEAST_BUCKET_NS) { // a new bucket; the oldest is forgotten
+            System.arraycopy(leastNs, 0, leastNs, 1, LEAST_BUCKETS - 1);
+            leastNs[0] = Long.MAX_VALUE;
+            bucketStartNs += LEAST_BUCKET_NS;
+            if (nowNs - bucketStartNs >= LEAST_BUCKETS * LEAST_BUCKET_NS) { // idle for longer than all of them
+                java.util.Arrays.fill(leastNs, Long.MAX_VALUE);
+                bucketStartNs = nowNs;
+            }
+        }
+        leastNs[0] = Math.min(leastNs[0], rttNs);
+    }
+
+    private void adjust(long least, long median) {
+        double gradient = Math.min(1.0, TOLERANCE * least / Math.max(1, median));
+        int next = gradient >= 1.0
+                ? limit + (int) Math.max(1, Math.sqrt(limit))                       // no queue: grow
+                : (int) Math.max(limit / 2.0, limit * gradient + Math.sqrt(limit)); // a queue: what it needs, and room
+        if (next > limit && peakInFlight * 2 < limit) return; // the window did not use the limit
+        next = Math.max(writers, Math.min(ceiling, next));
+        if (next > limit) belowLimit.signalAll();
+        limit = next;
+    }
+}

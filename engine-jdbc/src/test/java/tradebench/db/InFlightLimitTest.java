@@ -1,0 +1,123 @@
+package tradebench.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limit on inserts in flight, fed round trips of a modelled database on a clock of its own: a link of
+ * {@code linkUs} each way and a server that answers one insert every {@code serviceUs}. The inserts of a
+ * round are sent together, so the i-th is answered after the link and i services (queueing, when the
+ * server is the bottleneck) and the round lasts until the last answer.
+ */
+class InFlightLimitTest {
+    private static final long MS = 1_000_000;
+    private long now = 1_000 * MS;
+
+    /** Rounds at the limit for {@code forMs}, each insert's round trip told as it is answered. */
+    private void run(InFlightLimit limit, long forMs, long linkUs, long serviceUs) {
+        long until = now + forMs * MS;
+        while (now < until) {
+            int n = limit.limit();
+            for (int i = 0; i < n; i++) limit.acquire();
+            long sent = now;
+            for (int i = 1; i <= n; i++) {
+                long rtt = (linkUs + i * serviceUs) * 1_000;
+                limit.roundTrip(rtt, sent + rtt);
+            }
+            now = sent + (linkUs + n * serviceUs) * 1_000;
+            for (int i = 0; i < n; i++) limit.release();
+        }
+    }
+
+    @Test
+    void startsAtItsCeiling() {
+        assertEquals(64, new InFlightLimit(4, 64).limit());
+        assertEquals(8, new InFlightLimit(16, 8).limit(), "the floor never above the ceiling");
+    }
+
+    @Test
+    void eachWriterDealsItsCycleOverItsPartOfTheLimit() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        assertEquals(16, limit.perWriter());
+        run(limit, 200, 0, 30);
+        assertEquals(4, limit.limit());
+        assertEquals(1, limit.perWriter(), "at the floor, one insert in flight per writer");
+        assertEquals(3, new InFlightLimit(3, 7).perWriter(), "rounded up");
+    }
+
+    @Test
+    void shrinksToItsFloorWhenTheRoundTripIsQueueingInTheDatabase() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        run(limit, 100, 0, 30); // a database next door: every insert in flight waits for those before it
+        assertEquals(4, limit.limit());
+        run(limit, 2_000, 0, 30);
+        assertEquals(4, limit.limit(), "and stays there");
+    }
+
+    @Test
+    void growsToItsCeilingUnderPureLatency() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        run(limit, 1_000, 0, 30);
+        assertEquals(4, limit.limit());
+        run(limit, 1_000, 20_000, 0); // the link becomes 20 ms: the round trip is latency, not queueing
+        assertEquals(4, limit.limit(), "until the least round trip of the near link is forgotten");
+        run(limit, 1_500, 20_000, 0);
+        assertEquals(64, limit.limit(), "within 2.5 s of the change");
+        run(limit, 5_000, 50_000, 10);
+        assertEquals(64, limit.limit(), "a slower link still, with a little queueing: at its ceiling");
+    }
+
+    @Test
+    void followsAFasterLinkAtOnce() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        run(limit, 1_000, 20_000, 0);
+        assertEquals(64, limit.limit());
+        run(limit, 60, 0, 30);
+        assertEquals(4, limit.limit(), "a few windows of 10 ms, each at least halving it");
+    }
+
+    @Test
+    void settlesNearWhatTheRoundTripNeedsWhenTheDatabaseSaturatesFirst() {
+        // a 1 ms link and 50 µs an insert: 21 in flight keep the server busy (Little's law), more only queue;
+        // the tolerance lets the round trip reach 1.5 times the least, about 32 in flight
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        run(limit, 3_000, 1_000, 50);
+        int settled = limit.limit();
+        assertTrue(settled > 16 && settled < 48, "between its floor and its ceiling, near 21 to 32: " + settled);
+    }
+
+    @Test
+    void doesNotGrowOnWindowsThatLeftTheLimitUnused() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        run(limit, 200, 0, 30);
+        assertEquals(4, limit.limit());
+        for (int i = 0; i < 1_000; i++) { // one insert at a time, no queueing: 1 in flight says nothing of 5
+            limit.acquire();
+            now += MS;
+            limit.roundTrip(30_000, now);
+            limit.release();
+        }
+        assertEquals(4, limit.limit());
+    }
+
+    @Test
+    void theGateHoldsTheInFlightToTheLimit() throws Exception {
+        InFlightLimit limit = new InFlightLimit(1, 2);
+        limit.acquire();
+        limit.acquire();
+        CountDownLatch third = new CountDownLatch(1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            limit.acquire();
+            third.countDown();
+        });
+        assertFalse(third.await(200, TimeUnit.MILLISECONDS), "a third waits while two are in flight");
+        limit.release();
+        assertTrue(third.await(5, TimeUnit.SECONDS), "and goes when one is answered");
+        waiter.join();
+    }
+}
