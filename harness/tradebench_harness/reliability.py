@@ -7,9 +7,9 @@ The checks themselves are `loadclient reliability PHASE` (loadclient/,
 package tradebench.loadclient.reliability). Per variant:
 
   run A  ENGINES=4, database direct: bad-input -> outage (the database stopped
-         2 s into a load that goes on until 4 s after it is back, started again
+         2 s after a load's first stored sale, in a load that goes on until 4 s after it is back, started again
          10 s after the stop; audit) -> database killed (its server process
-         SIGKILLed 3 s into a load, started again 10 s later; every order answered
+         SIGKILLed 3 s after a load's first stored sale, started again 10 s later; every order answered
          within REL_REQUEST_TIMEOUT_MS; the sales rate back at 80 % of the rate
          before the kill within REL_DBCRASH_RECOVERY_S of the database accepting
          connections, the variant never restarted; /stats salesPersisted = SALES;
@@ -148,6 +148,18 @@ class Suite:
             return counts
         return None
 
+    def under_way(self, bg: process.Running, wait_s: float = 60) -> None:
+        """Returns once the load started in the background stores sales (SALES grows), or when it ended or
+        wait_s passed: a phase that stops the database "n s into the load" counts from the load's first
+        stored sale, not from the load client's start (a JVM that takes seconds to start on a busy machine
+        would otherwise see the database gone before its first order)."""
+        before = int(self.db.scalar("SELECT COUNT(*) FROM SALES") or 0)
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline and bg.alive():
+            if int(self.db.scalar("SELECT COUNT(*) FROM SALES") or 0) > before:
+                return
+            time.sleep(0.2)
+
     def run_a(self, v: Variant, d: Path) -> None:
         name = f"reliability {v.name}"
         self.db.sql("DELETE FROM SALES")
@@ -163,13 +175,14 @@ class Suite:
             self.step(f"{name}: bad input", d / "bad-input.log", "bad-input", *common,
                       "--orders-out", d / "orders-bad-input.tsv", "--json", d / "bad-input.json")
 
-            # outage: the database stopped 2 s into the load, started again 10 s later; the load ends 4 s after
+            # outage: the database stopped 2 s after the load's first stored sale, started again 10 s later; the load ends 4 s after
             back = d / "db-back"
             back.unlink(missing_ok=True)
             bg = loadclient.start(self.ctx, "reliability", "outage", *common, "--duration", 40, "--connections", 16,
                                   "--wait", 5, "--seed", 7, "--db-back-file", back,
                                   "--orders", d / "orders-bad-input.tsv", "--orders-out", d / "orders-outage.tsv",
                                   "--json", d / "outage.json", log=d / "outage.log")
+            self.under_way(bg)
             time.sleep(2)
             with open(d / "db.log", "a") as f:
                 dbmod.stop_private(self.ctx, self.db_dir, self.db_port)
@@ -226,7 +239,7 @@ class Suite:
         return pid
 
     def db_crash(self, v: Variant, r: process.Running, d: Path, common: list, name: str) -> None:
-        """The database server killed with SIGKILL 3 s into a load, started again 10 s later; the load goes on until
+        """The database server killed with SIGKILL 3 s after the load's first stored sale, started again 10 s later; the load goes on until
         the sales rate is back (at most REL_DBCRASH_RECOVERY_S s after the database accepts connections)."""
         killed, back = d / "db-killed", d / "db-back-crash"
         killed.unlink(missing_ok=True)
@@ -239,6 +252,7 @@ class Suite:
                               "--orders-out", d / "orders-dbcrash.tsv", "--json", d / "dbcrash.json",
                               log=d / "dbcrash.log")
         try:
+            self.under_way(bg)
             time.sleep(3)
             with open(d / "db.log", "a") as f:
                 pid = self.kill_db(killed)
