@@ -6,13 +6,16 @@
 // cycle's sales before it starts the next. What happened goes back to the
 // parent only after the sales are stored (contract section 1, step 4).
 //
-// Messages from the parent: {t: 'orders', list: flat orders (ordersOf)}, {t: 'drain'}.
+// Orders: a worker thread takes them from its ring (order-ring.js) as each cycle
+// starts; a child process gets them in messages.
+// Messages from the parent: {t: 'orders', list: flat orders (submitAll)}, {t: 'drain'}.
 // Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},
 //                            {t: 'drained'}.
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 const { Market } = require('./market');
 const { createPool } = require('./db');
 const { storeSales } = require('./sales-store');
+const { OrderRing } = require('./order-ring');
 
 // Heartbeat for /stats (open orders, cycles) when nothing else is reported.
 const IDLE_REPORT_MS = 250;
@@ -59,8 +62,10 @@ function threadParent() {
 }
 
 function runEngine(settings, parent = processParent()) {
-  const { engine, delayMs, timeoutMs, persist, db } = settings;
+  const { engine, delayMs, timeoutMs, persist, db, orders } = settings;
   const market = new Market({ timeoutMs });
+  const ring = orders ? new OrderRing(orders) : null;
+  const submit = (order) => market.submit(order);
   // Cycles run one after the other, so one connection is all a cycle uses;
   // the second one serves a retry while a broken one is being closed.
   const pool = createPool(db, { connectionLimit: Math.min(db.poolSize, 2) });
@@ -86,6 +91,7 @@ function runEngine(settings, parent = processParent()) {
 
   async function loop() {
     timer = null;
+    if (ring) ring.takeAll(submit);
     const r = market.cycle(Date.now());
     cycles++;
     let joinedUntold = r.joined;
@@ -109,7 +115,7 @@ function runEngine(settings, parent = processParent()) {
       r.sales.forEach((s, i) => { sales[3 * i] = s.poId; sales[3 * i + 1] = s.soId; sales[3 * i + 2] = s.quantity; });
       send({ t: 'report', joined: joinedUntold, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
     }
-    if (draining && market.pendingCount === 0) return finish();
+    if (draining && market.pendingCount === 0 && (!ring || ring.isEmpty())) return finish();
     timer = setTimeout(loop, delayMs);
   }
 

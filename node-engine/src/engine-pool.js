@@ -10,6 +10,7 @@
 // (ids, engine), 'lost' (engine): a child died with its market.
 const path = require('node:path');
 const { startEngineHost } = require('./engine-hosts');
+const { OrderRing } = require('./order-ring');
 const EventEmitter = require('node:events');
 
 const CHILD = path.join(__dirname, 'engine-child.js');
@@ -28,7 +29,7 @@ class EnginePool extends EventEmitter {
     this.engines = [];
     for (let i = 0; i < config.engines; i++) {
       this.engines.push({
-        index: i, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0,
+        index: i, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0, ring: null, drainAsked: false,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
         spawnedAt: 0, youngDeaths: 0, respawnDelay: RESPAWN_DELAY_MS,
       });
@@ -46,14 +47,18 @@ class EnginePool extends EventEmitter {
   }
 
   spawn(e) {
+    // A worker thread finds its orders in a ring of shared memory (order-ring.js); a child
+    // process gets them over IPC, one flat array per event-loop turn (flush).
+    e.ring = this.config.workers === 'threads' ? OrderRing.create(this.config.inboxLimit) : null;
     const settings = {
       engine: e.index, delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs,
-      persist: this.config.persist, db: this.config.db,
+      persist: this.config.persist, db: this.config.db, orders: e.ring ? e.ring.buffer : null,
     };
     const child = startEngineHost(this.config.workers, CHILD, settings, { silent: this.silent });
     e.child = child;
     e.spawnedAt = Date.now();
     e.ready = false;
+    e.drainAsked = false;
     e.queue = [];
     e.queued = 0;
     e.sent = 0;
@@ -82,11 +87,14 @@ class EnginePool extends EventEmitter {
           this.emit('sales', msg.sales, e.index);
         }
         if (msg.timedOut.length) this.emit('timedOut', msg.timedOut, e.index);
+        // The worker's cycle emptied its ring: room for what did not fit.
+        if (e.queued > 0 && e.ring) this.refillRing(e);
         break;
       case 'failure':
         e.failures = e.failuresBefore + msg.failures;
         e.joined += msg.joined;
         e.open = msg.open;
+        if (e.queued > 0 && e.ring) this.refillRing(e);
         break;
       case 'drained':
         e.open = msg.open;
@@ -118,6 +126,7 @@ class EnginePool extends EventEmitter {
     e.sent = 0;
     e.joined = 0;
     e.open = 0;
+    e.ring = null;
     this.emit('lost', e.index);
     resolveReady(); // start() must not wait for a child that is gone
     setTimeout(() => { if (!this.draining) this.spawn(e); }, e.respawnDelay);
@@ -130,25 +139,41 @@ class EnginePool extends EventEmitter {
     return 'ok';
   }
 
-  // Queues the order for its child; queues are flushed once per event-loop
-  // turn, so a burst of requests costs one IPC message per engine. An order
-  // travels as 7 values of one flat array (engine-child.js submitAll reads
-  // them back): no key names to write and parse per order.
+  // Hands the order to its engine. A worker's ring takes it at once (what does
+  // not fit waits in e.queue, in order, until the worker's next report). A
+  // child's orders are queued and flushed once per event-loop turn, so a burst
+  // of requests costs one IPC message per engine; an order travels as 7 values
+  // of one flat array (engine-child.js submitAll reads them back): no key
+  // names to write and parse per order.
   send(e, order) {
+    e.accepted++;
+    if (e.ring) {
+      if (e.queued === 0 && e.ring.push(order)) e.sent++;
+      else { e.queue.push(order); e.queued++; }
+      return;
+    }
     e.queue.push(order.id, order.side === 'sell' ? 1 : 0, order.userId, order.productId,
       order.quantity, order.priceCents, order.arrival);
     e.queued++;
-    e.accepted++;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
   }
 
+  refillRing(e) {
+    let i = 0;
+    while (i < e.queue.length && e.ring.push(e.queue[i])) i++;
+    e.queue = i === e.queue.length ? [] : e.queue.slice(i);
+    e.queued -= i;
+    e.sent += i;
+    if (e.queued === 0 && e.drainAsked) e.child.send({ t: 'drain' });
+  }
+
   flush() {
     this.flushScheduled = false;
     for (const e of this.engines) {
-      if (e.queued === 0 || !e.child) continue;
+      if (e.queued === 0 || !e.child || e.ring) continue;
       e.sent += e.queued;
       e.child.send({ t: 'orders', list: e.queue });
       e.queue = [];
@@ -176,7 +201,9 @@ class EnginePool extends EventEmitter {
       if (!child) return resolve();
       child.on('message', (msg) => { if (msg.t === 'drained') resolve(); });
       child.once('exit', () => setTimeout(resolve, 50));
-      child.send({ t: 'drain' });
+      // A worker stops once its ring is empty: told only when every order is in it.
+      if (e.queued > 0) e.drainAsked = true;
+      else child.send({ t: 'drain' });
     }));
     return Promise.all(waits);
   }

@@ -61,6 +61,16 @@ for (const mode of ['per-sale', 'batch']) {
     });
   });
 
+  test(`${mode}: names the validation would refuse are stored as they are (escaped, not cut or run)`, { skip, timeout: 10000 }, async () => {
+    // Unescaped, the INSERT fails on every retry: the timeout turns that into a failure.
+    const sales = someSales(3);
+    const odd = ["o'brien", 'back\\slash', "x'); DELETE FROM SALES; --"];
+    sales.forEach((s, i) => { s.buyer = odd[i]; s.seller = `${odd[i]}"`; });
+    await storeSales(pool, mode, sales);
+    const rows = await rowsOf(sales);
+    assert.deepEqual(rows.map((r) => [r.BUYER_NAME, r.SELLER_NAME]), sales.map((s) => [s.buyer, s.seller]));
+  });
+
   test(`${mode}: a connection cut after the insert was sent is retried without a duplicate`, { skip }, async () => {
     const proxy = await breakableProxy(db);
     const viaProxy = createPool({ ...db, port: proxy.port });
