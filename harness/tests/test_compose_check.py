@@ -271,28 +271,20 @@ def test_the_servlet_variants_share_one_dockerfile_with_their_module(tree, cli):
 SHARED = """# syntax=docker/dockerfile:1
 ARG JDK=25
 ARG JRE_TAG=:25.0.3_9-jre
-FROM maven:3.9.11-eclipse-temurin-${JDK} AS build
+FROM maven:3.9.11-eclipse-temurin-${{JDK}} AS build
 ARG MODULE
 ARG LIB=engine-model
 WORKDIR /src
 COPY pom.xml ./
-COPY engine-model/pom.xml engine-model/
-COPY engine-wire/pom.xml engine-wire/
-COPY engine-jdbc/pom.xml engine-jdbc/
-COPY engine-servlet/pom.xml engine-servlet/
-COPY loadclient/pom.xml loadclient/
-COPY java-threads/pom.xml java-threads/
-COPY java-akka/pom.xml java-akka/
-COPY java-spray-async/pom.xml java-spray-async/
-COPY java-virtual/pom.xml java-virtual/
-COPY ${LIB}/src ${LIB}/src
+{module_poms}
+COPY ${{LIB}}/src ${{LIB}}/src
 COPY engine-wire/src engine-wire/src
 COPY engine-jdbc/src engine-jdbc/src
 COPY engine-servlet/src engine-servlet/src
-COPY ${MODULE}/src ${MODULE}/src
-RUN mvn -B -q -DskipTests -pl ${MODULE} -am package && cp ${MODULE}/target/${MODULE}.jar /app.jar
+COPY ${{MODULE}}/src ${{MODULE}}/src
+RUN mvn -B -q -DskipTests -pl ${{MODULE}} -am package && cp ${{MODULE}}/target/${{MODULE}}.jar /app.jar
 
-FROM eclipse-temurin${JRE_TAG}
+FROM eclipse-temurin${{JRE_TAG}}
 COPY --from=build /app.jar /app/app.jar
 USER nobody
 """
@@ -300,7 +292,10 @@ USER nobody
 
 def share_one_dockerfile(tree: Path, module_of: dict) -> None:
     """java-threads and java-akka built from one Dockerfile at the root, each with its build arg MODULE."""
-    (tree / "servlet.Dockerfile").write_text(SHARED)
+    # every module of the tree's root pom (Maven reads them all), as docker/servlet.Dockerfile copies them
+    modules = re.findall(r"<module>([\w.-]+)</module>", (tree / "pom.xml").read_text())
+    (tree / "servlet.Dockerfile").write_text(SHARED.format(
+        module_poms="\n".join(f"COPY {m}/pom.xml {m}/" for m in modules)))
     for service, module in module_of.items():
         yaml_edit(tree, f"doc['services']['{service}']['build'] = "
                         f"{{'context': '.', 'dockerfile': 'servlet.Dockerfile', 'args': {{'MODULE': '{module}'}}}}")
