@@ -146,7 +146,12 @@ def start_variant(ctx: Context, variant: Variant, settings: dict, log: Path, por
     env = {k: str(v) for k, v in settings.items()}
     env["PORT"] = str(port)
     r = start(variant.name, variant.command(ctx), log, env=env, cwd=ctx.root, port=port, append=append)
-    if not wait_http(f"{r.url}/health", health_timeout, r.popen):
+    try:
+        healthy = wait_http(f"{r.url}/health", health_timeout, r.popen)
+    except BaseException:   # Ctrl-C or SIGTERM while it starts: the caller has no handle on it yet
+        r.stop(5)
+        raise
+    if not healthy:
         r.stop(5)
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-20:])
         raise NotHealthy(f"{variant.name} was not healthy within {health_timeout:.0f} s (log: {log})\n{tail}")
