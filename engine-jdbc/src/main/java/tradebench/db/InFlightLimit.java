@@ -1,5 +1,8 @@
 package tradebench.db;
 
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -46,7 +49,7 @@ public final class InFlightLimit {
 
     private final int writers;
     private final int ceiling;
-    private final java.io.PrintStream tell; // null: silent
+    private final PrintStream tell; // null: silent
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition belowLimit = lock.newCondition();
     private volatile int limit;  // written under the lock, read without it
@@ -72,12 +75,12 @@ public final class InFlightLimit {
     }
 
     /** As {@link #InFlightLimit(int, int)}, telling {@code tell} where it stands every few seconds. */
-    public InFlightLimit(int writers, int ceiling, java.io.PrintStream tell) {
+    public InFlightLimit(int writers, int ceiling, PrintStream tell) {
         this.tell = tell;
         this.ceiling = Math.max(1, ceiling);
         this.writers = Math.max(1, Math.min(writers, this.ceiling));
         this.limit = this.ceiling;
-        java.util.Arrays.fill(leastNs, Long.MAX_VALUE);
+        Arrays.fill(leastNs, Long.MAX_VALUE);
     }
 
     /** The inserts that may be in flight now. */
@@ -125,12 +128,12 @@ public final class InFlightLimit {
             }
             rememberLeast(Math.max(1, rttNs), nowNs);
             if (windowSamples == windowNs.length && windowSamples < MAX_WINDOW_SAMPLES) {
-                windowNs = java.util.Arrays.copyOf(windowNs, 2 * windowSamples);
+                windowNs = Arrays.copyOf(windowNs, 2 * windowSamples);
             }
             if (windowSamples < windowNs.length) windowNs[windowSamples++] = rttNs; // beyond: the window has plenty
             long least = leastRoundTripNs();
             if (nowNs - windowStartNs >= Math.max(least, MIN_WINDOW_NS)) {
-                java.util.Arrays.sort(windowNs, 0, windowSamples);
+                Arrays.sort(windowNs, 0, windowSamples);
                 lastMedianNs = windowNs[windowSamples / 2];
                 lastPeak = peakInFlight;
                 adjust(least, lastMedianNs);
@@ -139,7 +142,7 @@ public final class InFlightLimit {
                 peakInFlight = inFlight;
                 if (tell != null && nowNs - toldNs >= TimeUnit.SECONDS.toNanos(TELL_EVERY_S)) {
                     toldNs = nowNs;
-                    told = String.format(java.util.Locale.ROOT,
+                    told = String.format(Locale.ROOT,
                             "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
                             limit, least / 1e6, lastMedianNs / 1e6, lastPeak);
                 }
@@ -163,7 +166,7 @@ public final class InFlightLimit {
             leastNs[0] = Long.MAX_VALUE;
             bucketStartNs += LEAST_BUCKET_NS;
             if (nowNs - bucketStartNs >= LEAST_BUCKETS * LEAST_BUCKET_NS) { // idle for longer than all of them
-                java.util.Arrays.fill(leastNs, Long.MAX_VALUE);
+                Arrays.fill(leastNs, Long.MAX_VALUE);
                 bucketStartNs = nowNs;
             }
         }
