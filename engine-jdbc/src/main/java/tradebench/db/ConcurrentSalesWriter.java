@@ -5,9 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicInteger;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
@@ -17,16 +18,14 @@ import tradebench.model.Sale;
 /**
  * Blocking JDBC code that keeps a cycle's inserts in flight together (java-virtual).
  * <ul>
- * <li>{@code per-sale}: the cycle's sales dealt over as many virtual threads as
- *     this engine's part of the {@link InFlightLimit} shared by all engines allows
- *     now (fewer when the cycle has fewer sales), each storing its share one INSERT after another on a
- *     connection of its own once the limit lets it (no thread waits inside the pool,
- *     where a wait times out: the limit is at most the pool's size). Behind a far
- *     database that is up to the pool's size of inserts in flight, as with a thread
- *     per sale; behind a near one, no more than its round trips say it needs. Each
- *     insert's round trip is told to the limit. The engine's thread forks them and
- *     joins them: it starts its next cycle only when every sale of this one is
- *     stored, the guarantee the asynchronous writers give;</li>
+ * <li>{@code per-sale}: the cycle's sales taken one after another by lanes, virtual threads that each hold a
+ *     place under the {@link InFlightLimit} shared by all engines and a connection of their own (no thread
+ *     waits inside the pool, where a wait times out: the limit is at most the pool's size). A cycle grows its
+ *     lanes while the limit has room, so behind a far database it keeps up to the pool's size of inserts in
+ *     flight, as with a thread per sale, and behind a near one no more than its round trips say it needs.
+ *     Each insert's round trip is told to the limit. The engine's thread forks the lanes and joins them: it
+ *     starts its next cycle only when every sale of this one is stored, the guarantee the asynchronous
+ *     writers give;</li>
  * <li>{@code batch}: one multi-row INSERT per cycle, as {@link JdbcSalesWriter}.</li>
  * </ul>
  * A failed insert is retried (the back-off of {@link SalesPersister}) until it is
@@ -73,64 +72,77 @@ public final class ConcurrentSalesWriter implements SalesPersister {
     }
 
     /**
-     * Fork: a virtual thread per share of the sales, as many shares as this writer's part of the limit now.
-     * Join: the executor's close waits for all. When the limit moved, the shares give back what they have not
-     * tried and it is dealt again over the new number: a long cycle follows the limit rather than keeping
-     * the number it started with. Returns the sales that failed.
+     * Fork: lanes, virtual threads that each hold one place under the limit and a connection, and take the
+     * cycle's next sale until none is left. The first lane waits for its place (every engine gets at least one
+     * insert in flight); a lane forks another before each insert while more sales are left than lanes run and
+     * the limit has room now, and gives its place back when the limit fell below what is in flight. So a
+     * cycle uses whatever the other engines leave of the limit, from one insert in flight to all of it, and
+     * no sale waits behind a share of its own cycle while a place is free.
+     * Join: the engine's thread waits until every lane has ended. Returns the sales not stored: those that
+     * failed, and those no lane took after the failures.
      */
     private List<Sale> insertAll(List<Sale> sales) {
-        List<Sale> failed = new ArrayList<>();
-        List<Sale> todo = sales;
-        while (!todo.isEmpty()) {
-            int width = inFlight.perWriter();
-            int n = Math.min(todo.size(), width);
-            List<List<Sale>> shares = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) shares.add(new ArrayList<>(todo.size() / n + 1));
-            for (int i = 0; i < todo.size(); i++) shares.get(i % n).add(todo.get(i));
-            List<Future<Leftover>> leftovers = new ArrayList<>(n);
-            try (ExecutorService perShare = Executors.newVirtualThreadPerTaskExecutor()) {
-                for (List<Sale> share : shares) leftovers.add(perShare.submit(() -> insertShare(share, width)));
-            }
-            List<Sale> untried = new ArrayList<>();
-            for (Future<Leftover> f : leftovers) {
-                Leftover l = f.resultNow();
-                (l.failed() ? failed : untried).addAll(l.sales());
-            }
-            todo = untried;
-        }
-        return failed;
-    }
-
-    /** What a share did not store: from its first failure on, or what it gave back when the limit moved. */
-    private record Leftover(List<Sale> sales, boolean failed) {
-    }
-
-    /**
-     * A share's sales one after another on one connection, until they are stored, one fails, or this writer's
-     * part of the limit is no longer {@code width}.
-     */
-    private Leftover insertShare(List<Sale> share, int width) {
-        int stored = 0;
+        Cycle cycle = new Cycle(sales);
         inFlight.acquire();
-        try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
-            for (Sale s : share) {
-                JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
-                long sent = System.nanoTime();
-                ps.executeUpdate();
-                long answered = System.nanoTime();
-                inFlight.roundTrip(answered - sent, answered);
-                stored++;
-                if (stored < share.size() && inFlight.perWriter() != width) {
-                    return new Leftover(share.subList(stored, share.size()), false);
-                }
-            }
-        } catch (SQLException | RuntimeException e) {
-            complain(e);
-            return new Leftover(share.subList(stored, share.size()), true);
-        } finally {
-            inFlight.release();
+        cycle.fork();
+        cycle.lanes.arriveAndAwaitAdvance();
+        List<Sale> notStored = new ArrayList<>(cycle.failed);
+        int next = Math.min(cycle.next.get(), sales.size());
+        notStored.addAll(sales.subList(next, sales.size()));
+        return notStored;
+    }
+
+    /** One cycle's sales, the next one to take, and its lanes (the engine's thread is one more party). */
+    private final class Cycle {
+        final List<Sale> sales;
+        final AtomicInteger next = new AtomicInteger();
+        final Phaser lanes = new Phaser(1);
+        final Queue<Sale> failed = new ConcurrentLinkedQueue<>();
+
+        Cycle(List<Sale> sales) {
+            this.sales = sales;
         }
-        return new Leftover(List.of(), false);
+
+        /** A lane for a place under the limit its caller already holds. */
+        void fork() {
+            lanes.register();
+            Thread.ofVirtual().name("sales-lane-" + stats.engine).start(this::lane);
+        }
+
+        int lanesRunning() {
+            return lanes.getRegisteredParties() - 1;
+        }
+
+        /**
+         * Sales one after another on one connection, until none is left, one fails (the rest are left to the
+         * other lanes, or to the next try), or the limit wants its place back.
+         */
+        private void lane() {
+            try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
+                while (true) {
+                    if (lanesRunning() > 1 && inFlight.overLimit()) return;
+                    int i = next.getAndIncrement();
+                    if (i >= sales.size()) return;
+                    if (sales.size() - i - 1 >= lanesRunning() && inFlight.tryAcquire()) fork();
+                    Sale s = sales.get(i);
+                    try {
+                        JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
+                        long sent = System.nanoTime();
+                        ps.executeUpdate();
+                        long answered = System.nanoTime();
+                        inFlight.roundTrip(answered - sent, answered);
+                    } catch (SQLException | RuntimeException e) {
+                        failed.add(s);
+                        throw e;
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                complain(e);
+            } finally {
+                inFlight.release();
+                lanes.arriveAndDeregister();
+            }
+        }
     }
 
     /** One line per failure burst, not one per retry (the engines' threads share it: it may say twice). */

@@ -26,8 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * window had at least half the limit in flight: a window that did not use the limit says nothing about a
  * larger one. The median, not the mean: a few round trips that waited for a carrier thread or a
  * collection (a spike of tens of milliseconds on a busy machine) are not a queue in the database, and
- * would pull a mean far from the rest. Each writer deals a cycle over its part, {@link #perWriter()}: so many writers' cycles do
- * not wait on each other at the gate.
+ * would pull a mean far from the rest. A writer waits at the gate for its first insert in flight
+ * ({@link #acquire()}) and takes more only where the limit has room and no writer waits ({@link #tryAcquire()}):
+ * one writer's cycle can use all of the limit while the others are between cycles, and none is starved.
  * <p>
  * The least round trip is the least of the last {@value #LEAST_BUCKETS} buckets of
  * {@value #LEAST_BUCKET_MS} ms, so a link that became slower is followed within about
@@ -88,9 +89,14 @@ public final class InFlightLimit {
         return limit;
     }
 
-    /** A writer's part of the limit now (rounded up): the most threads it deals a cycle's sales over. */
-    public int perWriter() {
-        return (limit + writers - 1) / writers;
+    /** Whether more are in flight than the limit now allows (it fell): a holder should give its place back. */
+    public boolean overLimit() {
+        lock.lock();
+        try {
+            return inFlight > limit;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Waits (not interruptibly: a sale is stored whatever happens) until fewer than the limit are in flight. */
@@ -100,6 +106,22 @@ public final class InFlightLimit {
             while (inFlight >= limit) belowLimit.awaitUninterruptibly();
             inFlight++;
             peakInFlight = Math.max(peakInFlight, inFlight);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One more in flight if the limit has room now and nobody waits in {@link #acquire()} (who came first);
+     * false, at once, otherwise.
+     */
+    public boolean tryAcquire() {
+        lock.lock();
+        try {
+            if (inFlight >= limit || lock.hasWaiters(belowLimit)) return false;
+            inFlight++;
+            peakInFlight = Math.max(peakInFlight, inFlight);
+            return true;
         } finally {
             lock.unlock();
         }

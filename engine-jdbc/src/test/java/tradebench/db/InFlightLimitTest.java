@@ -41,13 +41,38 @@ class InFlightLimitTest {
     }
 
     @Test
-    void eachWriterDealsItsCycleOverItsPartOfTheLimit() {
+    void takesMoreOnlyWhereTheLimitHasRoomAndNobodyWaits() throws Exception {
+        InFlightLimit limit = new InFlightLimit(1, 3);
+        assertTrue(limit.tryAcquire());
+        assertTrue(limit.tryAcquire());
+        limit.acquire();
+        assertFalse(limit.tryAcquire(), "the limit is full");
+        CountDownLatch waiting = new CountDownLatch(1);
+        CountDownLatch got = new CountDownLatch(1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            waiting.countDown();
+            limit.acquire();
+            got.countDown();
+        });
+        waiting.await();
+        Thread.sleep(100); // parked in acquire
+        limit.release();
+        assertTrue(got.await(5, TimeUnit.SECONDS), "the freed place goes to the one who waited");
+        assertFalse(limit.tryAcquire(), "not to a writer that comes after");
+        waiter.join();
+    }
+
+    @Test
+    void saysWhenMoreAreInFlightThanTheLimitNowAllows() {
         InFlightLimit limit = new InFlightLimit(4, 64);
-        assertEquals(16, limit.perWriter());
-        run(limit, 200, 0, 30);
-        assertEquals(4, limit.limit());
-        assertEquals(1, limit.perWriter(), "at the floor, one insert in flight per writer");
-        assertEquals(3, new InFlightLimit(3, 7).perWriter(), "rounded up");
+        for (int i = 0; i < 64; i++) limit.acquire();
+        assertFalse(limit.overLimit(), "64 in flight at a limit of 64");
+        limit.roundTrip(100_000, now); // a least round trip of 0.1 ms
+        for (int k = 1; k <= 10; k++) limit.roundTrip(5 * MS, now + k * MS); // then a window of 5 ms: a queue
+        assertEquals(32, limit.limit(), "halved");
+        assertTrue(limit.overLimit(), "64 in flight at a limit of 32");
+        for (int i = 0; i < 32; i++) limit.release();
+        assertFalse(limit.overLimit(), "32 at 32");
     }
 
     @Test

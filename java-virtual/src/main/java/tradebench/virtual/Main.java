@@ -11,7 +11,7 @@ import tradebench.threads.ThreadsService;
 /**
  * java-virtual: blocking code throughout, on virtual threads. Embedded Tomcat with a
  * virtual thread per request, a virtual thread per engine, Connector/J + HikariCP,
- * and a cycle's per-sale inserts dealt over virtual threads
+ * and a cycle's per-sale inserts taken by lanes of virtual threads
  * ({@link tradebench.db.ConcurrentSalesWriter}): the engine forks them and joins
  * them, so behind a far database it keeps as many inserts in flight as the
  * asynchronous design does (DB_POOL), with the same guarantee (its next cycle
