@@ -8,32 +8,15 @@
 
 # ---- build: Maven + JDK 25 ----
 FROM maven:3.9.11-eclipse-temurin-25 AS build
-# java-threads | java-akka | java-virtual
+# the servlet variant to build: a module of the root pom (java-threads, java-akka, java-virtual)
 ARG MODULE
-RUN case "$MODULE" in java-threads|java-akka|java-virtual) ;; \
-      *) echo "docker/servlet.Dockerfile builds java-threads, java-akka or java-virtual:" \
-              "pass --build-arg MODULE=<one of them> (given: '$MODULE')" >&2; exit 1 ;; \
-    esac
 WORKDIR /src
-# Every module's pom: Maven reads the whole reactor even to build one module.
-COPY pom.xml ./
-COPY engine-model/pom.xml engine-model/
-COPY engine-wire/pom.xml engine-wire/
-COPY engine-jdbc/pom.xml engine-jdbc/
-COPY engine-servlet/pom.xml engine-servlet/
-COPY loadclient/pom.xml loadclient/
-COPY java-threads/pom.xml java-threads/
-COPY java-akka/pom.xml java-akka/
-COPY java-spray-async/pom.xml java-spray-async/
-COPY java-spray-cluster/pom.xml java-spray-cluster/
-COPY java-virtual/pom.xml java-virtual/
-# Sources of this variant and of what it needs (tests are compiled, not run:
-# the variant's tests use engine-model's test-jar).
-COPY engine-model/src engine-model/src
-COPY engine-wire/src engine-wire/src
-COPY engine-jdbc/src engine-jdbc/src
-COPY engine-servlet/src engine-servlet/src
-COPY ${MODULE}/src ${MODULE}/src
+# The whole tree, less what .dockerignore keeps out: Maven reads every module of the root
+# pom even to build one (a new module needs no line here), and the Maven repository is a
+# cache mount, so a change of sources does not download the dependencies again.
+COPY . .
+RUN test -n "$MODULE" && test -f "$MODULE/variant.yaml" \
+ || { echo "docker/servlet.Dockerfile builds a servlet variant: pass --build-arg MODULE=<its folder> (given: '$MODULE')" >&2; exit 1; }
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q -Dstyle.color=never -DskipTests -pl ${MODULE} -am package \
  && cp ${MODULE}/target/${MODULE}.jar /variant.jar

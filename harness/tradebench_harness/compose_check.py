@@ -21,7 +21,8 @@ files themselves:
   - every path a Dockerfile COPYs, with the ARGs the Dockerfile declares and
     the service's build args, exists in its build context and is not dropped
     by .dockerignore; every module of the root pom is in the Maven images'
-    build stage; base images carry a version; the final stage (or the
+    build stage, with the sources of the module built and of those it
+    depends on (with ``COPY . .``: in the context, not ignored); base images carry a version; the final stage (or the
     service's build target) runs as a user other than root. Compose reads a
     Dockerfile and .dockerignore only when it builds, through the engine's
     BuildKit: this module reads them as BuildKit does;
@@ -245,6 +246,23 @@ def _root_modules(context: str):
     return re.findall(r"<module>\s*([^<\s]+)\s*</module>", text)
 
 
+def _module_dependencies(context: str, module: str, modules) -> list:
+    """The modules of the root pom that MODULE depends on, directly or through another (what -am builds)."""
+    found, todo = [], [module]
+    while todo:
+        pom = os.path.join(context, todo.pop(), "pom.xml")
+        if not os.path.isfile(pom):
+            continue
+        with open(pom) as f:
+            text = re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
+        for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
+            name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", block)
+            if name and name.group(1) in modules and name.group(1) not in found and name.group(1) != module:
+                found.append(name.group(1))
+                todo.append(name.group(1))
+    return found
+
+
 def _expand(text):
     text = str(text).strip()
     if not text:
@@ -432,9 +450,19 @@ class _Checker:
         mvn = [(r, values) for r, values in runs if re.search(r"\bmvn\b", r)]
         modules = _root_modules(context)
         built = []
+        whole = "." in copied  # COPY . .: every path the build needs must be in the context, and not ignored
+
+        def in_context(rel: str, why: str) -> None:
+            if not os.path.exists(os.path.join(context, rel)):
+                self.bad("%s: %s needs %s: no such path in the build context" % (where, why, rel))
+            elif _ignored(rules, rel):
+                self.bad("%s: %s needs %s: excluded by .dockerignore" % (where, why, rel))
+
         if mvn and modules:
             for m in modules:
-                if not any(c in (".", m, m + "/pom.xml") for c in copied):
+                if whole:
+                    in_context(m + "/pom.xml", "Maven (every module of the root pom)")
+                elif not any(c in (m, m + "/pom.xml") for c in copied):
                     self.bad("%s: the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % (where, m))
             for run, values in mvn:
                 for raw in re.findall(r"-pl\s+(\S+)", run):
@@ -446,7 +474,10 @@ class _Checker:
                         built.append(m)
                         if m not in modules:
                             self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
-                        elif not any(c in (".", m, m + "/src") for c in copied):
+                        elif whole:
+                            for d in [m, *_module_dependencies(context, m, modules)]:
+                                in_context(d + "/src", "mvn -pl %s -am" % m)
+                        elif not any(c in (m, m + "/src") for c in copied):
                             self.bad("%s: the build stage does not COPY %s/src" % (where, m))
         return built
 
