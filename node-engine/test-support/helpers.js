@@ -79,9 +79,10 @@ async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condi
 // A TCP proxy to the database that a test can break: `cutNext` forwards the
 // next client packet and then cuts both sides (the statement runs, its answer
 // is lost); `refuse` closes every new connection at once; down() also cuts the open ones.
+// `inserts` counts the INSERT INTO SALES statements that went through it.
 function breakableProxy(target) {
   const sockets = new Set();
-  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0 };
+  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0, inserts: 0 };
   const server = net.createServer((client) => {
     if (proxy.refuse) { client.destroy(); return; }
     const upstream = net.connect(target.port, target.host);
@@ -90,6 +91,7 @@ function breakableProxy(target) {
     let dropAnswer = false;
     client.on('data', (chunk) => {
       upstream.write(chunk);
+      if (chunk.includes('INSERT INTO SALES')) proxy.inserts++;
       if (proxy.cutNext) {
         proxy.cutNext = false;
         dropAnswer = true;
