@@ -98,8 +98,10 @@ for (const persist of ['batch', 'per-sale']) {
         const [rows] = await check.query('SELECT PO_ID, SO_ID, PRODUCT_ID, CREATED FROM SALES WHERE PO_ID IN (?) ORDER BY PO_ID',
           [[firstId + 1, firstId + 3]]);
         assert.deepEqual(rows.map((r) => [r.PO_ID, r.SO_ID, r.PRODUCT_ID]), [[firstId + 1, firstId, '0'], [firstId + 3, firstId + 2, '2']]);
-        // batch: one INSERT for the two engines; per-sale: one each
+        // batch: one INSERT for the two engines; per-sale: each engine on a connection of its own
+        // (each prepares the INSERT there), the two side by side: two in flight at once
         assert.equal(proxy.inserts, persist === 'batch' ? 1 : 2);
+        assert.equal(proxy.mostAwaiting, persist === 'batch' ? 1 : 2);
       } finally {
         await proxy.close();
         await check.end();
