@@ -1,6 +1,7 @@
 'use strict';
 // Configuration from the environment, contract section 5 names. A bad value is a
 // ConfigError naming the variable; server.js prints it and exits non-zero.
+const os = require('node:os');
 const { KINDS } = require('./engine-hosts');
 
 class ConfigError extends Error {}
@@ -41,6 +42,7 @@ function loadConfig(env = process.env) {
     inboxLimit: integer(env, 'INBOX_LIMIT', 1, 100000000),
     persist,
     workers: workersOf(env),
+    workerThreads: workerThreadsOf(env),
     // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
     faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
@@ -62,4 +64,18 @@ function workersOf(env) {
   return w;
 }
 
-module.exports = { loadConfig, ConfigError };
+// WORKER_THREADS (WORKERS=threads only): how many worker threads run the engines, engine e on
+// worker e mod WORKER_THREADS. By default one per core, and no more than there are engines: a
+// worker per engine would wake once per engine and cycle; a worker for several engines wakes once
+// for all of them, and more workers than cores only take turns on them.
+function defaultWorkerThreads(engines) {
+  return Math.max(1, Math.min(engines, os.availableParallelism()));
+}
+
+function workerThreadsOf(env) {
+  const engines = integer(env, 'ENGINES', 1, 256);
+  if (env.WORKER_THREADS === undefined || String(env.WORKER_THREADS).trim() === '') return defaultWorkerThreads(engines);
+  return Math.min(engines, integer(env, 'WORKER_THREADS', 1, 256));
+}
+
+module.exports = { loadConfig, ConfigError, defaultWorkerThreads };

@@ -1,16 +1,29 @@
 'use strict';
-// One engine: a child process forked by the parent, or a worker thread of it
-// (WORKERS, engine-hosts.js). It owns the market of the products i with
-// i mod ENGINES = its index, receives their orders from the parent (over IPC,
-// or the worker's MessagePort), runs a cycle every DELAY_MS and stores each
-// cycle's sales before it starts the next. What happened goes back to the
-// parent only after the sales are stored (contract section 1, step 4).
+// The engines of one host: a child process forked by the parent (one engine,
+// the 2014 design), or a worker thread of it (WORKERS=threads: the engines
+// e with e mod WORKER_THREADS = the worker's index; engine-hosts.js). Engine i
+// owns the market of the products p with p mod ENGINES = i, receives their
+// orders from the parent (over IPC, or a ring in shared memory per engine),
+// and runs a cycle every DELAY_MS. A host runs the cycles of all its engines
+// in one tick (each engine's market on its own), stores the sales of them all,
+// and only then tells the parent what happened and pauses: no engine starts
+// a cycle before its previous cycle's sales are stored (contract section 1,
+// step 4).
 //
-// Orders: a worker thread takes them from its ring (order-ring.js) as each cycle
-// starts; a child process gets them in messages.
-// Messages from the parent: {t: 'orders', list: flat orders (submitAll)}, {t: 'drain'}.
-// Messages to the parent:   {t: 'ready'}, {t: 'report', ...}, {t: 'failure', ...},
-//                            {t: 'drained'}.
+// Storing a tick's sales: batch, one multi-row INSERT of every engine's sales
+// (one round trip for the worker, not one per engine); per-sale, each engine
+// its own connection, its inserts one after another on it, the engines side
+// by side: behind a slow database a worker keeps one INSERT in flight per
+// engine, as the children do.
+//
+// Orders: a worker thread takes them from its engines' rings (order-ring.js)
+// as each tick starts; a child process gets them in messages.
+// Messages from the parent: {t: 'orders', list: flat orders (submitAll)} (a
+//                            child's one engine), {t: 'drain', engine?} (that
+//                            engine, or all of them).
+// Messages to the parent:   {t: 'ready'}, {t: 'report', reports: [per engine]},
+//                            {t: 'failure', reports: [per engine]},
+//                            {t: 'drained', reports: [per engine]}.
 const { isMainThread, parentPort, workerData } = require('node:worker_threads');
 const { Market } = require('./market');
 const { createPool } = require('./db');
@@ -61,77 +74,119 @@ function threadParent() {
   };
 }
 
-function runEngine(settings, parent = processParent()) {
-  const { engine, delayMs, timeoutMs, persist, db, orders } = settings;
-  const market = new Market({ timeoutMs });
-  const ring = orders ? new OrderRing(orders) : null;
-  const submit = (order) => market.submit(order);
-  // Cycles run one after the other, so one connection is all a cycle uses;
-  // the second one serves a retry while a broken one is being closed.
-  const pool = createPool(db, { connectionLimit: Math.min(db.poolSize, 2) });
-  let cycles = 0;
-  let failures = 0;
-  let draining = false;
+// The sales of a cycle as the parent wants them: flat [poId, soId, quantity, ...].
+function flatSales(sales) {
+  const flat = new Array(sales.length * 3);
+  for (let i = 0; i < sales.length; i++) {
+    const s = sales[i];
+    flat[3 * i] = s.poId; flat[3 * i + 1] = s.soId; flat[3 * i + 2] = s.quantity;
+  }
+  return flat;
+}
+
+// settings.engines: [{engine: index, orders: its ring's SharedArrayBuffer or null}].
+function runEngines(settings, parent = processParent()) {
+  const { delayMs, timeoutMs, persist, db } = settings;
+  const engines = settings.engines.map(({ engine, orders }) => {
+    const market = new Market({ timeoutMs });
+    return {
+      index: engine, market, ring: orders ? new OrderRing(orders) : null, submit: (order) => market.submit(order),
+      cycles: 0, failures: 0, draining: false, untold: 0, cycle: null,
+    };
+  });
+  // An engine's cycles run one after the other, so one connection is all it
+  // uses at a time; the second one serves a retry while a broken one is being closed.
+  const pool = createPool(db, { connectionLimit: engines.length * Math.min(db.poolSize, 2) });
   let lastReport = 0;
 
-  let timer = null; // the pause between two cycles (null while a cycle runs)
-  const drainNow = () => {
-    draining = true;
-    // Shutting down must not wait out a long DELAY_MS: next cycle now.
-    if (timer) { clearTimeout(timer); timer = null; loop(); }
+  let timer = null; // the pause between two ticks (null while a tick runs)
+  const drainNow = (index) => {
+    for (const e of engines) if (index === undefined || e.index === index) e.draining = true;
+    // Shutting down must not wait out a long DELAY_MS: next tick now.
+    if (timer) { clearTimeout(timer); timer = null; tick(); }
   };
   parent.onMessage((msg) => {
-    if (msg.t === 'orders') submitAll(market, msg.list);
-    else if (msg.t === 'drain') drainNow();
+    if (msg.t === 'orders') submitAll(engines[0].market, msg.list);
+    else if (msg.t === 'drain') drainNow(msg.engine);
   });
   parent.ignoreSignals();
-  parent.onGone(drainNow);
+  parent.onGone(() => drainNow());
 
   const send = (msg) => parent.send(msg);
 
-  async function loop() {
+  // Told at once, with the orders the failing engines' cycles joined: while
+  // the tick waits out an outage, /stats and the inbox limit must see it.
+  const failed = (stuck) => (err, count) => {
+    const reports = stuck.map((e) => {
+      e.failures++;
+      const r = { engine: e.index, failures: e.failures, joined: e.untold, open: e.market.openCount };
+      e.untold = 0;
+      return r;
+    });
+    send({ t: 'failure', reports });
+    // One line per failed attempt: retries back off, so this stays readable.
+    process.stderr.write(`engine ${stuck.map((e) => e.index).join(',')}: storing ${count} sales failed ` +
+      `(${err && err.code ? err.code : err && err.message}); retrying\n`);
+  };
+
+  function store(selling) {
+    if (selling.length === 0) return null;
+    if (persist === 'batch') {
+      const sales = selling.length === 1 ? selling[0].cycle.sales : [].concat(...selling.map((e) => e.cycle.sales));
+      return storeSales(pool, persist, sales, { onFailure: failed(selling) });
+    }
+    if (selling.length === 1) return storeSales(pool, persist, selling[0].cycle.sales, { onFailure: failed(selling) });
+    return Promise.all(selling.map((e) => storeSales(pool, persist, e.cycle.sales, { onFailure: failed([e]) })));
+  }
+
+  async function tick() {
     timer = null;
-    if (ring) ring.takeAll(submit);
-    const r = market.cycle(Date.now());
-    cycles++;
-    let joinedUntold = r.joined;
-    if (r.sales.length > 0) {
-      await storeSales(pool, persist, r.sales, {
-        onFailure: (err, count) => {
-          failures++;
-          // Told at once, with the orders this cycle joined: while the cycle
-          // waits out an outage, /stats and the inbox limit must see it.
-          send({ t: 'failure', failures, joined: joinedUntold, open: market.openCount });
-          joinedUntold = 0;
-          // One line per failed attempt: retries back off, so this stays readable.
-          process.stderr.write(`engine ${engine}: storing ${count} sales failed (${err && err.code ? err.code : err && err.message}); retrying\n`);
-        },
-      });
+    const selling = [];
+    for (const e of engines) {
+      if (e.ring) e.ring.takeAll(e.submit);
+      e.cycle = e.market.cycle(Date.now());
+      e.cycles++;
+      e.untold = e.cycle.joined;
+      if (e.cycle.sales.length > 0) selling.push(e);
     }
+    const storing = store(selling);
+    if (storing) await storing;
     const now = Date.now();
-    if (joinedUntold || r.sales.length || r.timedOut.length || now - lastReport >= IDLE_REPORT_MS) {
-      lastReport = now;
-      const sales = new Array(r.sales.length * 3);
-      r.sales.forEach((s, i) => { sales[3 * i] = s.poId; sales[3 * i + 1] = s.soId; sales[3 * i + 2] = s.quantity; });
-      send({ t: 'report', joined: joinedUntold, sales, timedOut: r.timedOut, open: market.openCount, cycles, failures });
+    const heartbeat = now - lastReport >= IDLE_REPORT_MS;
+    const reports = [];
+    for (const e of engines) {
+      const r = e.cycle;
+      if (e.untold || r.sales.length || r.timedOut.length || heartbeat) {
+        reports.push({
+          engine: e.index, joined: e.untold, sales: r.sales.length ? flatSales(r.sales) : [], timedOut: r.timedOut,
+          open: e.market.openCount, cycles: e.cycles, failures: e.failures,
+        });
+      }
+      e.untold = 0;
+      e.cycle = null;
     }
-    if (draining && market.pendingCount === 0 && (!ring || ring.isEmpty())) return finish();
-    timer = setTimeout(loop, delayMs);
+    if (reports.length) {
+      lastReport = now;
+      send({ t: 'report', reports });
+    }
+    if (engines.every((e) => e.draining && e.market.pendingCount === 0 && (!e.ring || e.ring.isEmpty()))) return finish();
+    timer = setTimeout(tick, delayMs);
   }
 
   async function finish() {
     await pool.end().catch(() => {});
-    parent.send({ t: 'drained', open: market.openCount }, () => parent.exit());
+    const reports = engines.map((e) => ({ engine: e.index, open: e.market.openCount }));
+    parent.send({ t: 'drained', reports }, () => parent.exit());
   }
 
   send({ t: 'ready' });
-  timer = setTimeout(loop, 0);
+  timer = setTimeout(tick, 0);
 }
 
-if (!isMainThread && workerData && workerData.engine !== undefined) {
-  runEngine(workerData, threadParent());
+if (!isMainThread && workerData && Array.isArray(workerData.engines)) {
+  runEngines(workerData, threadParent());
 } else if (require.main === module) {
-  runEngine(JSON.parse(process.argv[2]));
+  runEngines(JSON.parse(process.argv[2]));
 }
 
-module.exports = { runEngine };
+module.exports = { runEngines };

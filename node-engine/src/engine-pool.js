@@ -1,16 +1,18 @@
 'use strict';
-// The parent's side of the engines: starts one engine per ENGINES (a child
-// process, or a worker thread with WORKERS=threads: engine-hosts.js), routes
-// each order to the engine that owns its product, counts each engine's pending
-// orders (sent but not yet joined) against INBOX_LIMIT, notices an engine that
-// dies and starts a replacement, and drains them all on shutdown. "child"
-// below is either kind of host.
+// The parent's side of the engines: starts their hosts (a child process per
+// engine, or with WORKERS=threads WORKER_THREADS worker threads, engine e on
+// worker e mod WORKER_THREADS: engine-hosts.js, engine-child.js), routes each
+// order to the engine that owns its product, counts each engine's pending
+// orders (sent but not yet joined) against INBOX_LIMIT, notices a host that
+// dies and starts a replacement for it and its engines, and drains them all on
+// shutdown. "child" below is either kind of host.
 //
 // Events: 'sales' (flat [poId, soId, quantity, ...], engine), 'timedOut'
-// (ids, engine), 'lost' (engine): a child died with its market.
+// (ids, engine), 'lost' (engine): a host died with the engine's market.
 const path = require('node:path');
 const { startEngineHost } = require('./engine-hosts');
 const { OrderRing } = require('./order-ring');
+const { defaultWorkerThreads } = require('./config');
 const EventEmitter = require('node:events');
 
 const CHILD = path.join(__dirname, 'engine-child.js');
@@ -20,6 +22,12 @@ const RESPAWN_DELAY_MS = 100;
 const RESPAWN_DELAY_MAX_MS = 5000;
 const SHORT_LIFE_MS = 2000;
 
+// How many hosts, and which engines each runs: a child per engine, or the engines spread over the workers.
+function hostCount(config) {
+  if (config.workers !== 'threads') return config.engines;
+  return Math.min(config.engines, config.workerThreads ?? defaultWorkerThreads(config.engines));
+}
+
 class EnginePool extends EventEmitter {
   constructor(config, { silent = false } = {}) {
     super();
@@ -27,109 +35,132 @@ class EnginePool extends EventEmitter {
     this.silent = silent; // tests keep the children's stderr to themselves
     this.draining = false;
     this.engines = [];
+    this.hosts = [];
+    for (let h = 0; h < hostCount(config); h++) {
+      this.hosts.push({ index: h, child: null, engines: [], spawnedAt: 0, youngDeaths: 0, respawnDelay: RESPAWN_DELAY_MS });
+    }
     for (let i = 0; i < config.engines; i++) {
-      this.engines.push({
-        index: i, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0, ring: null, drainAsked: false,
+      const host = this.hosts[i % this.hosts.length];
+      const e = {
+        index: i, host, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0, ring: null, drainAsked: false,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
-        spawnedAt: 0, youngDeaths: 0, respawnDelay: RESPAWN_DELAY_MS,
-      });
+      };
+      host.engines.push(e);
+      this.engines.push(e);
     }
     this.flushScheduled = false;
   }
 
-  // Resolves once every child said it is ready.
+  // Resolves once every host said it is ready.
   start() {
-    return Promise.all(this.engines.map((e) => this.spawn(e)));
+    return Promise.all(this.hosts.map((h) => this.spawn(h)));
   }
 
   engineOf(productId) {
     return this.engines[productId % this.engines.length];
   }
 
-  spawn(e) {
-    // A worker thread finds its orders in a ring of shared memory (order-ring.js); a child
+  spawn(host) {
+    // A worker thread finds each engine's orders in a ring of shared memory (order-ring.js); a child
     // process gets them over IPC, one flat array per event-loop turn (flush).
-    e.ring = this.config.workers === 'threads' ? OrderRing.create(this.config.inboxLimit) : null;
+    const threads = this.config.workers === 'threads';
+    for (const e of host.engines) {
+      e.ring = threads ? OrderRing.create(this.config.inboxLimit) : null;
+      e.ready = false;
+      e.drainAsked = false;
+      e.queue = [];
+      e.queued = 0;
+      e.sent = 0;
+      e.joined = 0;
+      e.open = 0;
+    }
     const settings = {
-      engine: e.index, delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs,
-      persist: this.config.persist, db: this.config.db, orders: e.ring ? e.ring.buffer : null,
+      engines: host.engines.map((e) => ({ engine: e.index, orders: e.ring ? e.ring.buffer : null })),
+      delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs, persist: this.config.persist, db: this.config.db,
     };
     const child = startEngineHost(this.config.workers, CHILD, settings, { silent: this.silent });
-    e.child = child;
-    e.spawnedAt = Date.now();
-    e.ready = false;
-    e.drainAsked = false;
-    e.queue = [];
-    e.queued = 0;
-    e.sent = 0;
-    e.joined = 0;
-    e.open = 0;
+    host.child = child;
+    host.spawnedAt = Date.now();
+    for (const e of host.engines) e.child = child;
     return new Promise((resolve) => {
-      child.on('message', (msg) => this.onMessage(e, child, msg, resolve));
-      child.on('exit', (code, signal) => this.onExit(e, child, code, signal, resolve));
+      child.on('message', (msg) => this.onMessage(host, child, msg, resolve));
+      child.on('exit', (code, signal) => this.onExit(host, child, code, signal, resolve));
     });
   }
 
-  onMessage(e, child, msg, resolveReady) {
-    if (e.child !== child) return;
+  onMessage(host, child, msg, resolveReady) {
+    if (host.child !== child) return;
     switch (msg.t) {
       case 'ready':
-        e.ready = true;
+        for (const e of host.engines) e.ready = true;
         resolveReady();
         break;
       case 'report':
-        e.joined += msg.joined;
-        e.open = msg.open;
-        e.cycles = e.cyclesBefore + msg.cycles;
-        e.failures = e.failuresBefore + msg.failures;
-        if (msg.sales.length) {
-          e.salesPersisted += msg.sales.length / 3;
-          this.emit('sales', msg.sales, e.index);
-        }
-        if (msg.timedOut.length) this.emit('timedOut', msg.timedOut, e.index);
-        // The worker's cycle emptied its ring: room for what did not fit.
-        if (e.queued > 0 && e.ring) this.refillRing(e);
+        for (const r of msg.reports) this.onReport(this.engines[r.engine], r);
         break;
       case 'failure':
-        e.failures = e.failuresBefore + msg.failures;
-        e.joined += msg.joined;
-        e.open = msg.open;
-        if (e.queued > 0 && e.ring) this.refillRing(e);
+        for (const r of msg.reports) {
+          const e = this.engines[r.engine];
+          e.failures = e.failuresBefore + r.failures;
+          e.joined += r.joined;
+          e.open = r.open;
+          if (e.queued > 0 && e.ring) this.refillRing(e);
+        }
         break;
       case 'drained':
-        e.open = msg.open;
+        for (const r of msg.reports) this.engines[r.engine].open = r.open;
         break;
       default:
         break;
     }
   }
 
-  onExit(e, child, code, signal, resolveReady) {
-    if (e.child !== child) return;
-    e.child = null;
-    e.ready = false;
-    // Counters of a replaced child carry on from where the dead one stopped.
-    e.failuresBefore = e.failures;
-    e.cyclesBefore = e.cycles;
+  onReport(e, r) {
+    e.joined += r.joined;
+    e.open = r.open;
+    e.cycles = e.cyclesBefore + r.cycles;
+    e.failures = e.failuresBefore + r.failures;
+    if (r.sales.length) {
+      e.salesPersisted += r.sales.length / 3;
+      this.emit('sales', r.sales, e.index);
+    }
+    if (r.timedOut.length) this.emit('timedOut', r.timedOut, e.index);
+    // The worker's cycle emptied the ring: room for what did not fit.
+    if (e.queued > 0 && e.ring) this.refillRing(e);
+  }
+
+  onExit(host, child, code, signal, resolveReady) {
+    if (host.child !== child) return;
+    host.child = null;
+    for (const e of host.engines) {
+      e.child = null;
+      e.ready = false;
+      // Counters of a replaced host carry on from where the dead one stopped.
+      e.failuresBefore = e.failures;
+      e.cyclesBefore = e.cycles;
+    }
     if (this.draining) {
-      this.emit('exited', e.index, code);
+      for (const e of host.engines) this.emit('exited', e.index, code);
       return;
     }
-    // A child died: its market (orders not yet stored as sales) is gone. Its
-    // products answer 503 until the replacement says it is ready.
-    e.youngDeaths = Date.now() - e.spawnedAt < SHORT_LIFE_MS ? e.youngDeaths + 1 : 0;
-    e.respawnDelay = Math.min(RESPAWN_DELAY_MS * 2 ** Math.max(0, e.youngDeaths - 1), RESPAWN_DELAY_MAX_MS);
-    process.stderr.write(`engine ${e.index} died (${signal || `exit code ${code}`}); a new one starts in ${e.respawnDelay} ms\n`);
-    e.restarts++;
-    e.queue = [];
-    e.queued = 0;
-    e.sent = 0;
-    e.joined = 0;
-    e.open = 0;
-    e.ring = null;
-    this.emit('lost', e.index);
-    resolveReady(); // start() must not wait for a child that is gone
-    setTimeout(() => { if (!this.draining) this.spawn(e); }, e.respawnDelay);
+    // A host died: its engines' markets (orders not yet stored as sales) are
+    // gone. Their products answer 503 until the replacement says it is ready.
+    host.youngDeaths = Date.now() - host.spawnedAt < SHORT_LIFE_MS ? host.youngDeaths + 1 : 0;
+    host.respawnDelay = Math.min(RESPAWN_DELAY_MS * 2 ** Math.max(0, host.youngDeaths - 1), RESPAWN_DELAY_MAX_MS);
+    const which = host.engines.map((e) => e.index).join(',');
+    process.stderr.write(`engine ${which} died (${signal || `exit code ${code}`}); a new host starts in ${host.respawnDelay} ms\n`);
+    for (const e of host.engines) {
+      e.restarts++;
+      e.queue = [];
+      e.queued = 0;
+      e.sent = 0;
+      e.joined = 0;
+      e.open = 0;
+      e.ring = null;
+      this.emit('lost', e.index);
+    }
+    resolveReady(); // start() must not wait for a host that is gone
+    setTimeout(() => { if (!this.draining) this.spawn(host); }, host.respawnDelay);
   }
 
   // May engine e take one more order? 'ok' | 'unavailable' (no ready child) | 'overloaded' (INBOX_LIMIT).
@@ -167,7 +198,7 @@ class EnginePool extends EventEmitter {
     e.queue = i === e.queue.length ? [] : e.queue.slice(i);
     e.queued -= i;
     e.sent += i;
-    if (e.queued === 0 && e.drainAsked) e.child.send({ t: 'drain' });
+    if (e.queued === 0 && e.drainAsked) e.child.send({ t: 'drain', engine: e.index });
   }
 
   flush() {
@@ -185,25 +216,28 @@ class EnginePool extends EventEmitter {
     return e.queued + e.sent - e.joined;
   }
 
+  // Kills the host of engine `index` (a worker takes the engines it runs with it).
   kill(index, signal = 'SIGKILL') {
     const e = this.engines[index];
     if (e.child) e.child.kill(signal);
   }
 
-  // Stop: every child joins what it was sent, stores its sales, and exits.
+  // Stop: every engine joins what it was sent and stores its sales, and its host exits.
   drain() {
     this.draining = true;
     this.flush();
-    // Done with a child when it says 'drained' (sent after its last report,
+    // Done with a host when it says 'drained' (sent after its last report,
     // so every report is in) or, should it crash meanwhile, when it exits.
-    const waits = this.engines.map((e) => new Promise((resolve) => {
-      const child = e.child;
+    const waits = this.hosts.map((host) => new Promise((resolve) => {
+      const child = host.child;
       if (!child) return resolve();
       child.on('message', (msg) => { if (msg.t === 'drained') resolve(); });
       child.once('exit', () => setTimeout(resolve, 50));
-      // A worker stops once its ring is empty: told only when every order is in it.
-      if (e.queued > 0) e.drainAsked = true;
-      else child.send({ t: 'drain' });
+      for (const e of host.engines) {
+        // A worker stops an engine once its ring is empty: told only when every order is in it.
+        if (e.queued > 0) e.drainAsked = true;
+        else child.send({ t: 'drain', engine: e.index });
+      }
     }));
     return Promise.all(waits);
   }

@@ -109,7 +109,7 @@ async function main() {
     process.exit(1);
   });
   server.on('listening', () => {
-    process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines (${config.workers}), ` +
+    process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines (${config.workers === 'threads' ? `threads: ${Math.min(config.engines, config.workerThreads)} workers` : 'processes'}), ` +
       `PERSIST=${config.persist}, DELAY_MS=${config.delayMs}, TIMEOUT_MS=${config.timeoutMs}, ` +
       `PRODUCTS=${config.products}, INBOX_LIMIT=${config.inboxLimit}, database ${config.db.host}:${config.db.port}/${config.db.database}\n`);
   });

@@ -79,26 +79,38 @@ async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condi
 // A TCP proxy to the database that a test can break: `cutNext` forwards the
 // next client packet and then cuts both sides (the statement runs, its answer
 // is lost); `refuse` closes every new connection at once; down() also cuts the open ones.
+// `inserts` counts the client packets carrying an INSERT INTO SALES (a multi-row INSERT, or the
+// statement a connection prepares for its per-sale inserts); `mostAwaiting`, the most of them
+// sent on different connections and not yet answered at one time.
 function breakableProxy(target) {
   const sockets = new Set();
-  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0 };
+  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0, inserts: 0, awaiting: 0, mostAwaiting: 0 };
   const server = net.createServer((client) => {
     if (proxy.refuse) { client.destroy(); return; }
     const upstream = net.connect(target.port, target.host);
     sockets.add(client); sockets.add(upstream);
     const cut = () => { client.destroy(); upstream.destroy(); };
     let dropAnswer = false;
+    let awaiting = false;
     client.on('data', (chunk) => {
       upstream.write(chunk);
+      if (chunk.includes('INSERT INTO SALES')) {
+        proxy.inserts++;
+        if (!awaiting) { awaiting = true; proxy.awaiting++; proxy.mostAwaiting = Math.max(proxy.mostAwaiting, proxy.awaiting); }
+      }
       if (proxy.cutNext) {
         proxy.cutNext = false;
         dropAnswer = true;
       }
     });
     upstream.on('data', (chunk) => {
+      const deliver = () => {
+        if (awaiting) { awaiting = false; proxy.awaiting--; }
+        client.write(chunk);
+      };
       // a slow database: every answer arrives delayMs later (in order: equal delays fire in order)
-      if (!dropAnswer && proxy.delayMs) return setTimeout(() => client.write(chunk), proxy.delayMs);
-      if (!dropAnswer) return client.write(chunk);
+      if (!dropAnswer && proxy.delayMs) return setTimeout(deliver, proxy.delayMs);
+      if (!dropAnswer) return deliver();
       // The server answered (the statement ran and committed): the client
       // never hears it, its connection is cut instead.
       proxy.cuts++;
