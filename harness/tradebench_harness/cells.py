@@ -3,7 +3,8 @@ sweep and the map are made of these.
 
 Per series (a variant with its row's settings):
   Toxiproxy in front of the database -> variant started behind it -> `loadclient verify` (no added
-  latency) -> JIT warm-up (Java) -> for each repeat, for each cell: the link's latency set, SALES
+  latency) -> JIT warm-up (Java) -> for each repeat, for each cell: the backlog of the cell before
+  stored (no load, no added latency, until SALES stops growing), the link's latency set, SALES
   emptied, a fresh `loadclient load` (fixed settle, then the measured window) while the variant, the
   database, the link and the load client are sampled -> one run record per cell.
 
@@ -28,6 +29,8 @@ from .db import DbError
 from .variants import Variant, row_label
 
 PROBE_SECONDS = 3
+#: the most seconds a cell waits for the backlog of the cell before it to be stored (drain)
+DRAIN_MAX_S = 60
 
 
 @dataclass
@@ -63,7 +66,7 @@ class Series:
 
 @dataclass
 class CellTiming:
-    settle: int = 5        # seconds of load at a cell's latency before its window (the backlog of the last cell drains)
+    settle: int = 5        # seconds of load at a cell's latency before its window (the cell before's backlog is drained first)
     window: int = 15
     repeat: int = 1        # passes over every cell, in order (the repeats of one process, interleaved in time)
     verify: bool = True
@@ -75,7 +78,7 @@ class CellTiming:
 
 
 def estimate_seconds(series: list[Series], cells: list[Cell], t: CellTiming) -> int:
-    per_cell = t.settle + t.window + 3
+    per_cell = t.settle + t.window + 5   # 2 of them: the drain of the cell before's backlog, usually
     out = PROBE_SECONDS * 2 * len({c.latency_ms for c in cells})
     for s in series:
         java = s.variant.runtime == "java"
@@ -148,6 +151,8 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
                        "rttMs": rtts.get(cell.latency_ms),
                        "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
                 warmup = t.first_warmup if (rep, i) == (1, 1) and t.first_warmup else str(t.settle)
+                if records:   # not the first cell of this process: the cell before may have left a backlog
+                    rec["drainSeconds"] = drain(db, link)
                 try:
                     rec.update(_measure_cell(ctx, db, link, variant, cell, t, warmup,
                                              out / f"r{rep}-{i:02d}-{cell.latency_ms}ms"))
@@ -173,6 +178,25 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
         if link:
             link.stop()
     return records
+
+
+def drain(db, link, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+    """With no load and no added latency, lets the variant store what the cell before left in its inboxes,
+    until SALES stops growing for QUIET_S (at most MOST_S). A cell heavier than a design's bound fills its
+    inboxes; without this the next cell's window would hold that backlog beside its own load's sales, and a
+    design that keeps up with a light cell would seem to store more than the cell offers. Returns the
+    seconds it took."""
+    started = time.monotonic()
+    if link:
+        link.set_latency(0)
+    last = None
+    while time.monotonic() - started < most_s:
+        stored = int(db.scalar("SELECT COUNT(*) FROM SALES"))
+        if stored == last:
+            break
+        last = stored
+        time.sleep(quiet_s)
+    return round(time.monotonic() - started, 1)
 
 
 def _measure_cell(ctx: Context, db, link, variant, cell: Cell, t: CellTiming, warmup: str, out: Path) -> dict:
