@@ -11,7 +11,9 @@ from tradebench_harness import db as dbmod
 
 pytestmark = pytest.mark.integration   # the private database, no variant
 
-TEST_DB = "TRADER_HARNESS_TEST"
+# its own database: the rows it stores would otherwise be fills of orders 1, 2, ... in the database the
+# sweep's and the map's tests verify their variants against
+TEST_DB = "TRADER_HARNESS_DRAIN_TEST"
 
 
 @pytest.fixture()
@@ -20,7 +22,8 @@ def db(ctx):
     dbmod.create(ctx, TEST_DB)
     handle = dbmod.open_db(ctx, TEST_DB)
     handle.sql("TRUNCATE TABLE SALES")
-    return handle
+    yield handle
+    handle.sql("TRUNCATE TABLE SALES")
 
 
 def store_for(db, seconds: float, started: threading.Event) -> threading.Thread:
