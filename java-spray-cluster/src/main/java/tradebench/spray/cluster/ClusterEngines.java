@@ -43,11 +43,16 @@ public final class ClusterEngines implements EngineSet {
     static final int FORM_WAIT_S = 10;
 
     /**
-     * Every seed has been up at once (or this member has been up for {@value #FORM_WAIT_S} s): the
-     * partitions may start. Members started together so share them evenly, since Akka places each
-     * new partition on the member that runs the fewest.
+     * Every seed has been up at once and the coordinator knows the shard region of each (or this member
+     * has been up for {@value #FORM_WAIT_S} s): the partitions may start. Members started together so
+     * share them evenly, since Akka places each new partition on the region that runs the fewest among
+     * those registered at that moment. A member is up before its region registers (it first opens its
+     * database and the hand-over table): woken then, every partition would go to the others, and with no
+     * rebalancing it would run none until a hand-over.
      */
     private volatile boolean formed;
+    /** The shard regions the coordinator knows, as last asked (-1: no answer yet). */
+    private volatile int regions = -1;
 
     private final ActorSystem system;
     private final ClusterSettings settings;
@@ -104,8 +109,14 @@ public final class ClusterEngines implements EngineSet {
                     + settings.seeds().size() + ")");
             long upAt = System.nanoTime();
             wake.set(system.scheduler().scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(WAKE_S * 1000L), () -> {
-                if (!e.formed) e.formed = upMembers(cluster) >= settings.seeds().size()
-                        || System.nanoTime() - upAt > Duration.ofSeconds(FORM_WAIT_S).toNanos();
+                if (!e.formed) {
+                    e.askRegions();
+                    e.formed = upMembers(cluster) >= settings.seeds().size() && e.regions >= settings.seeds().size()
+                            || System.nanoTime() - upAt > Duration.ofSeconds(FORM_WAIT_S).toNanos();
+                    if (e.formed) {
+                        System.out.println("cluster: partitions start, " + e.regions + " shard regions known");
+                    }
+                }
                 if (e.formed) e.wakeAll();
             }, system.dispatcher()));
         });
@@ -142,6 +153,16 @@ public final class ClusterEngines implements EngineSet {
     public void openDesk(OrderGateway gateway) {
         system.actorOf(DeskActor.props(desk, gateway, node.db(), settings, node.hosted(),
                 (engine, order) -> region.tell(ClusterProtocol.NewOrder.of(engine, order), ActorRef.noSender())), DeskActor.NAME);
+    }
+
+    /** Asks the coordinator how many shard regions it knows; the answer lands in {@link #regions}. */
+    private void askRegions() {
+        Patterns.ask(region, new ShardRegion.GetClusterShardingStats(
+                        scala.concurrent.duration.FiniteDuration.create(WAKE_S, java.util.concurrent.TimeUnit.SECONDS)),
+                        Duration.ofSeconds(WAKE_S + 1))
+                .thenAccept(answer -> {
+                    if (answer instanceof ShardRegion.ClusterShardingStats stats) regions = stats.getRegions().size();
+                });
     }
 
     private void wakeAll() {
