@@ -114,16 +114,28 @@ public final class ConcurrentSalesWriter implements SalesPersister {
         }
 
         /**
+         * Another lane, if the sales no lane has taken are more than the running lanes will take next (this
+         * one included unless it {@code took} its sale already) and the limit has room now.
+         */
+        private void grow(boolean took) {
+            int willTake = took ? lanesRunning() - 1 : lanesRunning();
+            if (sales.size() - next.get() > willTake && inFlight.tryAcquire()) fork();
+        }
+
+        /**
          * Sales one after another on one connection, until none is left, one fails (the rest are left to the
          * other lanes, or to the next try), or the limit wants its place back.
          */
         private void lane() {
+            // before this lane's connection and statement, which may cost a round trip each (a statement is
+            // prepared on the server the first time a connection uses it): the lanes start together
+            grow(false);
             try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
                 while (true) {
                     if (lanesRunning() > 1 && inFlight.overLimit()) return;
                     int i = next.getAndIncrement();
                     if (i >= sales.size()) return;
-                    if (sales.size() - i - 1 >= lanesRunning() && inFlight.tryAcquire()) fork();
+                    grow(true);
                     Sale s = sales.get(i);
                     try {
                         JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());

@@ -78,6 +78,29 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
     }
 
     /**
+     * On connections that have not prepared the INSERT yet (a round trip each, the first time), the lanes
+     * start together: behind a 100 ms link 16 sales on 8 lanes are one round trip to prepare and two to
+     * insert (300 ms), not lanes that start one round trip after another (700 ms or more).
+     */
+    @Test
+    void lanesStartTogetherOnFreshConnections() throws Exception {
+        Config direct = database().config();
+        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
+             Database db = new Database(database().config("DB_HOST", "127.0.0.1", "DB_PORT",
+                     Integer.toString(proxy.port()), "DB_POOL", "8"), true)) {
+            Wait.until(() -> db.openConnections() == 8, "the pool opened its 8 connections");
+            EngineStats stats = new EngineStats(0, new SalesWindow());
+            SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, db.inFlightLimit(1));
+            proxy.delayAnswers(100);
+            long t0 = System.nanoTime();
+            store(writer, sales(base + 1, 16), 30);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(16, database().count(""), "every sale stored when store returned");
+            assertTrue(ms < 550, "the lanes started together: three round trips or so, took " + ms + " ms");
+        }
+    }
+
+    /**
      * Next door (no added latency) 64 inserts in flight on a 64-connection pool only queue inside the
      * database: the limit falls well below the pool's size, and every sale is still stored once.
      */
