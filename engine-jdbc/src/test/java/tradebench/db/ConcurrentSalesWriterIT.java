@@ -3,12 +3,14 @@ package tradebench.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
 import tradebench.engine.Config.PersistMode;
 import tradebench.engine.EngineStats;
 import tradebench.engine.SalesPersister;
 import tradebench.engine.SalesWindow;
+import tradebench.model.Sale;
 import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.Wait;
@@ -30,19 +32,15 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
      */
     @Test
     void perSaleKeepsACyclesInsertsInFlightTogetherAndWaitsForAll() throws Exception {
-        Config direct = database().config();
-        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
-             Database db = new Database(database().config("DB_HOST", "127.0.0.1", "DB_PORT",
-                     Integer.toString(proxy.port()), "DB_POOL", "8"), true)) {
-            Wait.until(() -> db.openConnections() == 8, "the pool opened its 8 connections");
+        try (SlowDatabase slow = slowDatabase(8)) {
+            TcpProxy proxy = slow.proxy();
+            Database db = slow.db();
             EngineStats stats = new EngineStats(0, new SalesWindow());
             InFlightLimit inFlight = db.inFlightLimit(1);
             SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, inFlight);
             proxy.delayAnswers(50);
             for (int i = 0; i < 3; i++) store(writer, sales(base + 1, 8), 30); // each connection's statement prepared
-            long t0 = System.nanoTime();
-            store(writer, sales(base + 101, 16), 30);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            long ms = storeTimedMs(writer, sales(base + 101, 16));
             assertEquals(24, database().count(""), "every sale stored when store returned");
             assertTrue(ms >= 100, "at most 8 in flight: at least two round trips, took " + ms + " ms");
             assertTrue(ms < 400, "in flight together: far less than 16 round trips (800 ms), took " + ms + " ms");
@@ -59,19 +57,15 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
      */
     @Test
     void aCycleUsesThePlacesTheOtherEnginesLeave() throws Exception {
-        Config direct = database().config();
-        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
-             Database db = new Database(database().config("DB_HOST", "127.0.0.1", "DB_PORT",
-                     Integer.toString(proxy.port()), "DB_POOL", "8"), true)) {
-            Wait.until(() -> db.openConnections() == 8, "the pool opened its 8 connections");
+        try (SlowDatabase slow = slowDatabase(8)) {
+            TcpProxy proxy = slow.proxy();
+            Database db = slow.db();
             EngineStats stats = new EngineStats(0, new SalesWindow());
             InFlightLimit inFlight = db.inFlightLimit(4);
             SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, inFlight);
             proxy.delayAnswers(50);
             for (int i = 0; i < 3; i++) store(writer, sales(base + 1 + 8L * i, 8), 30); // each connection's statement prepared
-            long t0 = System.nanoTime();
-            store(writer, sales(base + 101, 16), 30);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            long ms = storeTimedMs(writer, sales(base + 101, 16));
             assertEquals(40, database().count(""), "every sale stored when store returned");
             assertTrue(ms < 300, "on all 8 places: two or three round trips, not eight (400 ms); took " + ms + " ms");
         }
@@ -84,17 +78,13 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
      */
     @Test
     void lanesStartTogetherOnFreshConnections() throws Exception {
-        Config direct = database().config();
-        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
-             Database db = new Database(database().config("DB_HOST", "127.0.0.1", "DB_PORT",
-                     Integer.toString(proxy.port()), "DB_POOL", "8"), true)) {
-            Wait.until(() -> db.openConnections() == 8, "the pool opened its 8 connections");
+        try (SlowDatabase slow = slowDatabase(8)) {
+            TcpProxy proxy = slow.proxy();
+            Database db = slow.db();
             EngineStats stats = new EngineStats(0, new SalesWindow());
             SalesPersister writer = db.concurrentWriter(PersistMode.PER_SALE, stats, db.inFlightLimit(1));
             proxy.delayAnswers(100);
-            long t0 = System.nanoTime();
-            store(writer, sales(base + 1, 16), 30);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            long ms = storeTimedMs(writer, sales(base + 1, 16));
             assertEquals(16, database().count(""), "every sale stored when store returned");
             assertTrue(ms < 550, "the lanes started together: three round trips or so, took " + ms + " ms");
         }
@@ -115,6 +105,38 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
             for (int i = 0; i < cycles; i++) store(writer, sales(base + 1 + (long) i * perCycle, perCycle), 30);
             assertEquals(cycles * perCycle, database().count(""), "every sale stored, once");
             assertTrue(inFlight.limit() < 32, "the round trips were queueing: limit " + inFlight.limit());
+        }
+    }
+
+    /** Stores SALES with WRITER; the milliseconds until it returned. */
+    private long storeTimedMs(SalesPersister writer, List<Sale> sales) throws Exception {
+        long t0 = System.nanoTime();
+        store(writer, sales, 30);
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    /** The test database behind a TCP proxy that can delay its answers, with a full pool of POOL connections. */
+    private SlowDatabase slowDatabase(int pool) throws Exception {
+        Config direct = database().config();
+        TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort());
+        Database db = new Database(database().config("DB_HOST", "127.0.0.1", "DB_PORT", Integer.toString(proxy.port()),
+                "DB_POOL", Integer.toString(pool)), true);
+        SlowDatabase slow = new SlowDatabase(proxy, db);
+        try {
+            Wait.until(() -> db.openConnections() == pool, "the pool opened its " + pool + " connections");
+            return slow;
+        } catch (Exception | AssertionError e) {
+            slow.close();
+            throw e;
+        }
+    }
+
+    private record SlowDatabase(TcpProxy proxy, Database db) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            try (proxy) {
+                db.close();
+            }
         }
     }
 }
