@@ -66,7 +66,7 @@ class Series:
 
 @dataclass
 class CellTiming:
-    settle: int = 5        # seconds of load at a cell's latency before its window (the cell before's backlog is drained first)
+    settle: int = 5        # seconds of load at a cell's latency before its window (what came before is drained first)
     window: int = 15
     repeat: int = 1        # passes over every cell, in order (the repeats of one process, interleaved in time)
     verify: bool = True
@@ -151,8 +151,9 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
                        "rttMs": rtts.get(cell.latency_ms),
                        "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
                 warmup = t.first_warmup if (rep, i) == (1, 1) and t.first_warmup else str(t.settle)
-                if records:   # not the first cell of this process: the cell before may have left a backlog
-                    rec["drainSeconds"] = drain(db, link)
+                # the cell before, or the JIT warm-up at the heaviest load before the first cell, may have left
+                # a backlog above the design's bound: stored before this cell's window opens
+                rec["drainSeconds"] = drain(db, link)
                 try:
                     rec.update(_measure_cell(ctx, db, link, variant, cell, t, warmup,
                                              out / f"r{rep}-{i:02d}-{cell.latency_ms}ms"))

@@ -65,11 +65,14 @@ function workersOf(env) {
 }
 
 // WORKER_THREADS (WORKERS=threads only): how many worker threads run the engines, engine e on
-// worker e mod WORKER_THREADS. By default one per core, and no more than there are engines: a
-// worker per engine would wake once per engine and cycle; a worker for several engines wakes once
-// for all of them, and more workers than cores only take turns on them.
-function defaultWorkerThreads(engines) {
-  return Math.max(1, Math.min(engines, os.availableParallelism()));
+// worker e mod WORKER_THREADS. By default one per core but one, at least one and no more than there
+// are engines. The HTTP thread is what bounds this mode at saturation, and it needs a core of its
+// own: the workers share the others. A worker for several engines wakes once for all of them, where
+// a worker per engine would wake once per engine and cycle, and more workers than the cores left
+// only take turns on them, and on the HTTP thread's. A worker that dies takes its engines with it:
+// WORKER_THREADS=ENGINES keeps every engine apart, at that cost.
+function defaultWorkerThreads(engines, cores = os.availableParallelism()) {
+  return Math.max(1, Math.min(engines, cores - 1));
 }
 
 function workerThreadsOf(env) {

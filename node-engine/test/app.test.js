@@ -162,7 +162,7 @@ test('shutting down refuses new orders with 503 and drains the engines', async (
 });
 
 test('a killed child answers 503 engine unavailable until its replacement is ready', () =>
-  withService({ engines: 2 }, async (url, service) => {
+  withService({ engines: 2, workerThreads: 2 }, async (url, service) => {
     const before = await call(url, 'POST', '/buy?userId=b&productId=0&quantity=1');
     assert.equal(before.status, 202);
     service.engines.kill(0, 'SIGKILL');

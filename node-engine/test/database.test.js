@@ -231,7 +231,7 @@ test('/orders/{id}: an order its engine still calls open whose stored fills cove
 
 test('orders of a killed child answer "unknown" with their stored fills; other engines trade on', { skip }, async () => {
   await pool.query('DELETE FROM SALES');
-  const service = await createService(testConfig({ engines: 2 }), { silent: true, log: quiet });
+  const service = await createService(testConfig({ engines: 2, workerThreads: 2 }), { silent: true, log: quiet });
   const http = await serve(service.app);
   try {
     const url = http.url;

@@ -37,7 +37,7 @@ test('bad engine numbers and wrong methods are refused, nothing is killed', () =
   }));
 
 test('with FAULTS=on the crash kills that child; it is replaced and trades again, the other keeps going', () =>
-  withService({ faults: true, engines: 2 }, async (url, service) => {
+  withService({ faults: true, engines: 2, workerThreads: 2 }, async (url, service) => {
     const oldPid = service.engines.engines[1].child.pid;
     const otherPid = service.engines.engines[0].child.pid;
     const r = await call(url, 'POST', '/faults/crash-engine?engine=1');

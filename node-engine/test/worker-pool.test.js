@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const os = require('node:os');
-const { loadConfig, ConfigError } = require('../src/config');
+const { loadConfig, ConfigError, defaultWorkerThreads } = require('../src/config');
 const { createPool } = require('../src/db');
 const { runEngines } = require('../src/engine-child');
 const { OrderRing } = require('../src/order-ring');
@@ -15,10 +15,12 @@ const { testDb, call, waitFor, withService, breakableProxy } = require('../test-
 const db = testDb();
 const skip = db ? false : 'DB_HOST/DB_PORT/DB_USER/DB_PASSWORD not set (TB_REQUIRE_DB=1 makes this a failure)';
 
-test('WORKER_THREADS: one per core but no more than ENGINES by default; at most ENGINES; bad values refused', () => {
+test('WORKER_THREADS: by default the cores but the HTTP thread\'s, at least one, at most ENGINES; bad values refused', () => {
   const cores = os.availableParallelism();
-  assert.equal(loadConfig({ ENGINES: '64' }).workerThreads, Math.min(64, cores));
+  assert.equal(loadConfig({ ENGINES: '64' }).workerThreads, Math.max(1, Math.min(64, cores - 1)));
   assert.equal(loadConfig({ ENGINES: '1' }).workerThreads, 1);
+  assert.deepEqual([1, 2, 3, 8].map((c) => defaultWorkerThreads(6, c)), [1, 1, 2, 6]);
+  assert.equal(defaultWorkerThreads(2, 16), 2);
   assert.equal(loadConfig({ ENGINES: '6', WORKER_THREADS: '3' }).workerThreads, 3);
   assert.equal(loadConfig({ ENGINES: '2', WORKER_THREADS: '5' }).workerThreads, 2);
   for (const bad of ['0', '-1', 'two', '1.5']) assert.throws(() => loadConfig({ WORKER_THREADS: bad }), ConfigError, bad);
