@@ -267,9 +267,12 @@ def map_chart(pts: list[dict]):
         x, y = loads.index(w["load"]), lats.index(w["latencyMs"])
         face = "#d0d0d0" if w["ties"] else col[w["winner"]]
         ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
-        text = ("tie\n" + "\n".join([w["winner"], *w["ties"]])) if w["ties"] else \
+        tied = [w["winner"], *w["ties"]]
+        # a tie of every design is said so: six names do not fit in a cell
+        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied))) if w["ties"] else \
             (w["winner"].replace(" ", "\n", 1) + (f"\n×{w['overNext']:.1f}" if w["overNext"] else ""))
-        ax.text(x, y, text, ha="center", va="center", fontsize=6.5, color="black" if w["ties"] else "white")
+        ax.text(x, y, text, ha="center", va="center", fontsize=6.5 if len(tied) <= 4 or not w["ties"] else 5.5,
+                color="black" if w["ties"] else "white")
     ax.set_xlim(-0.5, len(loads) - 0.5)
     ax.set_ylim(-0.5, len(lats) - 0.5)
     ax.set_xticks(range(len(loads)), loads, fontsize=8)
