@@ -1,4 +1,4 @@
-"""Building what the harness runs: Maven's modules and node-engine's packages.
+"""Building what the harness runs: Maven's modules and the Node.js variants' packages.
 
 One rule decides when to build: an output is stale when it is missing or older than a file of its inputs
 (files, folders, globs relative to the repository root). The variants say their build in variant.yaml; the
@@ -46,9 +46,11 @@ def stale(root: Path, outputs: list[str], inputs: list[str]) -> bool:
 
 
 def command(ctx: Context, argv: list[str], cwd: Path | None = None, log=None) -> int:
-    """ARGV with the JDK first on PATH; `mvn` is Maven (installed when missing)."""
+    """ARGV with the JDK first on PATH; `mvn` is Maven, `npm` the one beside Node.js (each installed when missing)."""
     if argv and argv[0] == "mvn":
         argv = [tools.maven(), *argv[1:]]
+    elif argv and argv[0] == "npm":
+        argv = [tools.npm(ctx), *argv[1:]]
     return subprocess.run(argv, cwd=cwd or ctx.root, env=ctx.java_env(), stdout=log or sys.stderr,
                           stderr=subprocess.STDOUT if log else None).returncode
 
@@ -101,10 +103,16 @@ def model_classpath(ctx: Context, bench: bool = False) -> str:
 
 
 def everything(ctx: Context) -> int:
-    """`./tradebench build`: every Maven module (installed) and node-engine's packages."""
+    """`./tradebench build`: every Maven module (installed) and each Node.js variant's packages."""
+    from .variants import ManifestError, discover
     if mvn(ctx, "-DskipTests", "install") != 0:
         say("error: Maven build failed")
         return 1
-    if (ctx.root / "node-engine").is_dir():
-        tools.npm_ci(ctx)
+    try:
+        for v in discover(ctx.root):
+            if v.runtime == "node":
+                v.ensure_built(ctx)
+    except ManifestError as e:
+        say(f"error: {e}")
+        return 1
     return 0

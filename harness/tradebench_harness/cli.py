@@ -31,7 +31,7 @@ USAGE = """usage: ./tradebench COMMAND [ARGS]
   load ARGS / verify ARGS  the load client (loadclient load / verify)
   replay java|node FILE    deterministic replay of a scenario (contract section 2)
   bench-model [JMH ARGS]   the engine-model benchmark under JMH: fast vs reference market
-  build                    build everything (Maven modules, npm install)
+  build                    build everything (Maven modules, npm ci)
   reliability [VARIANT...] the reliability suite alone (bad input, overload, outage, crash, shutdown)
   fuzz [VARIANT...] [--seed N|random]   Schemathesis against every variant with docs/openapi.yaml
   e2e [--variants V,...]   each variant once per e2e configuration of its variant.yaml, checked by loadclient verify
@@ -190,7 +190,8 @@ def cmd_loadclient(ctx, argv: list[str]) -> int:
 
 
 def cmd_replay(ctx, argv: list[str]) -> int:
-    from . import build, tools
+    from . import build
+    from .variants import by_name
     if len(argv) != 2 or argv[0] not in ("java", "node"):
         say("usage: ./tradebench replay java|node SCENARIO.json")
         return 2
@@ -200,7 +201,7 @@ def cmd_replay(ctx, argv: list[str]) -> int:
     if argv[0] == "java":
         return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx), "tradebench.model.replay.ReplayMain",
                                argv[1]])
-    tools.npm_ci(ctx)
+    by_name(ctx.root, ["node-engine"])[0].ensure_built(ctx)   # its packages (underscore)
     os.execv(ctx.node, [ctx.node, str(ctx.root / "node-engine" / "src" / "replay.js"), argv[1]])
 
 

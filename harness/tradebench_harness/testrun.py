@@ -1,7 +1,8 @@
 """`./tradebench test [--tier unit|integration|system]`: every test of the project, on the private database.
 
  1. the Java modules' tests (Maven; unit tests and tests against the database),
- 2. node-engine's tests (node:test), its engines as child processes, then as worker threads,
+ 2. each Node.js variant's tests (node:test), once per row of its variant.yaml: node-engine's engines as child
+    processes, then as worker threads,
  3. end to end: each variant started on its own database and checked with `loadclient verify`,
     once per e2e configuration of its variant.yaml (e2e.py),
  4. the HTTP API fuzzed: Schemathesis against every variant with docs/openapi.yaml, a fixed seed (fuzz.py),
@@ -13,9 +14,9 @@
     of the tree and a short real compare of two variants, its report.html looked at in headless Chromium.
 
 The tiers (without --tier: all three, what CI runs):
-  unit         Maven's *Test (surefire, -DskipITs), node-engine's test files that start no service, the
+  unit         Maven's *Test (surefire, -DskipITs), the Node.js test files that start no service, the
                harness's tests marked neither integration nor system; no database is started
-  integration  Maven's *IT (failsafe, -DskipUTs), node-engine's test files that start the service, the
+  integration  Maven's *IT (failsafe, -DskipUTs), the Node.js test files that start the service, the
                harness's tests marked integration, on the private database
   system       the variants started and checked: 3 to 7, the harness's tests marked system
 
@@ -30,14 +31,15 @@ import re
 import subprocess
 import sys
 import traceback
+from pathlib import Path
 
 from . import build, context, db as dbmod, tools
 from .context import Context
 from .steps import Steps
-from .variants import discover, select, test_database
+from .variants import ManifestError, discover, row_label, select, test_database
 
 TIERS = ("unit", "integration", "system")
-#: node-engine's test files that start the service (and may store sales): the integration tier's
+#: a Node.js variant's test files that start its service (and may store sales): the integration tier's
 NODE_SERVICE = re.compile(r"withService|createService|testConfig|testDb")
 
 
@@ -60,29 +62,35 @@ def test_databases(ctx: Context) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def node_test_files(ctx: Context, tier: str) -> list[str]:
-    files = sorted((ctx.root / "node-engine" / "test").glob("*.test.js"))
+def node_test_files(folder: Path, tier: str) -> list[str]:
+    files = sorted((folder / "test").glob("*.test.js"))
     service = [f for f in files if NODE_SERVICE.search(f.read_text())]
     chosen = service if tier == "integration" else [f for f in files if f not in service]
-    return [str(f.relative_to(ctx.root / "node-engine")) for f in chosen]
+    return [str(f.relative_to(folder)) for f in chosen]
 
 
 def node_tests(ctx: Context, steps: Steps, tiers: set) -> None:
-    """node-engine's own tests (node:test), with its engines as child processes, then as worker threads.
-    One file at a time: the files share one test database, and database.test.js counts SALES rows that
-    another file's service would otherwise be adding meanwhile."""
-    try:
-        tools.npm_ci(ctx)
-    except tools.ToolError as e:
-        steps.fail(f"node-engine tests ({e})")
-        return
-    files = ["test/**/*.test.js"] if {"unit", "integration"} <= tiers else \
-        node_test_files(ctx, "unit" if "unit" in tiers else "integration")
-    for w in ("processes", "threads"):
-        say(f"node-engine: node --test (WORKERS={w})")
-        rc = subprocess.run([ctx.node, "--test", "--test-concurrency=1", "--test-reporter=spec", *files],
-                            cwd=ctx.root / "node-engine", env={**os.environ, "WORKERS": w}).returncode
-        (steps.ok if rc == 0 else steps.fail)(f"node-engine tests (WORKERS={w})")
+    """Each Node.js variant's own tests (node:test in its folder), once per row of its manifest: node-engine's
+    with its engines as child processes, then as worker threads. One file at a time: the files share one test
+    database, and database.test.js counts SALES rows that another file's service would otherwise be adding."""
+    for v in discover(ctx.root):
+        if v.runtime != "node":
+            continue
+        try:
+            v.ensure_built(ctx)
+        except ManifestError as e:
+            steps.fail(f"{v.name} tests ({e})")
+            continue
+        files = ["test/**/*.test.js"] if {"unit", "integration"} <= tiers else \
+            node_test_files(v.folder, "unit" if "unit" in tiers else "integration")
+        for row in v.rows_given(os.environ):   # a setting the caller pinned: that row alone
+            # the settings that tell the rows apart, said outright (the default row's too)
+            shown = {k: str(s) for k, s in v.effective_settings({**os.environ, **row}).items() if k in v.row_keys}
+            title = f"{v.name} tests{f' ({row_label(shown)})' if shown else ''}"
+            say(f"{title}: node --test")
+            rc = subprocess.run([ctx.node, "--test", "--test-concurrency=1", "--test-reporter=spec", *files],
+                                cwd=v.folder, env={**os.environ, **shown}).returncode
+            (steps.ok if rc == 0 else steps.fail)(title)
 
 
 def suite(steps: Steps, title: str, run) -> None:
@@ -198,7 +206,7 @@ def run_steps(ctx: Context, steps: Steps, tiers: set, label: str) -> None:
             steps.fail("Maven build (-DskipTests)")
     except tools.ToolError as e:
         steps.fail(f"Maven tests ({e})")
-    if (ctx.root / "node-engine").is_dir() and tiers & {"unit", "integration"}:
+    if tiers & {"unit", "integration"}:
         node_tests(ctx, steps, tiers)
     if "system" in tiers:
         system_tier(ctx, steps)

@@ -1,6 +1,6 @@
 """The tools the harness runs, found on this machine or installed: from Debian's packages (Maven,
 MariaDB, Chromium, iptables, Go), from the Go module proxy into the git-ignored tools/ folder
-(the Compose CLI, Toxiproxy, a newer Go toolchain), node-engine's npm packages.
+(the Compose CLI, Toxiproxy, a newer Go toolchain), and npm.
 
 Each function returns the tool's path, or raises ToolError saying what to install by hand.
 """
@@ -214,15 +214,6 @@ def toxiproxy(ctx: Context) -> str:
     return str(local)
 
 
-def npm_ci(ctx: Context) -> None:
-    """node-engine's packages (npm ci), when node_modules is missing or older than the lock file."""
-    d = ctx.root / "node-engine"
-    lock, stamp = d / "package-lock.json", d / "node_modules" / ".package-lock.json"
-    if not lock.exists():
-        raise ToolError("node-engine/package-lock.json is missing")
-    if stamp.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
-        return
-    npm = shutil.which("npm", path=str(Path(ctx.node).parent)) or package("npm", "npm", why="node-engine")
-    say("installing node-engine's packages (npm ci)")
-    if subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=d, stdout=sys.stderr).returncode:
-        raise ToolError("npm ci failed in node-engine")
+def npm(ctx: Context) -> str:
+    """npm: the one beside Node.js, else on PATH, else Debian's."""
+    return shutil.which("npm", path=str(Path(ctx.node).parent)) or package("npm", "npm", why="a Node.js variant's packages")
