@@ -97,21 +97,21 @@ CASES = [
     ("mysql without a healthcheck", lambda t: yaml_edit(t, "del doc['services']['mysql']['healthcheck']"),
      "service mysql: no healthcheck"),
     # Dockerfiles and the paths they COPY
-    ("a Dockerfile removed", lambda t: dockerfile(t, "java-spray-async").unlink(),
-     re.compile(r"service java-spray-async: Dockerfile \S+ does not exist")),
+    ("a Dockerfile removed", lambda t: dockerfile(t, "node-engine").unlink(),
+     re.compile(r"service node-engine: Dockerfile \S+ does not exist")),
     ("a build context that does not exist",
      lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['context'] = 'java-threadz'"),
      "build context java-threadz does not exist"),
     ("a COPY of a path that does not exist",
      lambda t: edit_file(dockerfile(t, "java-akka"), add_copy_after_first_from),
      "COPY no-such-dir: no such path"),
-    ("the shared servlet Dockerfile removed", lambda t: (t / "docker" / "servlet.Dockerfile").unlink(),
-     "service java-akka: Dockerfile docker/servlet.Dockerfile does not exist"),
-    # the servlet variants' build argument MODULE
-    ("a servlet variant built without its MODULE",
+    ("the shared Java Dockerfile removed", lambda t: (t / "docker" / "java.Dockerfile").unlink(),
+     "service java-spray-async: Dockerfile docker/java.Dockerfile does not exist"),
+    # the Java images' build argument MODULE
+    ("a Java variant built without its MODULE",
      lambda t: yaml_edit(t, "del doc['services']['java-virtual']['build']['args']"),
-     "docker/servlet.Dockerfile (java-virtual): mvn -pl ${MODULE} uses ${MODULE}, which has no value"),
-    ("a servlet variant whose MODULE is another variant",
+     "docker/java.Dockerfile (java-virtual): mvn -pl ${MODULE} uses ${MODULE}, which has no value"),
+    ("a Java variant whose MODULE is another variant",
      lambda t: yaml_edit(t, "doc['services']['java-threads']['build']['args'] = {'MODULE': 'java-akka'}"),
      "service java-threads: its image builds java-akka, not java-threads"),
     ("a MODULE that is no module of the root pom",
@@ -121,7 +121,7 @@ CASES = [
      lambda t: yaml_edit(t, "doc['services']['java-akka']['build']['args']['MODUL'] = 'java-akka'"),
      "service java-akka passes the build argument MODUL, which no ARG declares"),
     ("a build argument declared before FROM only (a stage does not see it)",
-     lambda t: edit_file(t / "docker" / "servlet.Dockerfile", lambda s: s.replace("\nARG MODULE\nWORKDIR", "\nWORKDIR", 1)
+     lambda t: edit_file(t / "docker" / "java.Dockerfile", lambda s: s.replace("\nARG MODULE\nWORKDIR", "\nWORKDIR", 1)
                          .replace("\nFROM maven", "\nARG MODULE\nFROM maven", 1)),
      "mvn -pl ${MODULE} uses ${MODULE}, which no ARG of its stage declares"),
     ("a source folder gone from the tree", lambda t: shutil.rmtree(t / "engine-model" / "src"),
@@ -251,12 +251,14 @@ def test_variants_are_the_folders_holding_a_variant_yaml(tree, cli):
     assert "service rust-engine is missing" in compose_check.check(tree, cli=cli), "a new variant needs its service"
 
 
-def test_the_servlet_variants_share_one_dockerfile_with_their_module(tree, cli):
+def test_the_java_images_share_one_dockerfile_with_their_module(tree, cli):
     doc = yaml.safe_load((tree / "docker-compose.yml").read_text())
-    for v in ("java-threads", "java-akka", "java-virtual"):
-        build = doc["services"][v]["build"]
-        assert build["dockerfile"] == "docker/servlet.Dockerfile" and build["args"] == {"MODULE": v}, build
-        assert not (tree / v / "Dockerfile").exists(), f"{v}/Dockerfile would be a second copy"
+    built = {v: v for v in ("java-threads", "java-akka", "java-spray-async", "java-virtual")}
+    built.update({f"java-spray-async-{m}": "java-spray-cluster" for m in "abc"})
+    for service, module in built.items():
+        build = doc["services"][service]["build"]
+        assert build["dockerfile"] == "docker/java.Dockerfile" and build["args"] == {"MODULE": module}, build
+        assert not (tree / module / "Dockerfile").exists(), f"{module}/Dockerfile would be a second copy"
     # the list form of build args is read too (the CLI writes it as a map)
     yaml_edit(tree, "doc['services']['java-akka']['build']['args'] = ['MODULE=java-akka']")
     assert compose_check.check(tree, cli=cli) == []
@@ -292,7 +294,7 @@ USER nobody
 
 def share_one_dockerfile(tree: Path, module_of: dict) -> None:
     """java-threads and java-akka built from one Dockerfile at the root, each with its build arg MODULE."""
-    # every module of the tree's root pom (Maven reads them all), as docker/servlet.Dockerfile copies them
+    # every module of the tree's root pom (Maven reads them all), as docker/java.Dockerfile copies them
     modules = re.findall(r"<module>([\w.-]+)</module>", (tree / "pom.xml").read_text())
     (tree / "servlet.Dockerfile").write_text(SHARED.format(
         module_poms="\n".join(f"COPY {m}/pom.xml {m}/" for m in modules)))

@@ -26,8 +26,8 @@ files themselves:
     service's build target) runs as a user other than root. Compose reads a
     Dockerfile and .dockerignore only when it builds, through the engine's
     BuildKit: this module reads them as BuildKit does;
-  - build arguments: a Dockerfile shared by several services (the servlet
-    variants' docker/servlet.Dockerfile, ``ARG MODULE``) is checked once per
+  - build arguments: a Dockerfile shared by several services (the Java
+    images' docker/java.Dockerfile, ``ARG MODULE``) is checked once per
     service, with that service's build args; an argument a COPY source or
     ``mvn -pl`` uses must be declared by an ARG of its stage and have a
     value; every build arg a service passes (Docker's proxy arguments aside)

@@ -1,22 +1,24 @@
 # syntax=docker/dockerfile:1
-# The servlet variants: java-threads, java-akka and java-virtual (embedded Tomcat over
-# engine-servlet and engine-jdbc). They build and run alike, so one Dockerfile serves
-# them; MODULE says which. Built from the repository root (it needs the root pom and
-# the engine-* modules):
-#   docker build -f docker/servlet.Dockerfile --build-arg MODULE=java-akka -t tradebench/java-akka .
+# The Java images: java-threads, java-akka and java-virtual (embedded Tomcat over engine-servlet
+# and engine-jdbc), java-spray-async (Akka HTTP over jasync-mysql) and java-spray-cluster (a
+# member of java-spray-async's cluster). Each is one module of the root pom packaged as one jar
+# and run with the same JVM flags, so one Dockerfile serves them all; MODULE says which. Built
+# from the repository root (it needs the root pom and the engine-* modules):
+#   docker build -f docker/java.Dockerfile --build-arg MODULE=java-akka -t tradebench/java-akka .
 # or, with the database beside it: docker compose up java-akka (see docs/docker.md).
 
 # ---- build: Maven + JDK 25 ----
 FROM maven:3.9.11-eclipse-temurin-25 AS build
-# the servlet variant to build: a module of the root pom (java-threads, java-akka, java-virtual)
+# the module to build: a Java variant's folder (java-threads, java-akka, java-spray-async,
+# java-virtual) or java-spray-cluster
 ARG MODULE
 WORKDIR /src
 # The whole tree, less what .dockerignore keeps out: Maven reads every module of the root
 # pom even to build one (a new module needs no line here), and the Maven repository is a
 # cache mount, so a change of sources does not download the dependencies again.
 COPY . .
-RUN test -n "$MODULE" && test -f "$MODULE/variant.yaml" \
- || { echo "docker/servlet.Dockerfile builds a servlet variant: pass --build-arg MODULE=<its folder> (given: '$MODULE')" >&2; exit 1; }
+RUN test -n "$MODULE" && test -f "$MODULE/pom.xml" \
+ || { echo "docker/java.Dockerfile builds a Java module: pass --build-arg MODULE=<its folder> (given: '$MODULE')" >&2; exit 1; }
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q -Dstyle.color=never -DskipTests -pl ${MODULE} -am package \
  && cp ${MODULE}/target/${MODULE}.jar /variant.jar
@@ -27,15 +29,17 @@ ARG MODULE
 LABEL org.opencontainers.image.title="tradebench ${MODULE}"
 RUN groupadd --system tradebench \
  && useradd --system --gid tradebench --create-home --home-dir /home/tradebench --shell /usr/sbin/nologin tradebench
-# one name for every variant: the entrypoint's exec form expands no variables
+# one name for every module: the entrypoint's exec form expands no variables
 COPY --from=build /variant.jar /app/variant.jar
 USER tradebench
 WORKDIR /home/tradebench
-# Settings: the environment names of contract section 5 (PORT, ENGINES, DB_HOST ...).
+# Settings: the environment names of contract section 5 (PORT, ENGINES, DB_HOST ...); a cluster
+# member adds CLUSTER_SEEDS, CLUSTER_HOST and CLUSTER_PORT (remoting, 25520; the members reach
+# each other on the compose network, which needs no EXPOSE).
 ENV PORT=3000
 EXPOSE 3000
-# SIGTERM drains the engines and stores every sale before exit 0: give it time
-# (docker stop -t, or stop_grace_period in docker-compose.yml).
+# SIGTERM drains the engines and stores every sale before exit 0 (a cluster member also hands
+# its partitions over): give it time (docker stop -t, or stop_grace_period in docker-compose.yml).
 STOPSIGNAL SIGTERM
 # The harness's JVM flags (harness/tradebench_harness/context.py, JVM_OPTS: on JDK 24+ it allows
 # sun.misc.Unsafe, which Akka uses, for every variant); add more with JAVA_TOOL_OPTIONS.
