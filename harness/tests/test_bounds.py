@@ -83,6 +83,13 @@ def test_the_map_names_the_winner_of_each_cell_and_its_ties():
     assert ws[0]["winner"] == "a" and ws[0]["ties"] == ["b"] and answer.winner_text(ws[0]) == "tie: a, b"
     assert ws[50]["winner"] == "b" and ws[50]["ties"] == [] and ws[50]["overNext"] == pytest.approx(12.5)
     assert answer.winner_text(ws[50]) == "b ×12.5"
+    assert ws[0]["overRest"] is None   # every series ties: no rest to be ahead of
+    # two leaders within noise of each other, both far ahead of a third: a tie, and by how much it leads
+    pts += [pt("c", 50, 50.0, 59_000)]
+    pts[-1]["withinNoiseOf"] = []
+    w50 = {w["latencyMs"]: w for w in answer.winners(pts)}[50]
+    assert w50["ties"] == ["c"] and w50["overRest"] == pytest.approx(59_000 / 4_800)
+    assert answer.winner_text(w50) == "tie: b, c (×12.3 over the rest)"
 
 
 def test_the_2014_follow_up_runs_on_the_slow_database_and_its_ratios_name_real_cases(ctx):

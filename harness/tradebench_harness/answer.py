@@ -88,8 +88,9 @@ def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
 
 
 def winners(pts: list[dict]) -> list[dict]:
-    """Per cell (latency, load): the series that stored the most sales, by how much over the next one, and the
-    series within noise of it (a tie)."""
+    """Per cell (latency, load): the series that stored the most sales, by how much over the next one, the
+    series within noise of it (a tie), and by how much the tied series' least is over the best of the rest
+    (overRest: a tie of the leaders can still be far ahead of the others; None when every series ties)."""
     out = []
     for lat in sorted({p["latencyMs"] for p in pts}):
         for load in loads_of(pts):
@@ -98,12 +99,15 @@ def winners(pts: list[dict]) -> list[dict]:
             if not cell:
                 continue
             best = cell[0]
-            ties = [p["series"] for p in cell[1:] if tie(best["salesPerMinute"], p["salesPerMinute"])]
+            tied = [p for p in cell[1:] if tie(best["salesPerMinute"], p["salesPerMinute"])]
+            rest = [p for p in cell[1:] if p not in tied]
             nxt = cell[1]["salesPerMinute"]["median"] if len(cell) > 1 else None
+            least_tied = min(p["salesPerMinute"]["median"] for p in [best, *tied])
+            over_rest = least_tied / rest[0]["salesPerMinute"]["median"] if tied and rest else None
             out.append({"latencyMs": lat, "load": load, "rttMs": best["rttMs"], "winner": best["series"],
                         "salesPerMinute": best["salesPerMinute"]["median"],
-                        "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None, "ties": ties,
-                        "series": len(cell)})
+                        "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None,
+                        "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell)})
     return out
 
 
@@ -192,9 +196,15 @@ def md(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def ahead_of_rest(w: dict) -> str:
+    """"×N over the rest" for a tie of leaders, or "" (every series tied, or the rest just outside the noise)."""
+    r = w.get("overRest")
+    return f"×{r:.1f} over the rest" if r and r >= 1.05 else ""
+
+
 def winner_text(w: dict) -> str:
     if w["ties"]:
-        return "tie: " + ", ".join([w["winner"], *w["ties"]])
+        return "tie: " + ", ".join([w["winner"], *w["ties"]]) + (f" ({ahead_of_rest(w)})" if ahead_of_rest(w) else "")
     by = f" ×{w['overNext']:.1f}" if w["overNext"] else ""
     return f"{w['winner']}{by}"
 
@@ -251,6 +261,9 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
     return None
 
 
+TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within noise; the leaders within noise
+
+
 def map_chart(pts: list[dict]):
     """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
     import matplotlib.pyplot as plt
@@ -265,11 +278,13 @@ def map_chart(pts: list[dict]):
     ax = axes[0]
     for w in ws:
         x, y = loads.index(w["load"]), lats.index(w["latencyMs"])
-        face = "#d0d0d0" if w["ties"] else col[w["winner"]]
+        face = (TIE_AHEAD if ahead_of_rest(w) else TIE) if w["ties"] else col[w["winner"]]
         ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
         tied = [w["winner"], *w["ties"]]
         # a tie of every design is said so: six names do not fit in a cell
-        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied))) if w["ties"] else \
+        # a tie of the leaders says by how much they are ahead of the rest
+        ahead = f"\n{ahead_of_rest(w)}" if ahead_of_rest(w) else ""
+        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) + ahead) if w["ties"] else \
             (w["winner"].replace(" ", "\n", 1) + (f"\n×{w['overNext']:.1f}" if w["overNext"] else ""))
         ax.text(x, y, text, ha="center", va="center", fontsize=6.5 if len(tied) <= 4 or not w["ties"] else 5.5,
                 color="black" if w["ties"] else "white")
@@ -280,8 +295,9 @@ def map_chart(pts: list[dict]):
     ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
     ax.set_xlabel("offered load")
     ax.set_ylabel("added latency (round trip)")
-    ax.set_title("Most sales stored (×: over the next design)")
-    ax.legend(handles=[Patch(color=c, label=s) for s, c in col.items()] + [Patch(color="#d0d0d0", label="tie (within noise)")],
+    ax.set_title("Most sales stored (×: over the next)")
+    ax.legend(handles=[Patch(color=c, label=s) for s, c in col.items()] + [Patch(color=TIE, label="tie (within noise)"),
+              Patch(color=TIE_AHEAD, label="tie, ahead of the rest")],
               fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     for ax, load in zip(axes[1:], loads):
         sweep_chart(pts, load, ax=ax, title=f"{load}: sales/min against the round trip")
