@@ -30,7 +30,9 @@ import os
 import re
 import subprocess
 import sys
+import time
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import build, context, db as dbmod, tools
@@ -96,7 +98,8 @@ def node_tests(ctx: Context, steps: Steps, tiers: set) -> None:
 def suite(steps: Steps, title: str, run) -> None:
     """One of the harness's suites in this process; what it could not finish is a failure."""
     try:
-        run()
+        with timed(title):
+            run()
     except Exception as e:   # a suite that stops early has not passed
         traceback.print_exc()
         steps.fail(f"{title} (the harness stopped early: {e})")
@@ -153,7 +156,9 @@ def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
     expr = " or ".join(f"({m})" for m in marks)
     say(f"the harness's own tests (pytest harness/tests -m '{expr}')")
     env = {**os.environ, "PYTHONPATH": str(ctx.root / "harness")}
-    rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests", "-m", expr],
+    # --durations: the slowest tests named in the log, to keep the suite inside CI's time
+    rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", "tests",
+                         "-m", expr],
                         cwd=ctx.root / "harness", env=env).returncode
     if rc == 0:
         steps.ok("harness tests (pytest)")
@@ -174,6 +179,16 @@ def use_test_databases(ctx: Context) -> Context:
     os.environ.update(DB_HOST="127.0.0.1", DB_PORT=str(ctx.db_port), DB_USER=dbmod.USER, DB_PASSWORD=dbmod.PASSWORD,
                       TB_REQUIRE_DB="1")
     return context.from_env()
+
+
+@contextmanager
+def timed(part: str):
+    """Says how long PART took: the log shows where the suite's time goes (CI stops it at its limit)."""
+    t0 = time.monotonic()
+    try:
+        yield
+    finally:
+        say(f"{part} took {time.monotonic() - t0:.0f} s")
 
 
 def run(ctx: Context, tiers: set, label: str) -> int:
@@ -197,20 +212,24 @@ def run_steps(ctx: Context, steps: Steps, tiers: set, label: str) -> None:
     flags = [] if {"unit", "integration"} <= tiers else ["-DskipITs"] if "unit" in tiers else \
         ["-DskipUTs"] if "integration" in tiers else ["-DskipTests"]
     say(f"Java modules: build and test (Maven{' ' + ' '.join(flags) if flags else ''})")
-    try:
-        if tiers & {"unit", "integration"}:
-            ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
-            (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
-        elif build.mvn(ctx, *flags, "install") != 0:
-            # the system tier tests the built jars: a failed build fails the tier
-            steps.fail("Maven build (-DskipTests)")
-    except tools.ToolError as e:
-        steps.fail(f"Maven tests ({e})")
+    with timed("Java modules"):
+        try:
+            if tiers & {"unit", "integration"}:
+                ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
+                (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
+            elif build.mvn(ctx, *flags, "install") != 0:
+                # the system tier tests the built jars: a failed build fails the tier
+                steps.fail("Maven build (-DskipTests)")
+        except tools.ToolError as e:
+            steps.fail(f"Maven tests ({e})")
     if tiers & {"unit", "integration"}:
-        node_tests(ctx, steps, tiers)
+        with timed("Node.js variants' tests"):
+            node_tests(ctx, steps, tiers)
     if "system" in tiers:
-        system_tier(ctx, steps)
-    harness_tests(ctx, steps, tiers)
+        with timed("the system tier"):
+            system_tier(ctx, steps)
+    with timed("the harness's own tests"):
+        harness_tests(ctx, steps, tiers)
 
 
 def main(ctx: Context, argv: list[str]) -> int:
