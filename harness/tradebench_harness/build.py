@@ -100,19 +100,3 @@ def model_classpath(ctx: Context, bench: bool = False) -> str:
     if bench:
         return f"{target}/test-classes:{target}/classes:{(target / 'test-classpath.txt').read_text().strip()}"
     return f"{target}/engine-model.jar:{(target / 'classpath.txt').read_text().strip()}"
-
-
-def everything(ctx: Context) -> int:
-    """`./tradebench build`: every Maven module (installed) and each Node.js variant's packages."""
-    from .variants import ManifestError, discover
-    if mvn(ctx, "-DskipTests", "install") != 0:
-        say("error: Maven build failed")
-        return 1
-    try:
-        for v in discover(ctx.root):
-            if v.runtime == "node":
-                v.ensure_built(ctx)
-    except ManifestError as e:
-        say(f"error: {e}")
-        return 1
-    return 0
