@@ -204,7 +204,8 @@ def ahead_of_rest(w: dict) -> str:
 
 def winner_text(w: dict) -> str:
     if w["ties"]:
-        return "tie: " + ", ".join([w["winner"], *w["ties"]]) + (f" ({ahead_of_rest(w)})" if ahead_of_rest(w) else "")
+        ahead = ahead_of_rest(w)
+        return "tie: " + ", ".join([w["winner"], *w["ties"]]) + (f" ({ahead})" if ahead else "")
     by = f" ×{w['overNext']:.1f}" if w["overNext"] else ""
     return f"{w['winner']}{by}"
 
@@ -278,13 +279,13 @@ def map_chart(pts: list[dict]):
     ax = axes[0]
     for w in ws:
         x, y = loads.index(w["load"]), lats.index(w["latencyMs"])
-        face = (TIE_AHEAD if ahead_of_rest(w) else TIE) if w["ties"] else col[w["winner"]]
+        ahead = ahead_of_rest(w)   # a tie of the leaders says by how much they are ahead of the rest
+        face = (TIE_AHEAD if ahead else TIE) if w["ties"] else col[w["winner"]]
         ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
         tied = [w["winner"], *w["ties"]]
         # a tie of every design is said so: six names do not fit in a cell
-        # a tie of the leaders says by how much they are ahead of the rest
-        ahead = f"\n{ahead_of_rest(w)}" if ahead_of_rest(w) else ""
-        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) + ahead) if w["ties"] else \
+        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) +
+                (f"\n{ahead}" if ahead else "")) if w["ties"] else \
             (w["winner"].replace(" ", "\n", 1) + (f"\n×{w['overNext']:.1f}" if w["overNext"] else ""))
         ax.text(x, y, text, ha="center", va="center", fontsize=6.5 if len(tied) <= 4 or not w["ties"] else 5.5,
                 color="black" if w["ties"] else "white")
