@@ -3,7 +3,6 @@
 its results folder; its report.html opened in headless Chromium."""
 import csv
 import io
-import json
 import os
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ import pytest
 from PIL import Image
 
 from tradebench_harness.run import db as dbmod
-from tradebench_harness.report import diff
+from tradebench_harness.report import diff, results
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 
@@ -39,12 +38,12 @@ def compared(ctx, tmp_path_factory):
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
     assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
-    return out, json.loads((out / "results.json").read_text()), r.stdout
+    return out, results.load(str(out), out.parent), r.stdout
 
 
 def test_the_results_folder_holds_every_file(compared):
     out, doc, _ = compared
-    for f in ("results.json", "report.html", "summary.md", "runs.csv"):
+    for f in ("results.json", "raw.json.gz", "report.html", "summary.md", "runs.csv"):
         assert (out / f).stat().st_size > 0, f
     rows = list(csv.DictReader(io.StringIO((out / "runs.csv").read_text())))
     assert [r["variant"] for r in rows] == [v for v in VARIANTS for _ in (1, 2)]

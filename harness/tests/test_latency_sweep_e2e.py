@@ -1,6 +1,5 @@
 """The latency sweep and the map, for real: two variants behind Toxiproxy, short windows; each cell measured
 from SALES, each design's bound beside it, the charts drawn in report.html (opened in headless Chromium)."""
-import json
 import os
 import shutil
 import subprocess
@@ -9,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tradebench_harness.report import results
 from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # real variants behind Toxiproxy on the private database
@@ -47,7 +47,7 @@ def sweep(ctx, tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep") / "run"
     r = harness(ctx, "sweep", "java-threads,java-spray-async", "--db-latency", "0,20", "--duration", "4",
                 "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--out", str(out))
-    return out, json.loads((out / "results.json").read_text()), r.stdout
+    return out, results.load(str(out), out.parent), r.stdout
 
 
 def test_every_series_is_measured_at_every_latency_with_its_bound(sweep):
@@ -91,7 +91,7 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
     harness(ctx, "map", "--variants", "java-threads,node-engine", "--latencies", "0,20", "--loads", "100,400",
             "--duration", "3", "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--no-verify",
             "--out", str(out))
-    doc = json.loads((out / "results.json").read_text())
+    doc = results.load(str(out), out.parent)
     cells = {(r["variant"], r["dbLatencyMs"], r["rate"]) for r in doc["runs"] if not r.get("error")}
     assert cells == {(v, l, r) for v in ("java-threads", "node-engine") for l in (0, 20) for r in (100, 400)}
     for r in doc["runs"]:

@@ -229,3 +229,75 @@ def test_a_variant_still_compiling_in_its_window_is_flagged():
     md = tables.summary_md({"command": "bench", "runId": "t", "summary": list(rows.values()), "runs": [hot, cool],
                              "environment": {}, "calibration": None})
     assert "⚠ JIT 21 %" in md
+
+
+def raw_doc() -> dict:
+    """A two-run compare as the harness writes it: per-second samples and the load client's JSON in each run."""
+    runs = [run("a", 1, 1000.0), run("b", 1, 2000.0)]
+    for i, r in enumerate(runs):
+        r["windowStartMs"], r["windowEndMs"] = 10_000, 13_000
+        r["samples"] = {g: [{"t": 9_000 + 1000 * k, "cpuPercent": 10.0 * (i + k), "rssMb": 50.0, "threads": 4}
+                            for k in range(5)] for g in ("variant", "loadclient", "database")}
+        r["load"] = {"mode": "closed", "requestsPerSecond": 100.0 * (i + 1), "latencyMs": {"p50": 1.0}}
+    return {"schemaVersion": results.SCHEMA_VERSION, "command": "compare", "runId": "t", "runs": runs,
+            "environment": {}, "calibration": None, "options": {}, "experiment": None}
+
+
+def test_results_json_is_compact_and_the_raw_samples_are_compressed_beside_it(tmp_path):
+    doc = raw_doc()
+    expected = json.loads(json.dumps(doc["runs"]))
+    results.write_all(tmp_path, doc)
+    text = (tmp_path / "results.json").read_text()
+    assert "\n" not in text and ": " not in text, "results.json is indented"
+    lean = json.loads(text)
+    assert lean["schemaVersion"] == 2
+    for r in lean["runs"]:
+        assert "samples" not in r and "load" not in r, "the raw material is in results.json"
+        assert r["salesPerMinute"] in (1000.0, 2000.0)
+    assert (tmp_path / "raw.json.gz").read_bytes()[:2] == b"\x1f\x8b", "raw.json.gz is not gzip"
+    back = results.load(str(tmp_path), tmp_path)
+    assert back["runs"] == [dict(r, **{k: r[k] for k in results.RAW_KEYS}) for r in expected]
+    assert back["summary"] == lean["summary"]
+    # the report drawn again from the folder has the chart that needs the samples
+    assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
+    results.write_all(tmp_path, back)
+    assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
+
+
+def test_writing_the_same_results_again_gives_the_same_bytes(tmp_path):
+    results.write_all(tmp_path, raw_doc())
+    first = {f: (tmp_path / f).read_bytes() for f in ("results.json", "raw.json.gz", "summary.md")}
+    results.write_all(tmp_path, results.load(str(tmp_path), tmp_path))
+    assert {f: (tmp_path / f).read_bytes() for f in first} == first
+
+
+def test_a_version_1_folder_is_read_as_it_is_and_written_back_in_the_new_layout(tmp_path):
+    doc = raw_doc()
+    doc["schemaVersion"] = 1
+    doc["summary"] = stats.summarize(doc["runs"])
+    (tmp_path / "results.json").write_text(json.dumps(doc, indent=1))
+    old = results.load(str(tmp_path / "results.json"), tmp_path)
+    assert old == doc                          # every field inline, nothing looked for beside it
+    (tmp_path / "raw.json.gz").write_bytes(b"not read for version 1")
+    assert results.load(str(tmp_path), tmp_path) == doc
+    (tmp_path / "raw.json.gz").unlink()
+    results.write_all(tmp_path, old)           # what ./tradebench report does to it
+    new = results.load(str(tmp_path), tmp_path)
+    assert new["schemaVersion"] == 2 and new["runs"] == doc["runs"] and new["summary"] == old["summary"]
+    assert json.loads((tmp_path / "results.json").read_text())["runs"][0].get("samples") is None
+
+
+def test_a_version_2_folder_without_its_raw_file_reads_without_samples_and_a_wrong_one_is_refused(tmp_path):
+    results.write_all(tmp_path, raw_doc())
+    raw = (tmp_path / "raw.json.gz").read_bytes()
+    (tmp_path / "raw.json.gz").unlink()
+    doc = results.load(str(tmp_path), tmp_path)
+    assert all("samples" not in r for r in doc["runs"]) and doc["runs"][0]["salesPerMinute"] == 1000.0
+    results.write_all(tmp_path, doc)           # the report is still drawn, without the samples' chart
+    assert 'id="chart-cpu-timeline"' not in (tmp_path / "report.html").read_text()
+    lean = json.loads((tmp_path / "results.json").read_text())
+    lean["runs"] = lean["runs"][:1]
+    (tmp_path / "results.json").write_text(json.dumps(lean))
+    (tmp_path / "raw.json.gz").write_bytes(raw)
+    with pytest.raises(ValueError, match="holds 2 runs"):
+        results.load(str(tmp_path), tmp_path)

@@ -1,5 +1,4 @@
 """A real sweep: open loop at two offered rates and two engine counts; each point measured, the curves drawn."""
-import json
 import os
 import subprocess
 import sys
@@ -7,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tradebench_harness.report import results
 from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real sweep of node-engine on the private database
@@ -27,7 +27,7 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
                         "--no-calibrate",
                         "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
-    doc = json.loads((out / "results.json").read_text())
+    doc = results.load(str(out), out.parent)     # with each run's raw material (raw.json.gz)
     points = sorted((run["engines"], run["rate"]) for run in doc["runs"])
     assert points == [(1, 100), (1, 300), (2, 100), (2, 300)]
     for run in doc["runs"]:

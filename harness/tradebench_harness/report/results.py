@@ -1,14 +1,23 @@
-"""The results folder of a run: results/<run-id>/ with results.json (the format is
+"""The results folder of a run: results/<run-id>/ with results.json and raw.json.gz (the format is
 docs/results-format.md), runs.csv, summary.md and report.html; results/latest; reading a run back."""
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import time
 from pathlib import Path
 
 from . import stats, tables
-SCHEMA_VERSION = 1
+
+# 2: results.json without indentation, each run's raw material (RAW_KEYS) in raw.json.gz beside it;
+# 1: one indented results.json holding everything. load() reads both.
+SCHEMA_VERSION = 2
+
+#: what a run record keeps in raw.json.gz: its per-second process samples and the load client's own JSON.
+#: They are most of a run's bytes, and the figures of results.json are already computed from them.
+RAW_KEYS = ("samples", "load")
+RAW_FILE = "raw.json.gz"
 
 
 def new_run_id(command: str) -> str:
@@ -44,7 +53,7 @@ def write_all(folder: Path, doc: dict) -> None:
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
         from . import answer
         doc["summary"] = answer.points(doc)
-        (folder / "results.json").write_text(json.dumps(doc, indent=1))
+        write_doc(folder, doc)
         write_csv(folder / "runs.csv", doc["runs"])
         (folder / "summary.md").write_text(answer.md(doc))
         drawn = answer.charts(doc)
@@ -57,10 +66,21 @@ def write_all(folder: Path, doc: dict) -> None:
     article = (doc.get("experiment") or {}).get("article") or {}
     for row in doc["summary"]:
         row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])
-    (folder / "results.json").write_text(json.dumps(doc, indent=1))
+    write_doc(folder, doc)
     write_csv(folder / "runs.csv", doc["runs"])
     (folder / "summary.md").write_text(tables.summary_md(doc))
     (folder / "report.html").write_text(report.html(doc))
+
+
+def write_doc(folder: Path, doc: dict) -> None:
+    """results.json (compact, without RAW_KEYS) and raw.json.gz (RAW_KEYS of each run, in the order of
+    runs[]) of DOC into FOLDER. DOC itself is left whole."""
+    doc["schemaVersion"] = SCHEMA_VERSION
+    lean = dict(doc, runs=[{k: v for k, v in r.items() if k not in RAW_KEYS} for r in doc["runs"]])
+    (folder / "results.json").write_text(json.dumps(lean, separators=(",", ":")))
+    raw = {"schemaVersion": SCHEMA_VERSION, "runs": [{k: r[k] for k in RAW_KEYS if k in r} for r in doc["runs"]]}
+    # mtime 0: the same document gives the same bytes, so a report drawn again changes nothing in git
+    (folder / RAW_FILE).write_bytes(gzip.compress(json.dumps(raw, separators=(",", ":")).encode(), mtime=0))
 
 
 def link_latest(results_dir: Path, folder: Path) -> None:
@@ -77,9 +97,18 @@ def link_latest(results_dir: Path, folder: Path) -> None:
 
 
 def load(ref: str, results_dir: Path) -> dict:
-    """A results.json by run id, folder or file."""
+    """A results.json by run id, folder or file, whole again: from schema version 2 on, each run's RAW_KEYS
+    are put back from the raw.json.gz beside it (a folder without it reads as runs without them)."""
     p = Path(ref)
     for cand in (p, p / "results.json", results_dir / ref / "results.json"):
         if cand.is_file():
-            return json.loads(cand.read_text())
+            doc = json.loads(cand.read_text())
+            raw_file = cand.parent / RAW_FILE
+            if doc.get("schemaVersion", 1) >= 2 and raw_file.is_file():
+                raw = json.loads(gzip.decompress(raw_file.read_bytes()))["runs"]
+                if len(raw) != len(doc["runs"]):
+                    raise ValueError(f"{raw_file} holds {len(raw)} runs, {cand} {len(doc['runs'])}")
+                for run, extra in zip(doc["runs"], raw, strict=True):
+                    run.update(extra)
+            return doc
     raise FileNotFoundError(f"no results.json for {ref} (looked in {results_dir})")
