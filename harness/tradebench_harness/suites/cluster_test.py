@@ -51,8 +51,8 @@ from pathlib import Path
 from ..run import db as dbmod
 from ..run import loadclient, members, netcut, process
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, select
+from .steps import Steps
 
 DB_NAME = "TRADER_CLUSTER"
 VARIANT = "java-spray-async"

@@ -35,10 +35,12 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..run import build, context, db as dbmod, tools
+from ..run import build, context, tools
+from ..run import db as dbmod
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, discover, row_label, select, test_database
+from . import cluster_test, compose_check, e2e, fuzz, reliability
+from .steps import Steps
 
 TIERS = ("unit", "integration", "system")
 #: a Node.js variant's test files that start its service (and may store sales): the integration tier's
@@ -56,7 +58,6 @@ def maven_modules(ctx: Context) -> list[str]:
 def test_databases(ctx: Context) -> list[str]:
     """Every database the tests use: each Maven module's and each variant's test database (TestDatabase.forModule;
     a manifest's testDatabases), each variant's fuzz database, the end-to-end and cluster tests' databases."""
-    from . import cluster_test, e2e, fuzz
     names = [test_database(m) for m in maven_modules(ctx)]
     for v in discover(ctx.root):
         names += [*v.test_databases, fuzz.database(v)]
@@ -106,7 +107,6 @@ def suite(steps: Steps, title: str, run) -> None:
 
 
 def system_tier(ctx: Context, steps: Steps) -> None:
-    from . import cluster_test, compose_check, e2e, fuzz, reliability
     variants = discover(ctx.root)
     have_client = ctx.loadclient_jar().exists()
     if have_client:
