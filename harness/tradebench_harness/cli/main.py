@@ -175,6 +175,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="./tradebench", description="tradebench: one trading engine built several ways, "
                                 "and the harness that measures them", formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=FOOTER.format(variants=" | ".join(v.name for v in discover(context.from_env().root))))
+    p.set_defaults(raw=False, needs_loadclient=False)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add(sub, "help", cmd_help, "this list")
     add(sub, "variants", cmd_variants, "the variants found (folders holding a variant.yaml)")
