@@ -66,17 +66,17 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
         p.add_argument("--engines", dest="engines_list", type=int_list, default=None, help="engine counts, e.g. 1,2,4,8")
         p.set_defaults(engines=4)
     else:
-        p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
-    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer (default 0)")
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
-    p.add_argument("--duration", type=positive, default=30, help="measured seconds (default 30; compare: 15, each of its --repeat windows)")
+        p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=30, help="measured seconds of each window (compare: each of its --repeat windows)")
     p.add_argument("--warmup", type=warmup, default="auto",
-                   help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s (default auto)")
-    p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds (default 120)")
+                   help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s")
+    p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds")
     p.add_argument("--jit-warmup-max", type=positive, default=90,
                    help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
-                        " 5 s, for at most this many seconds, before the measured load (default 90; 0: no such phase)")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
+                        " 5 s, for at most this many seconds, before the measured load")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
     if sweep:
         p.add_argument("--db-latency", type=latency_list, default=None,
                        help="ms added to every database round trip, a list (e.g. 0,1,5,20,50): a latency sweep")
@@ -86,18 +86,18 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--label", default="", help="a name for the case (a column of the table)")
     p.add_argument("--nodes", type=positive, default=1,
                    help="cluster members on loopback (java-spray-async's cluster mode; ENGINES is the cluster's total);"
-                        " the load client spreads its connections over them (default 1: the variant alone)")
-    p.add_argument("--repeat", type=positive, default=repeat, help=f"runs of each variant, interleaved (default {repeat})")
+                        " the load client spreads its connections over them")
+    p.add_argument("--repeat", type=positive, default=repeat, help="windows of each variant row, back to back on one process (--fresh: a process each, round-robin)")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
-    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement (default 10)")
+    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement")
     p.add_argument("--calibration-warmup", type=warmup, default="auto",
-                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs (default auto)")
+                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs")
     p.add_argument("--calibration-warmup-max", type=positive, default=45,
-                   help="the calibration's auto warm-up bound in seconds (default 45)")
+                   help="the calibration's auto warm-up bound in seconds")
     p.add_argument("--max-error-rate", type=float, default=None,
                    help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
-    p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
+    p.add_argument("--out", default=None, help="results folder")
 
 
 def timing_of(a, **over) -> Timing:
@@ -281,8 +281,7 @@ def add(sub) -> None:
     p.set_defaults(duration=None)
     p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
     p.add_argument("--settle", type=positive, default=5,
-                   help="--db-latency: seconds of load at each latency before its window (default 5; --duration: the"
-                        " window, default 15)")
+                   help="--db-latency: seconds of load at each latency before its window")
     p.add_argument("--equal-in-flight", type=positive, default=None,
                    help="--db-latency, per-sale: also run each design whose inserts in flight grow with ENGINES with "
                         "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
@@ -295,16 +294,16 @@ def add(sub) -> None:
                    help=f"ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
     p.add_argument("--loads", type=int_list, default=MAP_LOADS,
                    help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
-    p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
-    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell (default 10)")
-    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window (default 5)")
-    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell (default 1)")
-    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound (default 45)")
+    p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell")
+    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
+    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
+    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
-    p.add_argument("--max-error-rate", type=float, default=None)
-    p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
+    p.add_argument("--max-error-rate", type=float, default=None, help="a window fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
+    p.add_argument("--out", default=None, help="results folder")
     p.set_defaults(func=cmd_map)
 
     p = sub.add_parser("diff", help="two results folders side by side")
