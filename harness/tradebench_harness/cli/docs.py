@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .main import parser
 
-BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
+BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
 
 
 def _default(a: argparse.Action) -> str:
