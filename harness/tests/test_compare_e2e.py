@@ -13,8 +13,8 @@ import psutil
 import pytest
 from PIL import Image
 
-from tradebench_harness.run import db as dbmod
 from tradebench_harness.report import diff, results
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 

@@ -6,9 +6,12 @@ summary.md's and report.html's sections for a document made by cells.py (doc["ce
 from __future__ import annotations
 
 import html as h
-import math
+
+from matplotlib.patches import Patch
 
 from . import bounds, stats, tables
+from .page import COLORS, CSS, img, plt, png, table
+
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
 # a point measured once has no range of its own: for telling a tie from a lead it gets ±this share around its
@@ -220,14 +223,11 @@ def environment_text(doc: dict) -> str:
 # --- charts -------------------------------------------------------------------------------------------------
 
 def colours(pts: list[dict]) -> dict[str, str]:
-    from .page import COLORS
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
     """sales/min against the round trip (log-log), a line per series with its min–max, its bound dashed."""
-    import matplotlib.pyplot as plt
-    from .page import png
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
@@ -266,9 +266,6 @@ TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within n
 
 def map_chart(pts: list[dict]):
     """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch
-    from .page import png
     ws = winners(pts)
     lats = sorted({w["latencyMs"] for w in ws})
     loads = loads_of(pts)
@@ -320,7 +317,6 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
 
 def html(doc: dict, drawn: dict | None = None) -> str:
     """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
-    from .page import CSS, img, table
     pts = points(doc)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",

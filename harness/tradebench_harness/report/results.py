@@ -2,13 +2,14 @@
 docs/results-format.md), runs.csv, summary.md and report.html; results/latest; reading a run back."""
 from __future__ import annotations
 
+import base64
 import csv
 import gzip
 import json
 import time
 from pathlib import Path
 
-from . import stats, tables
+from . import answer, page, stats, tables
 
 # 2: results.json without indentation, each run's raw material (RAW_KEYS) in raw.json.gz beside it;
 # 1: one indented results.json holding everything. load() reads both.
@@ -49,16 +50,13 @@ def write_csv(path: Path, runs: list[dict]) -> None:
 
 def write_all(folder: Path, doc: dict) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
-    from . import page as report
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
-        from . import answer
         doc["summary"] = answer.points(doc)
         write_doc(folder, doc)
         write_csv(folder / "runs.csv", doc["runs"])
         (folder / "summary.md").write_text(answer.md(doc))
         drawn = answer.charts(doc)
         (folder / "report.html").write_text(answer.html(doc, drawn))
-        import base64
         for name, (_, data) in drawn.items():      # each chart as a file too, for a README to show
             (folder / f"{name}.png").write_bytes(base64.b64decode(data))
         return
@@ -69,7 +67,7 @@ def write_all(folder: Path, doc: dict) -> None:
     write_doc(folder, doc)
     write_csv(folder / "runs.csv", doc["runs"])
     (folder / "summary.md").write_text(tables.summary_md(doc))
-    (folder / "report.html").write_text(report.html(doc))
+    (folder / "report.html").write_text(page.html(doc))
 
 
 def write_doc(folder: Path, doc: dict) -> None:
