@@ -127,3 +127,25 @@ def test_the_calibration_measures_the_insert_ceilings_of_the_runs_persist_modes(
     from tradebench_harness.report import tables
     md = tables.calibration_md({"multiRowBatch": 100, "insert": {"8": {"singleRow": {"rowsPerSecond": 9000.0}}}})
     assert "single-row autocommit, 8 connections | 9,000 rows/s" in md and "100-row" not in md
+
+
+def costed(series, lat, med, cores, p99):
+    p = pt(series, lat, 1.0, med, load="500/s")
+    p.update(cpuPercent={"variant": {"median": cores * 100}}, p99Ms={"median": p99})
+    return p
+
+
+def test_the_cheapest_carrier_is_chosen_among_the_designs_that_carry_the_load():
+    # a and b carry the cell (a tie), c stores a third of it: c's tiny CPU does not make it the cheapest
+    pts = [costed("a", 0, 100_000, 0.40, 3.0), costed("b", 0, 99_000, 0.20, 6.0), costed("c", 0, 30_000, 0.05, 1.0)]
+    (c,) = answer.cheapest(pts)
+    assert c["carriers"] == ["a", "b"]
+    assert c["leastCpu"] == "b" and c["cpuNextOver"] == pytest.approx(2.0)
+    assert c["lowestP99"] == "a" and c["p99NextOver"] == pytest.approx(2.0)
+    assert answer.cheapest_text(c) == ("least CPU: b (0.20 cores, next ×2.0); lowest p99: a (3.0 ms, next ×2.0)")
+
+
+def test_a_cell_with_one_carrier_says_so():
+    (c,) = answer.cheapest([costed("a", 0, 100_000, 0.4, 3.0), costed("b", 0, 10_000, 0.1, 1.0)])
+    assert c["carriers"] == ["a"] and c["cpuNextOver"] is None
+    assert "the only carrier" in answer.cheapest_text(c)

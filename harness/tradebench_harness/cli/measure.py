@@ -97,7 +97,27 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
                    help="the calibration's auto warm-up bound in seconds")
     p.add_argument("--max-error-rate", type=float, default=None,
                    help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
-    p.add_argument("--out", default=None, help="results folder")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
+
+
+def slow_database(p: argparse.ArgumentParser) -> None:
+    """The other two kinds of slow database, beside --db-latency's far one (run/slowdb.py)."""
+    p.add_argument("--db-cpu", type=cores, default=None, metavar="CORES",
+                   help="a busy database: its server held to this many cores for the whole run (0.25: a quarter of "
+                        "one core; a cgroup CPU quota)")
+    p.add_argument("--db-durable", action="store_true",
+                   help="a durable database: every commit synced to disk (innodb_flush_log_at_trx_commit=1) for the run")
+
+
+def cores(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of cores, e.g. 0.25 (got {text!r})") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"a number of cores above 0 (got {text!r})")
+    return v
 
 
 def timing_of(a, **over) -> Timing:
@@ -137,7 +157,8 @@ def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False
     rows = plan.rows_of(variants, cases, ctx.env)
     units = plan.fresh_units(rows, a.repeat) if fresh else plan.window_units(rows, a.repeat)
     _, doc = execute(ctx, command, units, timing_of(a), options_of(a), calibration=calibration_of(a),
-                     experiment=experiment, out_dir=Path(a.out) if a.out else None)
+                     experiment=experiment, out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu,
+                     db_durable=a.db_durable)
     return failed(doc)
 
 
@@ -194,7 +215,7 @@ def measure_grid(ctx, command, kind, series, cells, a) -> int:
     t = timing_of(a, window=a.duration, warmup=str(a.settle), settle=a.settle, link=True)
     doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}), "loads": [c.load_text for c in cells]}
     _, doc = execute(ctx, command, plan.grid_units(series, cells, a.repeat), t, options_of(a), cells=doc_cells,
-                     out_dir=Path(a.out) if a.out else None)
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
     return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
 
 
@@ -220,13 +241,41 @@ def cmd_map(ctx, a) -> int:
     return measure_grid(ctx, "map", "map", series, grid, a)
 
 
+def cmd_in_flight_sweep(ctx, a) -> int:
+    """What keeping N inserts in flight costs each design: its in-flight settings at each N (ENGINES, DB_POOL,
+    ...), one process per (design, N), behind one database latency."""
+    if a.db_latency and len(a.db_latency) > 1:
+        print("tradebench: error: --in-flight takes one --db-latency", file=sys.stderr)
+        return 2
+    a.db_latency = a.db_latency[0] if a.db_latency else 0
+    a.duration = a.duration or 15
+    rows = []
+    for v in select(ctx.root, a.variant):
+        for row in v.rows_given(ctx.env):
+            for n in a.in_flight:
+                extra = plan.in_flight_settings(v, a.persist, n)
+                if extra is None:
+                    print(f"tradebench: {v.name} declares no inserts in flight for {a.persist}: left out", file=sys.stderr)
+                    break
+                engines = int(extra.pop("ENGINES", a.engines))
+                rows.append((Series(v, engines, a.persist, {**row, **extra}, f"{n} in flight"),
+                             Window(a.db_latency, a.concurrency, a.wait, a.rate or None)))
+    units = plan.window_units(rows, a.repeat)
+    _, doc = execute(ctx, "sweep-in-flight", units, timing_of(a), options_of(a), calibration=calibration_of(a),
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return failed(doc)
+
+
 def cmd_sweep(ctx, a) -> int:
+    if a.in_flight:
+        return cmd_in_flight_sweep(ctx, a)
     if a.db_latency is not None:
         return cmd_latency_sweep(ctx, a)
     if a.duration is None:
         a.duration = 30
     if not a.rates and not a.engines_list:
-        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,... or --engines 1,2,4,8",
+        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,..., --engines 1,2,4,8 or "
+              "--in-flight 4,16,64",
               file=sys.stderr)
         return 2
     cases = []
@@ -280,6 +329,9 @@ def add(sub) -> None:
     common(p, repeat=1, sweep=True)
     p.set_defaults(duration=None)
     p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
+    p.add_argument("--in-flight", type=int_list, default=None,
+                   help="inserts in flight, e.g. 4,16,64: each design with the settings that keep that many (ENGINES, "
+                        "DB_POOL, ...; its manifest's inFlight), behind one --db-latency: what capacity costs it")
     p.add_argument("--settle", type=positive, default=5,
                    help="--db-latency: seconds of load at each latency before its window")
     p.add_argument("--equal-in-flight", type=positive, default=None,
@@ -303,7 +355,8 @@ def add(sub) -> None:
     p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--max-error-rate", type=float, default=None, help="a window fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
-    p.add_argument("--out", default=None, help="results folder")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
     p.set_defaults(func=cmd_map)
 
     p = sub.add_parser("diff", help="two results folders side by side")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..report import bounds, results, tables
 from ..run import db as dbmod
-from ..run import environment, loadclient, toxiproxy
+from ..run import environment, loadclient, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.variants import ManifestError
 from . import calibrate, figures
@@ -65,11 +65,13 @@ def shown(rec: dict) -> str:
 
 def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
             calibration: Calibration | None = None, experiment: dict | None = None,
-            out_dir: Path | None = None) -> tuple[Path, dict]:
+            out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False) -> tuple[Path, dict]:
     """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
-    generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not)."""
+    generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not).
+    DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
+    synced) for the whole run, calibration included (run.slowdb)."""
     if not units:
         raise ManifestError("nothing to run: no variant matches the cases")
     run_id = results.new_run_id(command)
@@ -101,6 +103,18 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     if cells is not None:
         doc["cells"] = {**cells, "series": list(dict.fromkeys(u.series.name for u in units)), "estimateS": est,
                         "rttMs": {}}
+    with slowdb.slowed(db, db_cpu, db_durable):
+        doc["environment"].update(databaseCpuCores=db_cpu,
+                                  databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
+        _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder)
+    results.write_all(folder, doc)
+    results.link_latest(ctx.results, folder)
+    print((folder / "summary.md").read_text(), flush=True)
+    say(f"results in {folder} (results.json, report.html, summary.md, runs.csv)")
+    return folder, doc
+
+
+def _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder) -> None:
     t0 = time.monotonic()
     scratch = "TRADER_CALIBRATION" if db.private else db.name
     if db.private and (calibration or t.link or any(latencies)):
@@ -134,8 +148,3 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         say(f"{i}/{len(units)} in {human(elapsed)}; about {human(elapsed / i * (len(units) - i))} left")
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     doc["elapsedS"] = round(time.monotonic() - t0, 1)
-    results.write_all(folder, doc)
-    results.link_latest(ctx.results, folder)
-    print((folder / "summary.md").read_text(), flush=True)
-    say(f"results in {folder} (results.json, report.html, summary.md, runs.csv)")
-    return folder, doc

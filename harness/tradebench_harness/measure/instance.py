@@ -171,11 +171,14 @@ class Instance:
             samples = sampler.stop()
             if lc.alive():                 # interrupted (Ctrl-C, SIGTERM) while the load ran
                 lc.stop(5)
+        # the connections the variant keeps open to its database (its pools stay open after the load)
+        open_conns = process.connections_to(self.variant.pids, [self.link.port if self.link else self.db.port])
         rc = lc.popen.returncode
         if not load_json.exists():
             raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
         rec = figures.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, warmup)
         rec["samples"] = samples
+        rec["dbConnectionsOpen"] = open_conns
         rec["pids"] = {"variant": self.variant.pids[0], "loadclient": lc.pid}
         if rc != 0:
             rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"

@@ -223,6 +223,20 @@ def jit_threads(pid: int) -> tuple[int, int]:
     return count, total
 
 
+def connections_to(roots, ports) -> int:
+    """The established TCP connections of the process trees of ROOTS to any of PORTS (on this machine): a
+    variant's open database connections, counted from the kernel, not from its settings."""
+    ports = {int(x) for x in ports if x}
+    n = 0
+    for p in [q for root in roots for q in tree_of(root)]:
+        try:
+            n += sum(1 for c in p.net_connections(kind="tcp")
+                     if c.raddr and c.raddr.port in ports and c.status == psutil.CONN_ESTABLISHED)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return n
+
+
 class Sampler:
     """Every INTERVAL seconds: CPU % (100 = one core), RSS MB and threads of each group's tree."""
 
