@@ -1,0 +1,185 @@
+"""`./tradebench predict`: which design carries a load behind a database, configured how, at what cost.
+
+    ./tradebench predict --db-latency 7 --rate 3000 [--cores 4] [--persist per-sale|batch] [--params FILE]
+    ./tradebench predict --fit RUN [RUN...] [--out FILE]      # fit the parameters from results folders
+    ./tradebench predict --check RUN [--params FILE]          # the model beside a map's (or sweep's) cells
+
+No variant is started and no database is needed: the answer is the model's (docs/model.md), from a
+parameter set fitted on this kind of machine.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import check, fit, params
+from .designs import all_designs
+from .plan import cheapest, plan
+from .predict import round_trip_ms
+
+USER_PARAMS = Path(".tradebench") / "model-parameters.json"
+
+
+def _root() -> Path:
+    return Path(os.environ.get("TB_ROOT") or Path(__file__).resolve().parents[3])
+
+
+def _this_machine() -> tuple[str | None, int]:
+    from ..environment import cpu_model
+    return cpu_model(), os.cpu_count() or 1
+
+
+def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
+    """The parameter set to use and a sentence saying which: --params, the user's fit, the committed set of this
+    kind of machine, or (saying so) the committed set of another machine."""
+    cpu, cores = _this_machine()
+    candidates = []
+    if given:
+        candidates.append((Path(given), "the parameters given"))
+    else:
+        candidates.append((root / USER_PARAMS, "the parameters fitted on this machine (./tradebench predict --fit)"))
+        candidates.append((params.COMMITTED, "the committed parameters"))
+    for path, what in candidates:
+        if not path.is_file():
+            continue
+        doc = params.load(path)
+        s = params.for_machine(doc, cpu, cores)
+        if s:
+            return s, f"{what} of this kind of machine ({params.describe(s)})"
+        if given:
+            s = max(doc["sets"], key=params.newest_source)
+            return s, f"{what}, fitted on another machine ({params.describe(s)})"
+    doc = params.load(params.COMMITTED)
+    s = max(doc["sets"], key=params.newest_source)
+    return s, (f"no parameters for this machine ({cpu}, {cores} cores): the committed ones of another machine "
+               f"({params.describe(s)}); CPU figures there may differ from here by a factor — fit your own with "
+               f"./tradebench predict --fit RUN")
+
+
+def _fmt(x, nd=0):
+    return "" if x is None else f"{x:,.{nd}f}"
+
+
+def answer(args, out=sys.stdout) -> int:
+    root = _root()
+    pset, which = choose_set(root, args.params)
+    designs = all_designs(root)
+    rtt = round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]))
+    cores = args.cores if args.cores is not None else (os.cpu_count() or 1)
+    plans = [plan(d, args.persist, pset, args.rate, rtt, cores) for d in designs]
+    spo = float(pset["salesPerOrder"]["value"])
+    print(f"{args.rate:,.0f} orders/s ({args.rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
+          f"a database {args.db_latency:g} ms away (one INSERT's round trip {rtt:.2f} ms), {args.persist}, "
+          f"{cores:g} cores for the variant.", file=out)
+    print(f"Parameters: {which}.", file=out)
+    print("", file=out)
+    print("| design | as configured | sales/min | limit | to carry the load | cores | memory MB | DB connections |",
+          file=out)
+    print("| --- | --- | ---: | --- | --- | ---: | ---: | ---: |", file=out)
+    for p in plans:
+        base = p.as_configured
+        conf = f"carries it ({base.in_flight} in flight)" if base.carries else \
+            f"does not ({base.in_flight} in flight)" if base.in_flight else "does not"
+        if p.carries and p.needs:
+            need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items())
+        elif p.carries:
+            need = "as configured"
+        else:
+            need = f"no: {p.why_not}"
+        shown = p.at_need if p.at_need is not None and p.carries else base
+        cores_txt = _fmt(shown.cores, 2) if shown.cores is not None else "?"
+        mem = _fmt(shown.rss_mb) if shown.rss_mb is not None else "?"
+        print(f"| {p.design.key} | {conf} | {_fmt(shown.sales_per_minute)} | {shown.limit} | {need} | {cores_txt} | "
+              f"{mem} | {_fmt(p.connections)} |", file=out)
+        if p.figures_from:
+            print(f"|  | ({p.figures_from}) |  |  |  |  |  |  |", file=out)
+    best = cheapest(plans)
+    print("", file=out)
+    if best:
+        how = ", ".join(f"{k}={v}" for k, v in best.needs.items()) or "as configured"
+        print(f"Cheapest that carries it: {best.design.key} ({how}): {best.at_need.cores:.2f} cores"
+              + (f", {best.at_need.rss_mb:,.0f} MB" if best.at_need.rss_mb is not None else "") + ".", file=out)
+    else:
+        print("No design carries this load on these cores.", file=out)
+    print("The model and its limits: docs/model.md (CPU is predicted from the saturation figure per order, which "
+          "under-states a light load's; memory from the saturation peak, which over-states a JVM's at a light load).",
+          file=out)
+    return 0
+
+
+def do_fit(args, out=sys.stdout) -> int:
+    root = _root()
+    folders = [_folder(root, r) for r in args.fit]
+    doc = fit.fit_document(folders, all_designs(root))
+    dest = Path(args.out) if args.out else root / USER_PARAMS
+    params.save(doc, dest)
+    for s in doc["sets"]:
+        print(f"{params.describe(s)}: {len(s['designs'])} designs", file=out)
+    print(f"wrote {dest}", file=out)
+    return 0
+
+
+def do_check(args, out=sys.stdout) -> int:
+    root = _root()
+    doc, name = fit.read(_folder(root, args.check))
+    env = doc.get("environment") or {}
+    source = Path(args.params) if args.params else params.COMMITTED
+    pdoc = params.load(source)
+    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    if pset is None:
+        print(f"no parameter set in {source} for {env.get('cpuModel')}, {env.get('cores')} cores", file=sys.stderr)
+        return 2
+    used = {src.get("runId") for src in pset.get("sources", [])}
+    if doc.get("runId") in used:
+        print(f"warning: {name} is one of the runs these parameters were fitted from", file=sys.stderr)
+    rows = check.against(doc, pset, all_designs(root))
+    s = check.summary(rows)
+    print(f"{name} against {params.describe(pset)}", file=out)
+    for fig in ("sales", "cpu", "rss"):
+        print(f"- {fig}: {s[fig]['within']} of {s[fig]['of']} cells within {check.WITHIN:.0%}", file=out)
+    print("", file=out)
+    print(check.table(rows), file=out)
+    return 0
+
+
+def _folder(root: Path, ref: str) -> Path:
+    p = Path(ref)
+    for cand in (p, root / "results" / ref, root / "docs" / "results" / ref):
+        if (cand / "results.json").is_file() or cand.is_file():
+            return cand
+    raise SystemExit(f"tradebench: no results.json in {ref} (nor in results/{ref}, docs/results/{ref})")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db-latency", type=float, metavar="MS",
+                   help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
+    p.add_argument("--rate", type=float, metavar="N", help="offered orders a second")
+    p.add_argument("--cores", type=float, metavar="C", help="cores the variant may use (default: this machine's)")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
+    p.add_argument("--params", metavar="FILE", help="a parameter file (default: yours from --fit, else the committed)")
+    p.add_argument("--fit", nargs="+", metavar="RUN", help="fit the parameters from these results folders")
+    p.add_argument("--out", metavar="FILE", help=f"with --fit: where to write them (default {USER_PARAMS})")
+    p.add_argument("--check", metavar="RUN", help="the model beside every open-loop cell of this map or sweep")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.fit:
+        return do_fit(args)
+    if args.check:
+        return do_check(args)
+    if args.db_latency is None or args.rate is None:
+        p.error("--db-latency and --rate are needed (or --fit RUN..., or --check RUN)")
+    if args.rate <= 0 or args.db_latency < 0 or (args.cores is not None and args.cores <= 0):
+        p.error("--rate and --cores must be positive, --db-latency not negative")
+    return answer(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
