@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tradebench_harness import context  # noqa: E402
+
+from tradebench_harness.run import context  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

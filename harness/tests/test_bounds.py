@@ -1,9 +1,11 @@
 """The bound arithmetic (Little's law), crossovers, the map's winners, and each manifest's in-flight count."""
 import pytest
 
-from tradebench_harness import answer, bounds, experiments
-from tradebench_harness.bench_cli import all_series, equal_in_flight
-from tradebench_harness.variants import discover, by_name
+from tradebench_harness.report import answer, bounds
+
+from tradebench_harness.measure import experiments
+from tradebench_harness.cli.measure import all_series, equal_in_flight
+from tradebench_harness.run.variants import discover, by_name
 
 
 def test_the_bound_is_inserts_in_flight_over_the_round_trip():
@@ -46,8 +48,8 @@ def test_a_variants_rows_are_one_where_the_caller_pins_their_setting(ctx):
     assert [s.settings for s in all_series([node], 4, "per-sale", {})] == [{}, {"WORKERS": "threads"}]
     assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": "threads"})] == [{}]
     assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": ""})] == [{}, {"WORKERS": "threads"}]
-    from tradebench_harness import compare
-    from tradebench_harness.bench import Case
+    from tradebench_harness.measure import compare
+    from tradebench_harness.measure.bench import Case
     assert len(compare.rows_of([node], [Case()], {})) == 2
     (row,) = compare.rows_of([node], [Case(settings={"WORKERS": "processes"})], {})
     assert row[0].settings == {"WORKERS": "processes"}
@@ -120,12 +122,12 @@ def test_a_ratio_naming_a_missing_case_is_refused(ctx, tmp_path):
 
 
 def test_the_calibration_measures_the_insert_ceilings_of_the_runs_persist_modes():
-    from tradebench_harness import calibrate
+    from tradebench_harness.measure import calibrate
     assert calibrate.insert_kinds({"per-sale"}) == [("singleRow", 1)]
     assert calibrate.insert_kinds(["batch"]) == [("multiRow", calibrate.MULTI_ROW_BATCH)]
     assert [k for k, _ in calibrate.insert_kinds(("batch", "per-sale"))] == ["singleRow", "multiRow"]
     one = calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=1)
     assert calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=2) > one
-    from tradebench_harness import tables
+    from tradebench_harness.report import tables
     md = tables.calibration_md({"multiRowBatch": 100, "insert": {"8": {"singleRow": {"rowsPerSecond": 9000.0}}}})
     assert "single-row autocommit, 8 connections | 9,000 rows/s" in md and "100-row" not in md

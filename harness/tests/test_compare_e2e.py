@@ -14,8 +14,8 @@ import psutil
 import pytest
 from PIL import Image
 
-from tradebench_harness import db as dbmod
-from tradebench_harness import diff
+from tradebench_harness.run import db as dbmod
+from tradebench_harness.report import diff
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 
@@ -31,7 +31,7 @@ def compared(ctx, tmp_path_factory):
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"), WORKERS="processes")
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
                         "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",

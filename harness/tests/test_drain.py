@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tradebench_harness import cells
-from tradebench_harness import db as dbmod
+from tradebench_harness.measure import cells
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.integration   # the private database, no variant
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import db as dbmod
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # real variants behind Toxiproxy on the private database
 
@@ -21,7 +21,7 @@ def harness(ctx, *args, timeout=1200):
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", *args], env=env, capture_output=True, text=True,
                        timeout=timeout)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]

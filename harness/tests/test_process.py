@@ -5,7 +5,7 @@ import time
 import psutil
 import pytest
 
-from tradebench_harness import process
+from tradebench_harness.run import process
 
 
 def test_stop_ends_the_whole_tree_even_when_the_parent_ignores_sigterm(tmp_path):
@@ -106,7 +106,7 @@ def test_the_jit_compiler_threads_cpu_is_told_apart(tmp_path):
 
 
 def test_start_variant_gives_up_when_the_process_dies(ctx, tmp_path):
-    from tradebench_harness.variants import Variant
+    from tradebench_harness.run.variants import Variant
     v = Variant(name="dies", folder=tmp_path, runtime="java", description="", build={},
                 run=["bash", "-c", "echo no database; exit 3"], settings={}, db_connections="1")
     t0 = time.time()

@@ -4,8 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import calibrate, compare, diff, experiments, figures, results, stats, tables, variants
-from tradebench_harness.bench import Case, Timing
+from tradebench_harness.measure import calibrate, compare, experiments, figures
+
+from tradebench_harness.report import diff, results, stats, tables
+
+from tradebench_harness.run import variants
+from tradebench_harness.measure.bench import Case, Timing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,7 +177,7 @@ def test_a_users_experiment_file_is_read_and_a_bad_one_refused(ctx, tmp_path):
 
 def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
     """One repeat: median = min = max, whatever the float (a bar chart refuses negative error bars)."""
-    from tradebench_harness import report
+    from tradebench_harness.report import page as report
     cal = {"http": {"java": {"ordersPerSecond": 3.0}},
            "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
     runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]

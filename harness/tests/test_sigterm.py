@@ -10,7 +10,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tradebench_harness import db as dbmod
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real bench of java-threads on the private database
 
@@ -22,7 +22,7 @@ def start_bench(ctx, tmp_path) -> subprocess.Popen:
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root))
     p = subprocess.Popen([sys.executable, "-m", "tradebench_harness", "bench", "java-threads", "--db-latency", "5",
                           "--duration", "60", "--warmup", "1", "--no-verify", "--no-calibrate", "--jit-warmup-max", "0",
                           "--concurrency", "8", "--out", str(tmp_path / "run")],

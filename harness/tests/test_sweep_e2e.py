@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import db as dbmod
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real sweep of node-engine on the private database
 
@@ -21,7 +21,7 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
     dbmod.create(ctx, TEST_DB)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"), WORKERS="processes")
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "node-engine", "--rates", "100,300",
                         "--engines", "1,2", "--duration", "3", "--warmup", "auto", "--warmup-max", "12", "--no-verify",
                         "--no-calibrate",

@@ -28,11 +28,11 @@ import subprocess
 import sys
 import time
 
-from . import db as dbmod
-from . import process
-from .context import Context
+from ..run import db as dbmod
+from ..run import process
+from ..run.context import Context
 from .steps import Steps
-from .variants import ManifestError, Variant
+from ..run.variants import ManifestError, Variant
 
 SPEC = "docs/openapi.yaml"
 CONFIG = "harness/schemathesis.toml"     # the statuses the contract expects of valid and invalid input

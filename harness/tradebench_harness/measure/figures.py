@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import calibrate, process, stats
+from . import calibrate
 
+from ..run import process
 
+from ..report import stats
 def parse_hgrm(path: Path) -> list[list[float]]:
     """HdrHistogram's percentile distribution text: [[percentile (0-100), value ms], ...]."""
     points = []

@@ -10,8 +10,8 @@ import argparse
 import os
 import sys
 
-from . import context
-from .variants import ManifestError, discover, select
+from ..run import context
+from ..run.variants import ManifestError, discover, select
 
 USAGE = """usage: ./tradebench COMMAND [ARGS]
 
@@ -61,7 +61,7 @@ def cmd_variants(ctx, args) -> int:
 
 
 def cmd_serve(ctx, args) -> int:
-    from . import db as dbmod
+    from ..run import db as dbmod
     (v,) = select(ctx.root, args.variant)
     v.ensure_built(ctx)
     env = dict(os.environ)
@@ -70,7 +70,7 @@ def cmd_serve(ctx, args) -> int:
         env.update(dbmod.private(ctx, env.get("DB_NAME") or "TRADER").variant_env())
     nodes = int(env.get("NODES") or 1)
     if nodes > 1:
-        from . import members
+        from ..run import members
         if v.cluster is None:
             say(f"error: NODES={nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
             return 2
@@ -86,24 +86,25 @@ def cmd_serve(ctx, args) -> int:
 
 
 def cmd_e2e(ctx, args) -> int:
-    from . import e2e
-    from .steps import Steps
+    from ..suites import e2e
+    from ..suites.steps import Steps
     steps = Steps()
     e2e.run(ctx, select(ctx.root, args.variants), steps)
     return steps.close("e2e")
 
 
 def cmd_reliability(ctx, args) -> int:
-    from . import reliability
-    from .steps import Steps
+    from ..suites import reliability
+    from ..suites.steps import Steps
     steps = Steps()
     reliability.run(ctx, select(ctx.root, ",".join(args.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
     return steps.close("reliability")
 
 
 def cmd_cluster_test(ctx, args) -> int:
-    from . import cluster_test, tools
-    from .steps import Steps
+    from ..suites import cluster_test
+    from ..run import tools
+    from ..suites.steps import Steps
     try:
         tools.iptables()
     except tools.ToolError as e:
@@ -114,8 +115,8 @@ def cmd_cluster_test(ctx, args) -> int:
 
 
 def cmd_fuzz(ctx, args) -> int:
-    from . import fuzz
-    from .steps import Steps
+    from ..suites import fuzz
+    from ..suites.steps import Steps
     steps = Steps()
     fuzz.run(ctx, select(ctx.root, ",".join(args.variants) or None), steps,
              fuzz.seed_of(args.seed or os.environ.get("TB_FUZZ_SEED")), args.max_examples)
@@ -123,7 +124,8 @@ def cmd_fuzz(ctx, args) -> int:
 
 
 def cmd_compose_check(ctx, args) -> int:
-    from . import compose_check, tools
+    from ..suites import compose_check
+    from ..run import tools
     try:
         cli = tools.compose(ctx)
     except tools.ToolError as e:
@@ -165,7 +167,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")
     s.set_defaults(func=cmd_compose_check)
 
-    from . import bench_cli
+    from . import measure as bench_cli
     bench_cli.add(sub)
     p.commands = set(sub.choices)   # the names its subcommands answer to
     return p
@@ -185,13 +187,13 @@ def java_exec(ctx, argv: list[str]) -> int:
 
 def cmd_loadclient(ctx, argv: list[str]) -> int:
     """./tradebench load|verify ARGS: the load client in the foreground (TB_LOADCLIENT_OPTS: more JVM flags)."""
-    from . import build
+    from ..run import build
     return java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), *argv])
 
 
 def cmd_replay(ctx, argv: list[str]) -> int:
-    from . import build
-    from .variants import by_name
+    from ..run import build
+    from ..run.variants import by_name
     if len(argv) != 2 or argv[0] not in ("java", "node"):
         say("usage: ./tradebench replay java|node SCENARIO.json")
         return 2
@@ -207,14 +209,14 @@ def cmd_replay(ctx, argv: list[str]) -> int:
 
 def cmd_bench_model(ctx, argv: list[str]) -> int:
     """JMH (org.openjdk.jmh.Main): the arguments are JMH's, e.g. -f 1 -wi 2 -i 3, -p orders=1000000, -rf json."""
-    from . import build
+    from ..run import build
     return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx, bench=True), "org.openjdk.jmh.Main",
                            r"tradebench\.model\.bench\.MarketJmh", *argv])
 
 
 def cmd_build(ctx, argv: list[str]) -> int:
     """Every Maven module (installed), then each Node.js variant's packages (its manifest's build)."""
-    from . import build
+    from ..run import build
     if build.mvn(ctx, "-DskipTests", "install") != 0:
         say("error: Maven build failed")
         return 1
@@ -225,12 +227,12 @@ def cmd_build(ctx, argv: list[str]) -> int:
 
 
 def cmd_db(ctx, argv: list[str]) -> int:
-    from . import db
+    from ..run import db
     return db.command(ctx, argv)
 
 
 def cmd_test(ctx, argv: list[str]) -> int:
-    from . import testrun
+    from ..suites import testrun
     return testrun.main(ctx, argv)
 
 
@@ -249,7 +251,7 @@ def _terminated(signum, frame):
 
 def main(argv: list[str]) -> int:
     import signal
-    from . import build, db, tools
+    from ..run import build, db, tools
     signal.signal(signal.SIGTERM, _terminated)
     ctx = context.from_env()
     command = argv[0] if argv else "help"

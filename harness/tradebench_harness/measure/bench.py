@@ -15,10 +15,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import figures, jit_warmup, loadclient, process, toxiproxy
-from .context import Context
-from .db import DbError
-from .variants import Variant, row_label
+from . import figures, jit_warmup
+
+from ..run import loadclient, process, toxiproxy
+from ..run.context import Context
+from ..run.db import DbError
+from ..run.variants import Variant, row_label
 
 
 
@@ -216,7 +218,7 @@ def start(ctx: Context, v: Variant, env: dict, out: Path, nodes: int, port: int,
     Members start with no handed-over orders: a cluster stopped before leaves its open orders in ENGINE_HANDOVER."""
     if nodes <= 1:
         return _One(process.start_variant(ctx, v, env, out / "variant.log", port=port, append=append))
-    from . import members
+    from ..run import members
     if v.cluster is None:
         raise RunFailed(f"--nodes {nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
     if db is not None:

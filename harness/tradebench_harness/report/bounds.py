@@ -22,7 +22,7 @@ AT_BOUND = 0.15
 
 def in_flight(variant, persist: str, settings: dict) -> int | None:
     """The inserts VARIANT keeps in flight in PERSIST mode with SETTINGS (its manifest's expression), or None."""
-    from .variants import evaluate
+    from ..run.variants import evaluate
     expr = (variant.in_flight or {}).get(persist)
     if expr in (None, "", "none"):
         return None

@@ -23,10 +23,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bench, bounds, figures, jit_warmup, loadclient, process, results, tables, toxiproxy
-from .context import Context
-from .db import DbError
-from .variants import Variant, row_label
+from . import bench, figures, jit_warmup
+
+from ..report import bounds, results, tables
+
+from ..run import loadclient, process, toxiproxy
+from ..run.context import Context
+from ..run.db import DbError
+from ..run.variants import Variant, row_label
 
 PROBE_SECONDS = 3
 #: the most seconds a cell waits for the backlog of the cell before it to be stored (drain)
@@ -252,7 +256,7 @@ def execute(ctx: Context, command: str, kind: str, series: list[Series], cells: 
             options: dict, out_dir: Path | None = None) -> tuple[Path, dict]:
     """Measures every series at every cell; writes results/<run-id>/ (summary.md, report.html, ...)."""
     import sys
-    from . import db as dbmod, environment
+    from ..run import db as dbmod, environment
     run_id = results.new_run_id(command)
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,6 @@ import html as h
 import math
 
 from . import bounds, stats, tables
-
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
 # a point measured once has no range of its own: for telling a tie from a lead it gets ±this share around its
@@ -221,14 +220,14 @@ def environment_text(doc: dict) -> str:
 # --- charts -------------------------------------------------------------------------------------------------
 
 def colours(pts: list[dict]) -> dict[str, str]:
-    from .report import COLORS
+    from .page import COLORS
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
     """sales/min against the round trip (log-log), a line per series with its min–max, its bound dashed."""
     import matplotlib.pyplot as plt
-    from .report import png
+    from .page import png
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
@@ -269,7 +268,7 @@ def map_chart(pts: list[dict]):
     """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
-    from .report import png
+    from .page import png
     ws = winners(pts)
     lats = sorted({w["latencyMs"] for w in ws})
     loads = loads_of(pts)
@@ -321,7 +320,7 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
 
 def html(doc: dict, drawn: dict | None = None) -> str:
     """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
-    from .report import CSS, img, table
+    from .page import CSS, img, table
     pts = points(doc)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",

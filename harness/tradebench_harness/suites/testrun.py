@@ -35,10 +35,10 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import build, context, db as dbmod, tools
-from .context import Context
+from ..run import build, context, db as dbmod, tools
+from ..run.context import Context
 from .steps import Steps
-from .variants import ManifestError, discover, row_label, select, test_database
+from ..run.variants import ManifestError, discover, row_label, select, test_database
 
 TIERS = ("unit", "integration", "system")
 #: a Node.js variant's test files that start its service (and may store sales): the integration tier's
@@ -155,11 +155,10 @@ def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
             say(f"{e}: the report test will fail")
     expr = " or ".join(f"({m})" for m in marks)
     say(f"the harness's own tests (pytest harness/tests -m '{expr}')")
-    env = {**os.environ, "PYTHONPATH": str(ctx.root / "harness")}
     # --durations: the slowest tests named in the log, to keep the suite inside CI's time
     rc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=8", "tests",
                          "-m", expr],
-                        cwd=ctx.root / "harness", env=env).returncode
+                        cwd=ctx.root / "harness").returncode
     if rc == 0:
         steps.ok("harness tests (pytest)")
     elif rc == 5 and tiers == {"integration"}:

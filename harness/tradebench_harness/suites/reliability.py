@@ -38,11 +38,11 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from . import db as dbmod
-from . import loadclient, process, toxiproxy
-from .context import Context
+from ..run import db as dbmod
+from ..run import loadclient, process, toxiproxy
+from ..run.context import Context
 from .steps import Steps
-from .variants import ManifestError, Variant
+from ..run.variants import ManifestError, Variant
 
 
 def settings_from_env():

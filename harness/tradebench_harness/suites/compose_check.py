@@ -59,9 +59,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import variants as variants_mod
-
-#: The repository this module lives in (harness/tradebench_harness/compose_check.py).
+from ..run import variants as variants_mod
+#: The repository this module lives in (harness/tradebench_harness/suites/compose_check.py).
 REPO = Path(__file__).resolve().parents[2]
 #: Where the harness puts the Compose CLI it builds (tools.py).
 TOOLS_COMPOSE = Path("tools") / "bin" / "docker-compose"

@@ -19,7 +19,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from .bench import Case, Timing
+from ..measure.bench import Case, Timing
 
 
 def positive(text: str) -> int:
@@ -115,7 +115,7 @@ def options_of(a) -> dict:
 
 
 def _execute(ctx, command, variants, cases, a, experiment=None, fresh=True):
-    from . import compare
+    from ..measure import compare
     cal = {} if a.no_calibrate else None
     cd = a.calibration_duration
     folder, doc = compare.execute(ctx, command, variants, cases, timing_of(a), a.repeat, options_of(a),
@@ -126,13 +126,13 @@ def _execute(ctx, command, variants, cases, a, experiment=None, fresh=True):
 
 
 def cmd_bench(ctx, a) -> int:
-    from .variants import select
+    from ..run.variants import select
     return _execute(ctx, "bench", select(ctx.root, a.variant), [case_of(a)], a)
 
 
 def cmd_compare(ctx, a) -> int:
-    from . import experiments
-    from .variants import select
+    from ..measure import experiments
+    from ..run.variants import select
     variants = select(ctx.root, a.variants)
     if a.experiment:
         try:
@@ -155,7 +155,7 @@ def cmd_compare(ctx, a) -> int:
 def all_series(variants, engines: int, persist: str, env: dict) -> list:
     """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
     ENV pins the row's setting)."""
-    from .cells import Series
+    from ..measure.cells import Series
     return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
 
 
@@ -163,8 +163,8 @@ def equal_in_flight(series: list, env: dict, target: int | None) -> list:
     """The blocking designs again with as many engines as the others keep inserts in flight (TARGET; None: the
     largest in-flight count of a series that does not grow with ENGINES): the answer is about inserts in
     flight and what they cost, not about a label."""
-    from . import bounds
-    from .cells import Series
+    from ..report import bounds
+    from ..measure.cells import Series
     grows, fixed = [], []
     for s in series:
         now = bounds.in_flight(s.variant, s.persist, s.run_settings(env))
@@ -180,8 +180,8 @@ def equal_in_flight(series: list, env: dict, target: int | None) -> list:
 
 
 def cmd_latency_sweep(ctx, a) -> int:
-    from . import cells
-    from .variants import select
+    from ..measure import cells
+    from ..run.variants import select
     series = all_series(select(ctx.root, a.variant), a.engines, a.persist, ctx.env)
     if a.equal_in_flight != 0 and a.persist == "per-sale":
         series += equal_in_flight(series, ctx.env, a.equal_in_flight or None)
@@ -202,8 +202,8 @@ MAP_LOADS = [500, 2000, 8000]
 
 
 def cmd_map(ctx, a) -> int:
-    from . import cells
-    from .variants import select
+    from ..measure import cells
+    from ..run.variants import select
     series = all_series(select(ctx.root, a.variants), a.engines, a.persist, ctx.env)
     grid = [cells.Cell(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
     t = cells.CellTiming(settle=a.settle, window=a.duration, repeat=a.repeat, verify=not a.no_verify,
@@ -213,7 +213,7 @@ def cmd_map(ctx, a) -> int:
 
 
 def cmd_sweep(ctx, a) -> int:
-    from .variants import select
+    from ..run.variants import select
     if a.db_latency is not None:
         return cmd_latency_sweep(ctx, a)
     if a.duration is None:
@@ -231,7 +231,7 @@ def cmd_sweep(ctx, a) -> int:
 
 
 def cmd_diff(ctx, a) -> int:
-    from . import diff, results
+    from ..report import diff, results
     try:
         da, db_ = results.load(a.run_a, ctx.results), results.load(a.run_b, ctx.results)
     except FileNotFoundError as e:
@@ -243,7 +243,7 @@ def cmd_diff(ctx, a) -> int:
 
 def cmd_report(ctx, a) -> int:
     import json
-    from . import results
+    from ..report import results
     doc = results.load(a.run, ctx.results)
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)

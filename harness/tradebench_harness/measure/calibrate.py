@@ -28,8 +28,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from . import loadclient, process
-from .context import Context
+from ..run import loadclient, process
+from ..run.context import Context
 
 MULTI_ROW_BATCH = 100
 

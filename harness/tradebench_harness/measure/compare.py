@@ -11,11 +11,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from . import bench, calibrate, environment, figures, results, stats, tables
-from . import db as dbmod
+from . import bench, calibrate, figures
+
+from ..run import environment
+
+from ..report import results, stats, tables
+from ..run import db as dbmod
 from .bench import Case, RunFailed, Timing
-from .context import Context
-from .variants import ManifestError, Variant
+from ..run.context import Context
+from ..run.variants import ManifestError, Variant
 
 console = Console(stderr=True)
 

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 from . import stats, tables
-
 SCHEMA_VERSION = 1
 
 
@@ -41,7 +40,7 @@ def write_csv(path: Path, runs: list[dict]) -> None:
 
 def write_all(folder: Path, doc: dict) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
-    from . import report
+    from . import page as report
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
         from . import answer
         doc["summary"] = answer.points(doc)

@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from .bench import Case
-from .context import Context
+from ..run.context import Context
 
 CASE_KEYS = {"label", "engines", "wait", "concurrency", "persist", "dbLatencyMs", "rate", "settings", "variants", "article"}
 

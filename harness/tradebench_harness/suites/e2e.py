@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from . import db as dbmod
-from . import loadclient, process
-from .context import Context
+from ..run import db as dbmod
+from ..run import loadclient, process
+from ..run.context import Context
 from .steps import Steps
-from .variants import ManifestError, Variant
+from ..run.variants import ManifestError, Variant
 
 E2E_DB = "TRADER_E2E"
 

@@ -48,11 +48,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
-from . import db as dbmod
-from . import loadclient, members, netcut, process
-from .context import Context
+from ..run import db as dbmod
+from ..run import loadclient, members, netcut, process
+from ..run.context import Context
 from .steps import Steps
-from .variants import ManifestError, select
+from ..run.variants import ManifestError, select
 
 DB_NAME = "TRADER_CLUSTER"
 VARIANT = "java-spray-async"
