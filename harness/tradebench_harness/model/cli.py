@@ -27,7 +27,7 @@ def _root() -> Path:
 
 
 def _this_machine() -> tuple[str | None, int]:
-    from ..environment import cpu_model
+    from ..run.environment import cpu_model
     return cpu_model(), os.cpu_count() or 1
 
 

@@ -12,7 +12,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..variants import Variant, discover, evaluate, row_label
+from ..run.variants import Variant, discover, evaluate, row_label
 
 
 @dataclass

@@ -145,7 +145,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design]) -> dict:
     # the load's matching rate: runs that stored what they accepted
     spo, spo_from = [], set()
     for f in folders:
-        for k, r in f.runs:
+        for _, r in f.runs:
             bf = r.get("boundFraction")
             if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
@@ -171,7 +171,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design]) -> dict:
                     got[k] = {"cycle": cyc, "order": order, "engines": e, "points": pts}
             per_folder.append((f, got))
         chosen: dict[str, dict] = {}
-        for i, (f, got) in enumerate(per_folder):
+        for f, got in per_folder:
             if not got:
                 continue
             if not chosen:

@@ -62,7 +62,7 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
             most = design.number("PRODUCTS")
         if most < start:
             continue
-        v = smallest_setting(lambda x: (design.in_flight(persist, {knob: x}) or 0) >= need, start, most)
+        v = smallest_setting(lambda x, knob=knob: (design.in_flight(persist, {knob: x}) or 0) >= need, start, most)
         if v is None:
             continue
         p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v})
