@@ -112,7 +112,8 @@ def answer(args, out=sys.stdout) -> int:
 def do_fit(args, out=sys.stdout) -> int:
     root = _root()
     folders = [_folder(root, r) for r in args.fit]
-    doc = fit.fit_document(folders, all_designs(root))
+    shape = [_folder(root, r) for r in args.shape_from] if args.shape_from else None
+    doc = fit.fit_document(folders, all_designs(root), shape)
     dest = Path(args.out) if args.out else root / USER_PARAMS
     params.save(doc, dest)
     for s in doc["sets"]:
@@ -162,6 +163,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
     p.add_argument("--params", metavar="FILE", help="a parameter file (default: yours from --fit, else the committed)")
     p.add_argument("--fit", nargs="+", metavar="RUN", help="fit the parameters from these results folders")
+    p.add_argument("--shape-from", nargs="+", metavar="RUN",
+                   help="with --fit: the open-loop runs (a map) that say how CPU per order grows below saturation "
+                        "(default: those among the --fit runs)")
     p.add_argument("--out", metavar="FILE", help=f"with --fit: where to write them (default {USER_PARAMS})")
     p.add_argument("--check", metavar="RUN", help="the model beside every open-loop cell of this map or sweep")
     return p

@@ -10,8 +10,11 @@ are fitted apart and never mixed in):
   added latency: a compare, or a sweep's +0 ms cells), the newest folder that measured the design;
   a design it lacks comes from an older folder, scaled by the two folders' ratio over the designs
   both measured (a machine is not equally fast every hour);
-- CPU µs per engine cycle: where one folder measured a design at saturation with two engine counts
-  (the sweep's equal in-flight rows), the two equations cpu = engines × cycles/s × cycle + orders × order;
+- how CPU per order grows below saturation (β) and what an engine's cycle costs: the open-loop runs
+  that stored their load (a map, `sweep --rates`), CPU µs/s = a × cycles/s + b × R^(1−β) fitted by least
+  relative squares; the shape (β, a ÷ b) moves to any machine, whose own saturation figure sets the level;
+- what a 503 costs beside an order taken (ρ): closed-loop cells that refused 90 % of their load or more
+  (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
   map cell above it, 0.75–1.25 of it, at least 1 ms added): in flight ÷ sales/s − round trip, the median;
 - RSS: the saturation runs' peak, and per engine from runs with two engine counts at the same latency.
@@ -105,34 +108,13 @@ def _num(v, default):
         return default
 
 
-def _cycle_and_order(points: dict[int, dict], rtt: float) -> tuple[float, float, int]:
-    """From saturation runs at one or two engine counts: CPU µs per cycle, per order, and the engines used.
-
-    Two counts give two equations, cpu = engines × cycles/s × cycle + orders × order; a negative solution
-    (the JVMs: more engines parked on a lock cost nothing) says the cycles cost nothing measurable."""
-    engines = sorted(points)
-    e1 = engines[0]
-    p1 = points[e1]
-    if len(engines) >= 2:
-        e2 = engines[-1]
-        p2 = points[e2]
-        a1, a2 = e1 * cycles_per_s(p1["delay"], rtt), e2 * cycles_per_s(p2["delay"], rtt)
-        det = a2 * p1["orders"] - a1 * p2["orders"]
-        if det:
-            cyc = (p2["cpuUsPerS"] * p1["orders"] - p1["cpuUsPerS"] * p2["orders"]) / det
-            order = (p1["cpuUsPerS"] - a1 * cyc) / p1["orders"]
-            if cyc > 0 and order > 0:
-                return cyc, order, e1
-    return 0.0, p1["cpuUsPerS"] / p1["orders"], e1
-
-
 def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | None, list[str]]:
     both = sorted(set(newer) & set(older))
     r = _median([newer[k] / older[k] for k in both if older[k]])
     return r, both
 
 
-def fit_machine(folders: list[_Folder], designs: list[Design]) -> dict:
+def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict) -> dict:
     """One parameter set from the folders of one machine."""
     folders = sorted(folders, key=lambda f: f.started, reverse=True)      # newest first
     env = folders[0].doc.get("environment") or {}
@@ -160,58 +142,45 @@ def fit_machine(folders: list[_Folder], designs: list[Design]) -> dict:
 
     figs: dict = {k: {} for k in keys}
     for persist in PERSISTS:
-        # per folder: design -> (cycle µs, order µs, engines, rss points)
-        per_folder = []
+        chosen: dict[str, dict] = {}
+        newest = None
         for f in folders:
             got = {}
             for k in keys:
                 pts = f.saturation(k, persist)
                 if pts:
-                    cyc, order, e = _cycle_and_order(pts, f.rtt0 or rtt0)
-                    got[k] = {"cycle": cyc, "order": order, "engines": e, "points": pts}
-            per_folder.append((f, got))
-        chosen: dict[str, dict] = {}
-        for f, got in per_folder:
+                    e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
+                    got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
             if not got:
                 continue
-            if not chosen:
+            if newest is None:
+                newest = f
                 for k, g in got.items():
                     chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
-                newest = f
                 continue
-            ratio, both = _ratio({k: chosen[k]["order"] for k in chosen if chosen[k].get("scale", 1) == 1},
+            ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
                                  {k: g["order"] for k, g in got.items()})
             for k, g in got.items():
                 if k in chosen or ratio is None:
                     continue
-                chosen[k] = {**g, "order": g["order"] * ratio, "cycle": g["cycle"] * ratio, "scale": ratio,
+                chosen[k] = {**g, "order": g["order"] * ratio,
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
         for k, c in chosen.items():
-            pts, e = c["points"], c["engines"]
-            p = pts[e]
-            raw = c["order"] + e * cycles_per_s(p["delay"], rtt0) * c["cycle"] / p["orders"]   # all CPU ÷ orders
-            cyc, cyc_from = c["cycle"], "one engine count measured: 0"
-            if not cyc:
-                pair = _cycle_from_pairs(folders, k, persist, rtt0)
-                if pair:
-                    pcyc, praw, pname = pair
-                    cyc = pcyc * raw / praw
-                    cyc_from = (f"{pname}: two engine counts at saturation"
-                                + (f", × {raw / praw:.2f} (this design's ratio to it)" if abs(raw / praw - 1) > 0.005 else ""))
-            elif len(pts) >= 2:
-                cyc_from = f"{c['from']}: two engine counts at saturation, {sorted(pts)}"
-            if cyc == 0 and _has_pairs(folders, k, persist):
-                cyc_from = "two engine counts measured: the cycles cost nothing measurable (the solution is not positive)"
-            order = raw - e * cycles_per_s(p["delay"], rtt0) * cyc / p["orders"]
+            e, p = c["engines"], c["point"]
+            beta, factor, shape_from = _shape_for(shapes, k, persist)
+            cycle = factor * c["order"] * p["orders"] ** beta
+            rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
             per_engine, rss_from = _rss_per_engine(folders, k, persist)
             rss = p["rss"]
             figs[k][persist] = {
-                "cpuUsPerOrder": _r(order, 2), "cycleUs": _r(cyc, 2),
+                "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+                "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
                 "insertOverheadMs": None,
                 "rssBaseMb": None if rss is None else _r(rss - per_engine * e, 1),
                 "rssPerEngineMb": _r(per_engine, 2),
-                "from": {"cpuUsPerOrder": c["from"], "cycleUs": cyc_from,
+                "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
+                         "refusedCost": rho_from,
                          "rss": f"the saturation runs' peak at {e} engines; per engine: {rss_from}"}}
 
     # each design's own time per insert, from the cells at its bound
@@ -249,21 +218,6 @@ def _pairs(f: _Folder, key: str, persist: str) -> dict:
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
-def _has_pairs(folders, key, persist) -> bool:
-    return any(_pairs(f, key, persist) for f in folders)
-
-
-def _cycle_from_pairs(folders, key, persist, rtt0):
-    """The newest folder with saturation runs of KEY at two engine counts: (cycle µs, all CPU ÷ orders, name)."""
-    for f in folders:
-        pts = f.saturation(key, persist)
-        if len(pts) >= 2:
-            cyc, _, e = _cycle_and_order(pts, f.rtt0 or rtt0)
-            if cyc:
-                return cyc, pts[e]["cpuUsPerS"] / pts[e]["orders"], f.name
-    return None
-
-
 def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
     """RSS per engine: the newest folder with runs at two engine counts, the slope at each latency, the median."""
     for f in folders:
@@ -277,6 +231,88 @@ def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
         if slopes:
             return max(0.0, _median(slopes)), f"{f.name}, the median slope over {len(slopes)} latencies"
     return 0.0, "one engine count measured: 0"
+
+
+def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
+    """Open-loop runs of KEY that stored what they were offered: (orders/s, engine cycles/s, CPU µs/s)."""
+    out = []
+    for f in folders:
+        for k, r in f.runs:
+            bf = r.get("boundFraction")
+            if (k == key and r.get("persist") == persist and r.get("rate") and not r.get("answers503")
+                    and not r.get("errors") and (bf is None or bf < 0.8) and r.get("rttMs") is not None):
+                delay = _num((r.get("settings") or {}).get("DELAY_MS"), 3)
+                cycles = cycles_per_s(int(r.get("engines") or 1), delay, r["rttMs"], r["salesPerSecond"],
+                                      r.get("inFlight"))
+                out.append((r["ordersPerSecond"], cycles, r["cpu"]["variant"]["cpuPercent"] * 1e4))
+    return out
+
+
+def fit_shape(points: list[tuple]) -> tuple[float, float] | None:
+    """β and the cycles' weight from open-loop runs: CPU µs/s = a × cycles/s + b × R^(1−β), least relative squares.
+
+    Returns (β, a ÷ b); a machine with its own saturation figure c at rate S then has b = c × S^β, so its
+    CPU per cycle is (a ÷ b) × c × S^β: the shape moves between machines, the level does not."""
+    if len(points) < 3 or len({round(p[0]) for p in points}) < 2:
+        return None
+    best = None
+    for i in range(0, 91):
+        beta = i / 100
+        rows = [(cyc / y, r ** (1 - beta) / y) for r, cyc, y in points]    # relative: each point weighs alike
+        saa = sum(x * x for x, _ in rows)
+        sbb = sum(z * z for _, z in rows)
+        sab = sum(x * z for x, z in rows)
+        sa1, sb1 = sum(x for x, _ in rows), sum(z for _, z in rows)
+        det = saa * sbb - sab * sab
+        a, b = ((sa1 * sbb - sb1 * sab) / det, (sb1 * saa - sa1 * sab) / det) if det else (0.0, 0.0)
+        if a < 0 or not det:
+            a, b = 0.0, sb1 / sbb
+        err = sum((a * x + b * z - 1) ** 2 for x, z in rows)
+        if b > 0 and (best is None or err < best[0]):
+            best = (err, beta, a / b)
+    return (best[1], best[2]) if best else None
+
+
+def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
+    """Per (design, persist): (β, a ÷ b, where from), from the open-loop runs of FOLDERS (any machine)."""
+    out = {}
+    for k in keys:
+        for persist in PERSISTS:
+            pts = shape_points(folders, k, persist)
+            got = fit_shape(pts)
+            if got:
+                names = sorted({f.name for f in folders for kk, r in f.runs if kk == k and r.get("rate")})
+                out[(k, persist)] = (*got, f"{len(pts)} open-loop runs that stored their load in {', '.join(names)}")
+    return out
+
+
+def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
+    if (key, persist) in shapes:
+        return shapes[(key, persist)]
+    same = [v for (k, p), v in shapes.items() if p == persist] or list(shapes.values())
+    if not same:
+        return 0.0, 0.0, "no open-loop runs: the saturation figure at every rate, no cost per cycle"
+    beta, factor = _median([v[0] for v in same]), _median([v[1] for v in same])
+    return beta, factor, f"no open-loop runs of its own in {persist}: the median of the designs with some"
+
+
+def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
+    """ρ: a 503's CPU beside an order taken at the same rate, from closed-loop cells that refused 90 % or more."""
+    ratios, names = [], set()
+    for f in folders:
+        for k, r in f.runs:
+            if (k == key and r.get("persist") == persist and r.get("rate") is None and r["ordersPerSecond"] > 0
+                    and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"]):
+                per_answer = r["cpu"]["variant"]["cpuPercent"] * 1e4 / r["ordersPerSecond"]
+                taken = order_us * (sat_orders / r["ordersPerSecond"]) ** beta if r["ordersPerSecond"] < sat_orders \
+                    else order_us
+                ratios.append(per_answer / taken)
+                names.add(f.name)
+    if not ratios:
+        return 1.0, "no cell that refused most of its load: a 503 costs as much as an order taken"
+    rho = _median(ratios)
+    return min(1.0, rho), (f"median of {len(ratios)} cells refusing ≥ 90 % in {', '.join(sorted(names))}: "
+                           f"{rho:.2f}" + (", at most 1 (a 503 skips the engine and the insert)" if rho > 1 else ""))
 
 
 def _default_engines(designs: list[Design], key: str) -> int:
@@ -303,6 +339,9 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                         e["from"] = dict(e["from"])
                         e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
                         e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+                        if e.get("saturationOrders"):
+                            # a machine this much slower per order saturates at this many fewer orders
+                            e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
                         theirs_name = other["machine"]["cpuModel"]
                         e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                                      for name, how in e["from"].items()}
@@ -321,17 +360,22 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                 s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
-def fit(folders: list[str | Path], designs: list[Design]) -> list[dict]:
-    """One parameter set per machine found in FOLDERS."""
+def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> list[dict]:
+    """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
+    cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS."""
     by_machine: dict = {}
+    loaded = []
     for folder in folders:
         doc, name = read(folder)
-        by_machine.setdefault(machine_of(doc), []).append(_Folder(doc, name, designs))
-    sets = [fit_machine(fs, designs) for fs in by_machine.values()]
+        loaded.append(_Folder(doc, name, designs))
+        by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
+    shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
+    shapes = shapes_of(shape_folders, [d.key for d in designs])
+    sets = [fit_machine(fs, designs, shapes) for fs in by_machine.values()]
     fill_from_other_machines(sets)
     return sets
 
 
-def fit_document(folders: list[str | Path], designs: list[Design]) -> dict:
-    return params.document(fit(folders, designs),
+def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> dict:
+    return params.document(fit(folders, designs, shape_from),
                            about="the model's parameters (docs/model.md), fitted by ./tradebench predict --fit")

@@ -11,8 +11,9 @@ A set:
      "sources": [{"runId", "folder", "command", "gitCommit", "startedAt"}],
      "salesPerOrder": {"value", "n", "from"},
      "dbOwnMs": {"value", "from"},
-     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "cycleUs", "insertOverheadMs", "rssBaseMb",
-                                 "rssPerEngineMb", "from": {figure: how it was obtained}}}}}
+     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
+                                 "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb",
+                                 "from": {figure: how it was obtained}}}}}
 """
 from __future__ import annotations
 
@@ -67,7 +68,10 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
     if not entry or entry.get("cpuUsPerOrder") is None:
         return None
     return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
+                   saturation_orders=entry.get("saturationOrders"),
+                   load_exponent=float(entry.get("loadExponent") or 0.0),
                    cycle_us=float(entry.get("cycleUs") or 0.0),
+                   refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
                    insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
                    rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0))

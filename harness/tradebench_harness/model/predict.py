@@ -1,9 +1,11 @@
 """The model's arithmetic: what a design stores and what it costs at an offered load (docs/model.md).
 
-    sales/s = min(offered orders/s × sales per order,            the load
-                  in flight ÷ (round trip + its own time per insert),   Little's law
-                  orders/s its cores answer × sales per order)    the cores
-    cores   = engines × cycles/s × CPU per cycle + orders/s × CPU per order
+    sales/s = min(offered orders/s × sales per order,                       the load
+                  in flight ÷ (round trip + its own time per insert),       Little's law
+                  orders/s its cores answer × sales per order)              the cores
+    cores   = engines × cycles/s × CPU per cycle                            the engines waking every DELAY_MS
+              + CPU per order at this rate × (orders taken + ρ × orders refused)
+    CPU per order at rate R = its saturation figure × (saturation rate ÷ R)^β   (fewer orders per wake-up)
     memory  = RSS base + RSS per engine × engines
 
 Every figure comes from a parameter set (params.py), fitted from measurements the harness makes
@@ -16,13 +18,18 @@ from dataclasses import dataclass, field
 
 #: the search for a setting stops here: a design that needs more is not configured, it is replaced
 MAX_SETTING = 4096
+#: an engine whose inserts take this share of its time or more has a backlog: its cycles grow without end
+BACKLOG = 0.99
 
 
 @dataclass
 class Figures:
     """One design's fitted figures on one machine, in one persist mode."""
-    cpu_us_per_order: float              # CPU µs per order answered, beyond the engines' cycles
-    cycle_us: float = 0.0                # CPU µs per engine cycle: the cost of an engine waking every DELAY_MS
+    cpu_us_per_order: float              # CPU µs per order answered at saturation
+    saturation_orders: float | None = None   # the orders/s of that saturation run (None: the figure holds at any rate)
+    load_exponent: float = 0.0           # β: CPU per order grows as (saturation rate ÷ rate)^β below saturation
+    cycle_us: float = 0.0                # CPU µs per engine cycle: an engine waking every DELAY_MS
+    refused_cost: float = 1.0            # ρ: what a 503 costs beside an order taken (never more: it skips the engine)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
@@ -76,27 +83,48 @@ def in_flight_needed(sales_per_s: float, rtt_ms: float, overhead_ms: float = 0.0
     return max(1, math.ceil(sales_per_s * (rtt_ms + overhead_ms) / 1000.0 - 1e-9))
 
 
-def cycles_per_s(delay_ms: float, rtt_ms: float) -> float:
-    """An engine's cycles a second under load: the pause, then at least one round trip storing its sales.
+def cycle_ms(delay_ms: float, insert_ms: float, sales_per_engine: float, slots_per_engine: float | None) -> float:
+    """How long one engine's cycle lasts: the pause, then its sales stored (contract section 1).
 
-    Under a backlog a cycle stores many sales and lasts longer, so this is the most cycles an engine runs;
-    what they cost is small beside the orders for every design but processes (node-engine's children)."""
-    return 1000.0 / max(delay_ms + rtt_ms, 0.1)
+    A cycle's k sales take k ÷ slots round trips (at least one: a cycle with sales waits for them), and
+    k is what arrives while the cycle lasts (sales/s × the cycle), so T = max(pause + insert, pause ÷
+    (1 − u)) with u = sales/s × insert ÷ slots, the share of the engine's time its inserts take. At
+    u → 1 the engine has a backlog, its cycles grow without end and it wakes ever less. SLOTS None:
+    one multi-row INSERT per cycle, whatever its sales."""
+    if slots_per_engine is None:
+        return delay_ms + insert_ms
+    u = sales_per_engine * insert_ms / 1000.0 / max(slots_per_engine, 1.0)
+    if u >= BACKLOG:
+        return delay_ms / (1 - BACKLOG)
+    return max(delay_ms + insert_ms, delay_ms / (1 - u))
 
 
-def fixed_cores(engines: int, cycles: float, cycle_us: float) -> float:
-    """The cores the engines' cycles use whatever the load: each cycle wakes its engine once."""
-    return engines * cycles * cycle_us / 1e6
+def cycles_per_s(engines: int, delay_ms: float, insert_ms: float, sales: float, in_flight: int | None) -> float:
+    """All engines' cycles a second when they store SALES a second between them."""
+    engines = max(engines, 1)
+    slots = None if in_flight is None else in_flight / engines
+    return engines * 1000.0 / max(cycle_ms(delay_ms, insert_ms, sales / engines, slots), 0.1)
 
 
-def cores_used(rate: float, cpu_us_per_order: float, fixed: float = 0.0) -> float:
-    return fixed + rate * cpu_us_per_order / 1e6
+def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
+    """CPU per order at RATE: the saturation figure, higher below saturation where a wake-up serves fewer orders."""
+    if not fig.saturation_orders or not fig.load_exponent or rate >= fig.saturation_orders or rate <= 0:
+        return fig.cpu_us_per_order
+    return fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent
 
 
-def orders_the_cores_answer(cores: float, cpu_us_per_order: float, fixed: float = 0.0) -> float:
-    if cpu_us_per_order <= 0:
+def cores_used(rate: float, taken: float, fig: Figures, cycles: float) -> float:
+    """The cores at RATE orders/s of which TAKEN were accepted (the rest answered 503), the engines cycling CYCLES/s."""
+    per_order = cpu_us_per_order_at(rate, fig)
+    refused = max(0.0, rate - taken)
+    return (cycles * fig.cycle_us + per_order * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
+
+
+def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
+    """The orders/s CORES take, at the saturation figure (the cores run out at saturation, where it was measured)."""
+    if fig.cpu_us_per_order <= 0:
         return math.inf
-    return max(0.0, cores - fixed) * 1e6 / cpu_us_per_order
+    return max(0.0, cores * 1e6 - cycles * fig.cycle_us) / fig.cpu_us_per_order
 
 
 def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, delay_ms: float,
@@ -105,23 +133,27 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
 
     FIG None: no figures for this design on this machine: only Little's law and the load are known."""
     overhead = fig.insert_overhead_ms if fig else 0.0
-    offered = rate * machine.sales_per_order
+    spo = machine.sales_per_order
+    offered = rate * spo
     bound = bound_sales_per_s(in_flight, rtt_ms, overhead)
-    cpu_orders = cores = rss = None
+    cpu_orders = None
     if fig is not None:
-        fixed = fixed_cores(engines, cycles_per_s(delay_ms, rtt_ms), fig.cycle_us)
-        cpu_orders = orders_the_cores_answer(machine.cores, fig.cpu_us_per_order, fixed)
-        # every offered order is answered (a 202, or a 503 when the inboxes are full): each costs its CPU
-        cores = min(machine.cores, cores_used(rate, fig.cpu_us_per_order, fixed))
-        if fig.rss_base_mb is not None:
-            rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
+        cpu_orders = orders_the_cores_answer(machine.cores, fig, cycles_per_s(engines, delay_ms, rtt_ms + overhead,
+                                                                               offered, in_flight))
     limits = [("load", offered)]
     if bound is not None:
         limits.append(("in flight", bound))
     if cpu_orders is not None:
-        limits.append(("cores", cpu_orders * machine.sales_per_order))
+        limits.append(("cores", cpu_orders * spo))
     # the load wins a tie: a design that just carries it is not limited by anything else
     limit, sales = min(limits, key=lambda kv: (kv[1], kv[0] != "load"))
+    cores = rss = None
+    if fig is not None:
+        cycles = cycles_per_s(engines, delay_ms, rtt_ms + overhead, sales, in_flight)
+        # every offered order is answered: a 202, or a 503 once the inboxes are full of what it cannot store
+        cores = min(machine.cores, cores_used(rate, sales / spo if spo else rate, fig, cycles))
+        if fig.rss_base_mb is not None:
+            rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
     return Prediction(rate=rate, rtt_ms=rtt_ms, in_flight=in_flight, engines=engines, offered_sales=offered,
                       bound_sales=bound, cpu_orders=cpu_orders, sales=sales, limit=limit, cores=cores, rss_mb=rss,
                       settings=dict(settings or {}))
