@@ -62,7 +62,8 @@ def _fmt(x, nd=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def answer(args, out=sys.stdout) -> int:
+def answer(args, out=None) -> int:
+    out = out or sys.stdout
     root = _root()
     pset, which = choose_set(root, args.params)
     designs = all_designs(root)
@@ -75,26 +76,23 @@ def answer(args, out=sys.stdout) -> int:
           f"{cores:g} cores for the variant.", file=out)
     print(f"Parameters: {which}.", file=out)
     print("", file=out)
-    print("| design | as configured | sales/min | limit | to carry the load | cores | memory MB | DB connections |",
-          file=out)
-    print("| --- | --- | ---: | --- | --- | ---: | ---: | ---: |", file=out)
+    print("| design | as configured | to carry the load | sales/min | cores | memory MB | DB connections |", file=out)
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |", file=out)
     for p in plans:
         base = p.as_configured
-        conf = f"carries it ({base.in_flight} in flight)" if base.carries else \
-            f"does not ({base.in_flight} in flight)" if base.in_flight else "does not"
-        if p.carries and p.needs:
-            need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items())
-        elif p.carries:
-            need = "as configured"
+        n = f"{base.in_flight} in flight" if base.in_flight else "a multi-row INSERT per cycle"
+        conf = f"carries it ({n})" if base.carries else \
+            f"stores {_fmt(base.sales_per_minute)} sales/min ({n}; limit: {base.limit})"
+        if p.carries:
+            need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items()) or "as configured"
         else:
             need = f"no: {p.why_not}"
-        shown = p.at_need if p.at_need is not None and p.carries else base
-        cores_txt = _fmt(shown.cores, 2) if shown.cores is not None else "?"
-        mem = _fmt(shown.rss_mb) if shown.rss_mb is not None else "?"
-        print(f"| {p.design.key} | {conf} | {_fmt(shown.sales_per_minute)} | {shown.limit} | {need} | {cores_txt} | "
-              f"{mem} | {_fmt(p.connections)} |", file=out)
+        shown = p.at_need if p.carries else base
+        print(f"| {p.design.key} | {conf} | {need} | {_fmt(shown.sales_per_minute)} | "
+              f"{_fmt(shown.cores, 2) if shown.cores is not None else '?'} | "
+              f"{_fmt(shown.rss_mb) if shown.rss_mb is not None else '?'} | {_fmt(p.connections)} |", file=out)
         if p.figures_from:
-            print(f"|  | ({p.figures_from}) |  |  |  |  |  |  |", file=out)
+            print(f"|  | ({p.figures_from}) |  |  |  |  |  |", file=out)
     best = cheapest(plans)
     print("", file=out)
     if best:
@@ -109,7 +107,8 @@ def answer(args, out=sys.stdout) -> int:
     return 0
 
 
-def do_fit(args, out=sys.stdout) -> int:
+def do_fit(args, out=None) -> int:
+    out = out or sys.stdout
     root = _root()
     folders = [_folder(root, r) for r in args.fit]
     shape = [_folder(root, r) for r in args.shape_from] if args.shape_from else None
@@ -122,7 +121,8 @@ def do_fit(args, out=sys.stdout) -> int:
     return 0
 
 
-def do_check(args, out=sys.stdout) -> int:
+def do_check(args, out=None) -> int:
+    out = out or sys.stdout
     root = _root()
     doc, name = fit.read(_folder(root, args.check))
     env = doc.get("environment") or {}

@@ -138,7 +138,6 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict) -> 
     rtt_folder = next((f for f in folders if f.rtt0), None)
     out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
                       if rtt_folder else {"value": None, "from": "no probe in these folders"})
-    rtt0 = rtt_folder.rtt0 if rtt_folder else 0.15
 
     figs: dict = {k: {} for k in keys}
     for persist in PERSISTS:
