@@ -17,7 +17,9 @@ are fitted apart and never mixed in):
   (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
   map cell above it, 0.75–1.25 of it, at least 1 ms added): in flight ÷ sales/s − round trip, the median;
-- RSS: the saturation runs' peak, and per engine from runs with two engine counts at the same latency.
+- RSS: the median peak of the open-loop runs (the same runs as the shape: memory does not scale with a
+  machine's speed), per engine from runs with two engine counts at the same latency; the saturation
+  runs' peak is kept beside it, as the most a JVM grows to.
 
 A design no folder of a machine measured gets another machine's figures, CPU scaled by the ratio of
 the two machines over the designs both measured; every figure says where it came from.
@@ -114,7 +116,7 @@ def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | No
     return r, both
 
 
-def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict) -> dict:
+def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, light_rss: dict) -> dict:
     """One parameter set from the folders of one machine."""
     folders = sorted(folders, key=lambda f: f.started, reverse=True)      # newest first
     env = folders[0].doc.get("environment") or {}
@@ -171,16 +173,22 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict) -> 
             cycle = factor * c["order"] * p["orders"] ** beta
             rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
             per_engine, rss_from = _rss_per_engine(folders, k, persist)
-            rss = p["rss"]
+            light = light_rss.get((k, persist))
+            if light:
+                rss, rss_e, base_from = light[0], light[1], light[2]
+            else:
+                rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
             figs[k][persist] = {
                 "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
                 "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
                 "insertOverheadMs": None,
-                "rssBaseMb": None if rss is None else _r(rss - per_engine * e, 1),
+                "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
                 "rssPerEngineMb": _r(per_engine, 2),
+                "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
                 "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
                          "refusedCost": rho_from,
-                         "rss": f"the saturation runs' peak at {e} engines; per engine: {rss_from}"}}
+                         "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
+                         "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
 
     # each design's own time per insert, from the cells at its bound
     overhead: dict[str, list] = {}
@@ -285,6 +293,25 @@ def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
     return out
 
 
+def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
+    """Per (design, persist): the median peak RSS of its open-loop runs below saturation, their engines, whence.
+
+    Below saturation a JVM keeps a small heap; at saturation its collector grows the heap towards its limit
+    (a quarter of the memory by default), so the saturation peak says little about a light load."""
+    out = {}
+    for k in keys:
+        for persist in PERSISTS:
+            rs = [(r, f.name) for f in folders for kk, r in f.runs
+                  if kk == k and r.get("persist") == persist and r.get("rate")
+                  and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
+            if rs:
+                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
+                out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
+                                     f"the median peak of {len(rs)} open-loop runs in "
+                                     f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
+    return out
+
+
 def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
     if (key, persist) in shapes:
         return shapes[(key, persist)]
@@ -370,7 +397,8 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
         by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
     shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
     shapes = shapes_of(shape_folders, [d.key for d in designs])
-    sets = [fit_machine(fs, designs, shapes) for fs in by_machine.values()]
+    light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
     fill_from_other_machines(sets)
     return sets
 

@@ -12,7 +12,7 @@ A set:
      "salesPerOrder": {"value", "n", "from"},
      "dbOwnMs": {"value", "from"},
      "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
-                                 "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb",
+                                 "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
                                  "from": {figure: how it was obtained}}}}}
 """
 from __future__ import annotations
