@@ -13,8 +13,8 @@ are fitted apart and never mixed in):
 - how CPU per order grows below saturation (β) and what an engine's cycle costs: the open-loop runs
   that stored their load (a map, `sweep --rates`), CPU µs/s = a × cycles/s + b × R^(1−β) fitted by least
   relative squares; the shape (β, a ÷ b) moves to any machine, whose own saturation figure sets the level;
-- what a 503 costs beside an order taken (ρ): closed-loop cells that refused 90 % of their load or more
-  (a sweep behind a slow database), at most 1;
+- what an order answered but not stored costs beside one stored (ρ): closed-loop cells that refused
+  90 % of their load or more (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
   map cell above it, 0.75–1.25 of it, at least 1 ms added): in flight ÷ sales/s − round trip, the median;
 - RSS: the median peak of the open-loop runs (the same runs as the shape: memory does not scale with a
@@ -323,7 +323,7 @@ def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]
 
 
 def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
-    """ρ: a 503's CPU beside an order taken at the same rate, from closed-loop cells that refused 90 % or more."""
+    """ρ: an answered order's CPU beside a stored one's at the same rate, from closed-loop cells refusing 90 % or more."""
     ratios, names = [], set()
     for f in folders:
         for k, r in f.runs:
@@ -335,7 +335,7 @@ def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[fl
                 ratios.append(per_answer / taken)
                 names.add(f.name)
     if not ratios:
-        return 1.0, "no cell that refused most of its load: a 503 costs as much as an order taken"
+        return 1.0, "no cell that refused most of its load: an order answered costs as much as one stored"
     rho = _median(ratios)
     return min(1.0, rho), (f"median of {len(ratios)} cells refusing ≥ 90 % in {', '.join(sorted(names))}: "
                            f"{rho:.2f}" + (", at most 1 (a 503 skips the engine and the insert)" if rho > 1 else ""))

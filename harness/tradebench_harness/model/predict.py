@@ -4,7 +4,7 @@
                   in flight ÷ (round trip + its own time per insert),       Little's law
                   orders/s its cores answer × sales per order)              the cores
     cores   = engines × cycles/s × CPU per cycle                            the engines waking every DELAY_MS
-              + CPU per order at this rate × (orders taken + ρ × orders refused)
+              + CPU per order at this rate × (orders stored + ρ × orders answered but not stored)
     CPU per order at rate R = its saturation figure × (saturation rate ÷ R)^β   (fewer orders per wake-up)
     memory  = RSS base + RSS per engine × engines
 
@@ -29,7 +29,8 @@ class Figures:
     saturation_orders: float | None = None   # the orders/s of that saturation run (None: the figure holds at any rate)
     load_exponent: float = 0.0           # β: CPU per order grows as (saturation rate ÷ rate)^β below saturation
     cycle_us: float = 0.0                # CPU µs per engine cycle: an engine waking every DELAY_MS
-    refused_cost: float = 1.0            # ρ: what a 503 costs beside an order taken (never more: it skips the engine)
+    refused_cost: float = 1.0            # ρ: an order answered but not stored (a 503, or one left in an inbox) beside
+                                         # one stored: its HTTP and hand-off without the engine and the insert (≤ 1)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
@@ -114,7 +115,10 @@ def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
 
 
 def cores_used(rate: float, taken: float, fig: Figures, cycles: float) -> float:
-    """The cores at RATE orders/s of which TAKEN were accepted (the rest answered 503), the engines cycling CYCLES/s."""
+    """The cores at RATE orders/s answered, TAKEN of them stored (their sales), the engines cycling CYCLES/s.
+
+    An order it answers but cannot store (a 503 once the inboxes are full) pays for its HTTP answer and,
+    in some designs, its hand-off to an engine, but not for the engine's work or the insert: ρ of a stored one."""
     per_order = cpu_us_per_order_at(rate, fig)
     refused = max(0.0, rate - taken)
     return (cycles * fig.cycle_us + per_order * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
@@ -150,7 +154,7 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
     cores = rss = None
     if fig is not None:
         cycles = cycles_per_s(engines, delay_ms, rtt_ms + overhead, sales, in_flight)
-        # every offered order is answered: a 202, or a 503 once the inboxes are full of what it cannot store
+        # every offered order is answered; those beyond what it stores cost ρ of one stored
         cores = min(machine.cores, cores_used(rate, sales / spo if spo else rate, fig, cycles))
         if fig.rss_base_mb is not None:
             rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
