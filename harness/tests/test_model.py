@@ -8,7 +8,9 @@ import pytest
 from tradebench_harness.model import check, fit, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.cli import main as predict_main
+from tradebench_harness.model.cli import newer_runs
 from tradebench_harness.model.designs import all_designs, key_of
+from tradebench_harness.run.environment import cpu_model
 
 MACHINE = m.Machine(sales_per_order=0.9, db_own_ms=0.2, cores=2.0)
 
@@ -288,3 +290,31 @@ def test_the_model_math_is_finite_over_a_grid_of_loads():
                 p = m.predict(rate, rtt, n, 4, 3, fig(load_exponent=0.4, cycle_us=30.0), MACHINE)
                 assert all(math.isfinite(x) for x in (p.sales, p.cores, p.rss_mb))
                 assert p.sales <= p.offered_sales + 1e-9
+
+
+def test_predict_points_to_newer_runs_of_this_machine_and_not_to_another_machines(tmp_path):
+    import os
+    pset = {"machine": {"cpuModel": cpu_model(), "cores": os.cpu_count()},
+            "sources": [{"startedAt": "2026-11-25T10:00:00+0000"}]}
+    results = tmp_path / "results"
+    results.mkdir()
+    for name, model, started in [("20261126-000000-compare", cpu_model(), "2026-11-26T00:00:00+0000"),
+                                 ("20261126-010000-compare", "another CPU", "2026-11-26T01:00:00+0000"),
+                                 ("20261124-000000-compare", cpu_model(), "2026-11-24T00:00:00+0000")]:
+        results_doc(results, name, model, started, [run("java-threads")])
+        doc = json.loads((results / name / "results.json").read_text())
+        doc["environment"]["cores"] = os.cpu_count()
+        (results / name / "results.json").write_text(json.dumps(doc))
+    assert newer_runs(tmp_path, pset) == ["20261126-000000-compare"]
+
+
+def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitted_from(ctx):
+    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-25-map" / "results.json").read_text())
+    got = check.held_against(doc, ctx.root)
+    assert got and not got["inSample"] and got["summary"]["cells"] == len(got["rows"]) > 0
+    committed = params.load(params.COMMITTED)
+    xeon = params.for_machine(committed, doc["environment"]["cpuModel"], doc["environment"]["cores"])
+    fitted_on_it = {**committed, "sets": [{**xeon, "sources": [*xeon["sources"], {"runId": doc["runId"]}]}]}
+    assert check.held_against(doc, ctx.root, fitted_on_it)["inSample"]
+    other = {**doc, "environment": {**doc["environment"], "cpuModel": "no such CPU"}}
+    assert check.held_against(other, ctx.root) is None

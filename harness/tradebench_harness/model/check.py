@@ -2,11 +2,14 @@
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
 offered rate and the probe's round trip at its latency), never from what it measured. A map calls
-`against(doc, pset, designs)` and prints `table(...)` and `summary(...)`.
+`held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
 """
 from __future__ import annotations
 
-from .designs import Design, key_of
+from pathlib import Path
+
+from . import params
+from .designs import Design, all_designs, key_of
 from .plan import predict_design
 
 #: a prediction within this share of the measurement counts as right
@@ -81,3 +84,18 @@ def table(rows: list[dict]) -> str:
                      f"{mark(r['cpuError'])} | {r['rssMb'] if r['rssMb'] is not None else ''} | "
                      f"{r['predictedRssMb'] if r['predictedRssMb'] is not None else ''} | {mark(r['rssError'])} |")
     return "\n".join(lines)
+
+
+def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict | None:
+    """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
+    file): {"parameters", "inSample", "rows", "summary"}; None when no set is for its machine. inSample: DOC is one
+    of the runs the set was fitted from, so the check is no check."""
+    env = doc.get("environment") or {}
+    pdoc = param_doc or params.load(params.COMMITTED)
+    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    if pset is None:
+        return None
+    rows = against(doc, pset, all_designs(root))
+    return {"parameters": params.describe(pset),
+            "inSample": doc.get("runId") in {s.get("runId") for s in pset.get("sources", [])},
+            "rows": rows, "summary": summary(rows)}

@@ -58,6 +58,32 @@ def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
                f"./tradebench predict --fit RUN")
 
 
+def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
+    """The results/ folders of this machine started after the newest run PSET was fitted from (newest first)."""
+    cpu, cores = _this_machine()
+    if not params.same_machine(pset.get("machine", {}), cpu, cores):
+        since = ""
+    else:
+        since = params.newest_source(pset)
+    out = []
+    folder = root / "results"
+    if not folder.is_dir():
+        return out
+    # run ids start with their time: the newest first, and only the newest few read (a results.json can be large)
+    for d in sorted((p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)[:4 * most]:
+        try:
+            doc, _ = fit.read(d)
+        except (OSError, ValueError):
+            continue
+        env = doc.get("environment") or {}
+        if (params.same_machine({"cpuModel": env.get("cpuModel"), "cores": env.get("cores")}, cpu, cores)
+                and (doc.get("startedAt") or "") > since and doc.get("runs")):
+            out.append(d.name)
+            if len(out) >= most:
+                break
+    return out
+
+
 def _fmt(x, nd=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
@@ -75,6 +101,11 @@ def answer(args, out=None) -> int:
           f"a database {args.db_latency:g} ms away (one INSERT's round trip {rtt:.2f} ms), {args.persist}, "
           f"{cores:g} cores for the variant.", file=out)
     print(f"Parameters: {which}.", file=out)
+    newer = newer_runs(root, pset)
+    if newer:
+        print(f"Newer measurements of this machine are in results/ ({', '.join(newer)}): "
+              f"./tradebench predict --fit {' '.join('results/' + n for n in newer)} makes them the parameters.",
+              file=out)
     print("", file=out)
     print("| design | as configured | to carry the load | sales/min | cores | memory MB | DB connections |", file=out)
     print("| --- | --- | --- | ---: | ---: | ---: | ---: |", file=out)
@@ -137,6 +168,10 @@ def do_check(args, out=None) -> int:
         print(f"warning: {name} is one of the runs these parameters were fitted from", file=sys.stderr)
     rows = check.against(doc, pset, all_designs(root))
     s = check.summary(rows)
+    if not rows:
+        print(f"{name} has no open-loop cells (a map's, or a sweep's with --rate) to hold the model against",
+              file=sys.stderr)
+        return 2
     print(f"{name} against {params.describe(pset)}", file=out)
     for fig in ("sales", "cpu", "rss"):
         print(f"- {fig}: {s[fig]['within']} of {s[fig]['of']} cells within {check.WITHIN:.0%}", file=out)
