@@ -375,6 +375,15 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                                                       f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
                                                       f"machines' ratio over {', '.join(both)}")
                         s["designs"].setdefault(k, {})[persist] = e
+            # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
+            for k, v in s["designs"].items():
+                for persist, e in v.items():
+                    o = other["designs"].get(k, {}).get(persist)
+                    if (o and e["from"].get("refusedCost", "").startswith("no cell")
+                            and o["from"].get("refusedCost", "").startswith("median")):
+                        e["refusedCost"] = o["refusedCost"]
+                        e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
+                                                   f"{o['from']['refusedCost']}"
         if s["dbOwnMs"]["value"] is None:
             known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
             if known:
