@@ -164,7 +164,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
             for k, g in got.items():
                 if k in chosen or ratio is None:
                     continue
-                chosen[k] = {**g, "order": g["order"] * ratio,
+                # a machine this much slower per order saturated at this many fewer orders
+                chosen[k] = {**g, "order": g["order"] * ratio, "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
         for k, c in chosen.items():
@@ -183,7 +184,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
                 "insertOverheadMs": None,
                 "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
-                "rssPerEngineMb": _r(per_engine, 2),
+                "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
                 "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
                 "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
                          "refusedCost": rho_from,
@@ -379,6 +380,13 @@ def fill_from_other_machines(sets: list[dict]) -> None:
             for k, v in s["designs"].items():
                 for persist, e in v.items():
                     o = other["designs"].get(k, {}).get(persist)
+                    if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+                            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
+                        e["rssPerEngineMb"] = o["rssPerEngineMb"]
+                        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
+                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
+                                                      f"{o['from']['rssPerEngineMb']}"
                     if (o and e["from"].get("refusedCost", "").startswith("no cell")
                             and o["from"].get("refusedCost", "").startswith("median")):
                         e["refusedCost"] = o["refusedCost"]
