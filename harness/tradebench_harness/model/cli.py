@@ -132,9 +132,9 @@ def answer(args, out=None) -> int:
               + (f", {best.at_need.rss_mb:,.0f} MB" if best.at_need.rss_mb is not None else "") + ".", file=out)
     else:
         print("No design carries this load on these cores.", file=out)
-    print("The model and its limits: docs/model.md (CPU is predicted from the saturation figure per order, which "
-          "under-states a light load's; memory from the saturation peak, which over-states a JVM's at a light load).",
-          file=out)
+    print("Sales are the model's surest figure; cores and memory below saturation its weakest (held against the map, "
+          "CPU within 15 % in fewer than half the cells): docs/model.md. The settings are Little's law's least: "
+          "a margin above them absorbs bursts.", file=out)
     return 0
 
 

@@ -3,7 +3,7 @@
 A design is a variant with one row of its manifest's settings (node-engine and node-engine
 WORKERS=threads are two designs). Its in-flight count and database connections are its manifest's
 expressions, evaluated as the variant evaluates them; nothing here names a variant. This is the one
-module of the model that reads the rest of the harness (the manifests), so a move of those helpers
+module of the model that reads the rest of the harness (the manifests), so a move of those functions
 changes imports here only.
 """
 from __future__ import annotations
