@@ -115,13 +115,17 @@ def test_memory_is_a_base_and_a_share_per_engine():
 # --- the fit ------------------------------------------------------------------------------------------
 
 def test_the_load_shape_is_recovered_from_runs_the_model_itself_made():
-    a, b, beta = 30.0, 900.0, 0.4
-    pts = [(r, cyc, a * cyc + b * r ** (1 - beta)) for r, cyc in
-           [(500, 1300), (2000, 1250), (8000, 1100), (500, 700), (2000, 650), (8000, 80)]]
-    got_beta, factor = fit.fit_shape(pts)
+    beta = 0.4
+    weights = {"one": (30.0, 900.0), "two": (5.0, 400.0)}
+    loads = [(500, 1300), (2000, 1250), (8000, 1100), (500, 700), (2000, 650), (8000, 80)]
+    points = {k: [(r, cyc, a * cyc + b * r ** (1 - beta)) for r, cyc in loads] for k, (a, b) in weights.items()}
+    points["one rate"] = [(500, 1300, 9e5), (500, 700, 8e5), (500, 100, 7e5)]
+    got_beta, factors = fit.fit_shape(points)
     assert got_beta == pytest.approx(beta, abs=0.011)
-    assert factor == pytest.approx(a / b, rel=0.05)
-    assert fit.fit_shape(pts[:2]) is None                       # two points fit anything
+    for k, (a, b) in weights.items():
+        assert factors[k] == pytest.approx(a / b, rel=0.05)
+    assert "one rate" not in factors                            # one rate says nothing of β
+    assert fit.fit_shape({"two points": points["one"][:2]}) is None
 
 
 def run(variant, **kw):

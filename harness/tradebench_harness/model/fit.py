@@ -256,41 +256,51 @@ def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
     return out
 
 
-def fit_shape(points: list[tuple]) -> tuple[float, float] | None:
-    """β and the cycles' weight from open-loop runs: CPU µs/s = a × cycles/s + b × R^(1−β), least relative squares.
+def _weights_at(points: list[tuple], beta: float) -> tuple[float, float]:
+    """At a given β: the least relative squared error of CPU µs/s = a × cycles/s + b × R^(1−β), and a ÷ b."""
+    rows = [(cyc / y, r ** (1 - beta) / y) for r, cyc, y in points]    # relative: each point weighs alike
+    saa = sum(x * x for x, _ in rows)
+    sbb = sum(z * z for _, z in rows)
+    sab = sum(x * z for x, z in rows)
+    sa1, sb1 = sum(x for x, _ in rows), sum(z for _, z in rows)
+    det = saa * sbb - sab * sab
+    a, b = ((sa1 * sbb - sb1 * sab) / det, (sb1 * saa - sa1 * sab) / det) if det else (0.0, 0.0)
+    if a < 0 or b <= 0 or not det:
+        a, b = 0.0, sb1 / sbb
+    return sum((a * x + b * z - 1) ** 2 for x, z in rows), a / b
 
-    Returns (β, a ÷ b); a machine with its own saturation figure c at rate S then has b = c × S^β, so its
-    CPU per cycle is (a ÷ b) × c × S^β: the shape moves between machines, the level does not."""
-    if len(points) < 3 or len({round(p[0]) for p in points}) < 2:
+
+def fit_shape(points: dict[str, list[tuple]]) -> tuple[float, dict[str, float]] | None:
+    """One β for every design, and each design's a ÷ b, from its open-loop runs (orders/s, cycles/s, CPU µs/s).
+
+    A map has three or four cells per design that stored their load, too few to tell β from the cycles'
+    cost design by design (the two trade off); β, how a wake-up's cost spreads over more orders, is
+    fitted once over all of them (on a grid of 0.01), and only the cycles' weight per design. A design
+    whose runs are all at one rate says nothing of β and is left out. Returns None without two such designs'
+    worth of runs.
+
+    A machine with its own saturation figure c at rate S then has b = c × S^β, so its CPU per cycle is
+    (a ÷ b) × c × S^β: the shape moves between machines, the level does not."""
+    usable = {k: p for k, p in points.items() if len(p) >= 3 and len({round(x[0]) for x in p}) >= 2}
+    if not usable:
         return None
-    best = None
-    for i in range(0, 91):
-        beta = i / 100
-        rows = [(cyc / y, r ** (1 - beta) / y) for r, cyc, y in points]    # relative: each point weighs alike
-        saa = sum(x * x for x, _ in rows)
-        sbb = sum(z * z for _, z in rows)
-        sab = sum(x * z for x, z in rows)
-        sa1, sb1 = sum(x for x, _ in rows), sum(z for _, z in rows)
-        det = saa * sbb - sab * sab
-        a, b = ((sa1 * sbb - sb1 * sab) / det, (sb1 * saa - sa1 * sab) / det) if det else (0.0, 0.0)
-        if a < 0 or not det:
-            a, b = 0.0, sb1 / sbb
-        err = sum((a * x + b * z - 1) ** 2 for x, z in rows)
-        if b > 0 and (best is None or err < best[0]):
-            best = (err, beta, a / b)
-    return (best[1], best[2]) if best else None
+    beta = min((i / 100 for i in range(91)), key=lambda bt: sum(_weights_at(p, bt)[0] for p in usable.values()))
+    return beta, {k: _weights_at(p, beta)[1] for k, p in usable.items()}
 
 
 def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
     """Per (design, persist): (β, a ÷ b, where from), from the open-loop runs of FOLDERS (any machine)."""
     out = {}
-    for k in keys:
-        for persist in PERSISTS:
-            pts = shape_points(folders, k, persist)
-            got = fit_shape(pts)
-            if got:
-                names = sorted({f.name for f in folders for kk, r in f.runs if kk == k and r.get("rate")})
-                out[(k, persist)] = (*got, f"{len(pts)} open-loop runs that stored their load in {', '.join(names)}")
+    for persist in PERSISTS:
+        points = {k: shape_points(folders, k, persist) for k in keys}
+        got = fit_shape(points)
+        if not got:
+            continue
+        beta, factors = got
+        names = ", ".join(sorted({f.name for f in folders}))
+        for k, factor in factors.items():
+            out[(k, persist)] = (beta, factor, f"β over the {len(factors)} designs' open-loop runs that stored their "
+                                               f"load in {names}; its cycles' weight from its {len(points[k])}")
     return out
 
 
@@ -320,7 +330,8 @@ def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]
     if not same:
         return 0.0, 0.0, "no open-loop runs: the saturation figure at every rate, no cost per cycle"
     beta, factor = _median([v[0] for v in same]), _median([v[1] for v in same])
-    return beta, factor, f"no open-loop runs of its own in {persist}: the median of the designs with some"
+    return beta, factor, (f"no open-loop runs of its own in {persist}: β and the median cycles' weight of the "
+                          f"designs with some")
 
 
 def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
