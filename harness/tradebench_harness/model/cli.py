@@ -20,6 +20,9 @@ from .plan import cheapest, plan
 from .predict import round_trip_ms
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
+#: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
+#: is of this order (docs/model.md, "Held against the map")
+CLOSE = 0.20
 
 
 def _root() -> Path:
@@ -130,6 +133,11 @@ def answer(args, out=None) -> int:
         how = ", ".join(f"{k}={v}" for k, v in best.needs.items()) or "as configured"
         print(f"Cheapest that carries it: {best.design.key} ({how}): {best.at_need.cores:.2f} cores"
               + (f", {best.at_need.rss_mb:,.0f} MB" if best.at_need.rss_mb is not None else "") + ".", file=out)
+        close = [p.design.key for p in plans if p is not best and p.carries and p.at_need.cores is not None
+                 and p.at_need.cores <= best.at_need.cores * (1 + CLOSE)]
+        if close:
+            print(f"Within {CLOSE:.0%} of its cores, closer than the model can tell apart below saturation: "
+                  f"{', '.join(close)}.", file=out)
     else:
         print("No design carries this load on these cores.", file=out)
     print("Sales are the model's surest figure; cores and memory below saturation its weakest (held against the map, "
