@@ -1,11 +1,8 @@
 """Shared fixtures: the harness's context as the launcher builds it."""
 import os
-import sys
 from pathlib import Path
 
 import pytest
-
-
 
 from tradebench_harness.run import context  # noqa: E402
 

@@ -14,8 +14,8 @@ import psutil
 import pytest
 from PIL import Image
 
-from tradebench_harness.run import db as dbmod
 from tradebench_harness.report import diff
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 

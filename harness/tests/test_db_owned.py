@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.run import context, db as dbmod, process
+from tradebench_harness.run import context, process
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real bench of java-threads
 

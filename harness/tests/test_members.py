@@ -4,7 +4,6 @@ import sys
 import time
 
 from tradebench_harness.cli import measure as bench_cli
-
 from tradebench_harness.run import members, process
 
 

@@ -3,7 +3,6 @@ manifest alone: a second Node.js variant needs no line in the harness."""
 import os
 
 from tradebench_harness.run import context
-
 from tradebench_harness.suites import testrun
 from tradebench_harness.suites.steps import Steps
 

@@ -1,15 +1,10 @@
-"""figures.py, stats.py, tables.py, results.py, diff.py, experiments.py, compare.plan: the figures a reader sees come out right."""
-import json
+"""figures, stats, tables, results, diff, experiments: the figures a reader sees come out right."""
 from pathlib import Path
 
 import pytest
 
-from tradebench_harness.measure import calibrate, compare, experiments, figures
-
+from tradebench_harness.measure import calibrate, experiments, figures
 from tradebench_harness.report import diff, results, stats, tables
-
-from tradebench_harness.run import variants
-from tradebench_harness.measure.bench import Case, Timing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +73,7 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     """150 % of a core at 10,000 orders/s is 150 µs per order; the java trivial server's 10 µs makes it ×15."""
     samples = {"variant": [{"t": 1000 * i, "cpuPercent": 150.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)],
                "database": [{"t": 1000 * i, "cpuPercent": 50.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)]}
-    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None, Timing())
+    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None)
     assert f["cpuUsPerOrder"] == {"variant": 150.0, "database": 50.0}
     cal = {"http": {"java": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0, "loadclient": 8.0}},
                     "node": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 30.0}}}, "insert": {}}
@@ -126,8 +121,8 @@ def test_the_databases_cpu_per_sale_is_set_beside_its_cost_per_row_at_the_insert
 
 
 def test_drift_over_ten_percent_is_flagged():
-    f = figures.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
-    g = figures.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    f = figures.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None)
+    g = figures.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None)
     assert f["driftFlagged"] and not g["driftFlagged"]
 
 
@@ -141,15 +136,6 @@ def test_diff_gives_both_medians_the_ratio_and_overlap():
     assert rows["y"]["salesPerMinute"]["overlap"] is True
     text = diff.render(a, b, list(rows.values()))
     assert "| x |" in text and "2.00" in text and "yes: within noise" in text
-
-
-def test_compare_plan_is_round_robin():
-    vs = variants.discover(ROOT)[:3]
-    order = [(rep, v.name) for rep, _, v in compare.plan(vs, [Case()], 2)]
-    names = [v.name for v in vs]
-    assert order == [(1, n) for n in names] + [(2, n) for n in names]
-    only = compare.plan(vs, [Case(variants=[names[1]])], 3)
-    assert [v.name for _, _, v in only] == [names[1]] * 3
 
 
 def test_the_2014_experiment_file_has_the_articles_cases(ctx):
@@ -177,7 +163,6 @@ def test_a_users_experiment_file_is_read_and_a_bad_one_refused(ctx, tmp_path):
 
 def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
     """One repeat: median = min = max, whatever the float (a bar chart refuses negative error bars)."""
-    from tradebench_harness.report import page as report
     cal = {"http": {"java": {"ordersPerSecond": 3.0}},
            "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
     runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]
@@ -213,11 +198,11 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
     # several processes (node-engine): the main one's share is shown beside the whole tree's
     f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                             {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 70.0, "rssMb": 1, "threads": 1,
-                                          "processes": 7}]}, None, Timing())
+                                          "processes": 7}]}, None)
     assert f["cpuUsPerOrder"] == {"variant": 120.0, "variantRoot": 70.0}
     one = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                               {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 120.0, "rssMb": 1,
-                                            "threads": 1, "processes": 1}]}, None, Timing())
+                                            "threads": 1, "processes": 1}]}, None)
     assert "variantRoot" not in one["cpuUsPerOrder"]
 
 

@@ -136,8 +136,8 @@ def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):
 
 
 def test_the_test_databases_are_the_manifests_or_the_modules_default(tmp_path):
-    from tradebench_harness.suites import testrun
     from tradebench_harness.run.variants import test_database
+    from tradebench_harness.suites import testrun
     assert test_database("java-threads") == "TRADER_TEST_JAVA_THREADS"
     root = tmp_path
     (root / "pom.xml").write_text("<modules><module>engine-model</module><module>alpha</module></modules>")

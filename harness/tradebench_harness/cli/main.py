@@ -1,57 +1,32 @@
-"""python -m tradebench_harness COMMAND ...: every command of ./tradebench.
+"""python -m tradebench_harness COMMAND ...: every command of ./tradebench, dispatched by one parser.
 
-The launcher (./tradebench, scripts/lib/bootstrap.sh) creates the virtual environment, finds
-a JDK and Node, and calls this with TB_ROOT, JAVA_HOME and TB_NODE in the environment; the
-rest (the database, Maven, the other tools, the tests) is the harness's.
+The launcher (./tradebench, scripts/lib/bootstrap.sh) creates the virtual environment with this package in it,
+finds a JDK and Node, and calls this with TB_ROOT, JAVA_HOME and TB_NODE in the environment; the rest (the
+database, Maven, the other tools, the tests) is the harness's.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import signal
+import subprocess
 import sys
 
-from ..run import context
-from ..run.variants import ManifestError, discover, select
+from ..run import build, context, members, process, tools
+from ..run import db as dbmod
+from ..run.variants import ManifestError, by_name, discover, select
+from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
+from ..suites.steps import Steps
+from . import measure
 
-USAGE = """usage: ./tradebench COMMAND [ARGS]
-
-  serve VARIANT            run one variant in the foreground (env: contract section 5)
-                           NODES=3: java-spray-async as three cluster members on PORT, PORT+1, PORT+2
-  db start|stop|status     the project's private MariaDB/MySQL (schema applied)
-  db create NAME           an extra database NAME with the TRADER schema (tests use these)
-  db sql [NAME]            a SQL prompt on the private database
-  bench VARIANT [...]      database + variant + load client: a results folder (results/<run-id>/)
-  compare [...]            the same load against every variant: calibration, --repeat 3 interleaved, report
-  compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/2014.yaml)
-  sweep VARIANT|all --db-latency 0,1,5,20,50   sales/min against the database's round trip, each design's bound
-  sweep VARIANT|all --rates R1,R2,... | --engines 1,2,4,8   latency vs offered load / sales vs engines
-  map                      every variant over database latency x offered load: which design wins where
-  diff RUN_A RUN_B         two results folders side by side (medians, ratio, overlapping ranges)
-  report RUN               write a results folder's summary.md, runs.csv and report.html again
-  load ARGS / verify ARGS  the load client (loadclient load / verify)
-  replay java|node FILE    deterministic replay of a scenario (contract section 2)
-  bench-model [JMH ARGS]   the engine-model benchmark under JMH: fast vs reference market
-  build                    build everything (Maven modules, npm ci)
-  reliability [VARIANT...] the reliability suite alone (bad input, overload, outage, crash, shutdown)
-  fuzz [VARIANT...] [--seed N|random]   Schemathesis against every variant with docs/openapi.yaml
-  e2e [--variants V,...]   each variant once per e2e configuration of its variant.yaml, checked by loadclient verify
-  cluster-test             java-spray-async as three cluster members: cross-member trade, verify, kill -9, SIGTERM, partition
-  compose-check            the static check of docker-compose.yml and the Dockerfiles
-  test [--tier T]          every test of the project (what .ci/run calls); T: one tier of them,
-                           unit (no database), integration (the database) or system (variants started)
-
-A command stops the private database at its end when it started it (`db start` keeps it up).
-"""
+FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
+Options of a command: ./tradebench COMMAND --help (bench, compare, sweep, map, e2e, fuzz, ...).
+A command stops the private database at its end when it started it (`db start` keeps it up), and everything it
+started within seconds of a SIGTERM or Ctrl-C."""
 
 
 def say(msg: str) -> None:
     print(f"tradebench: {msg}", file=sys.stderr, flush=True)
-
-
-def usage(ctx, out=sys.stdout) -> None:
-    print(USAGE, file=out)
-    print(f"VARIANT: {' | '.join(v.name for v in discover(ctx.root))}  (folders holding a variant.yaml)", file=out)
-    print("bench/compare/sweep options: ./tradebench compare --help", file=out)
 
 
 def cmd_variants(ctx, args) -> int:
@@ -61,50 +36,50 @@ def cmd_variants(ctx, args) -> int:
 
 
 def cmd_serve(ctx, args) -> int:
-    from ..run import db as dbmod
+    """The variant in the foreground, on the private database unless DB_HOST names one. A SIGTERM or Ctrl-C
+    reaches the variant (it drains), and the private database, when this command started it, stops after it."""
     (v,) = select(ctx.root, args.variant)
     v.ensure_built(ctx)
     env = dict(os.environ)
     if not env.get("DB_HOST"):
         dbmod.start_private(ctx)
         env.update(dbmod.private(ctx, env.get("DB_NAME") or "TRADER").variant_env())
+    where = f"database {env['DB_HOST']}:{env.get('DB_PORT', '3306')}/{env.get('DB_NAME', 'TRADER')}"
     nodes = int(env.get("NODES") or 1)
     if nodes > 1:
-        from ..run import members
         if v.cluster is None:
             say(f"error: NODES={nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
             return 2
         port = int(env.get("PORT") or 3000)
-        say(f"serving {v.name} as {nodes} cluster members on ports {port}..{port + nodes - 1} (database "
-            f"{env['DB_HOST']}:{env.get('DB_PORT', '3306')}/{env.get('DB_NAME', 'TRADER')})")
+        say(f"serving {v.name} as {nodes} cluster members on ports {port}..{port + nodes - 1} ({where})")
         return members.serve(ctx, v, env, nodes)
-    say(f"serving {v.name} on port {env.get('PORT', '3000')} (database {env['DB_HOST']}:{env.get('DB_PORT', '3306')}/"
-        f"{env.get('DB_NAME', 'TRADER')})")
-    argv = v.command(ctx)
-    os.chdir(ctx.root)
-    os.execvpe(argv[0], argv, env)
+    say(f"serving {v.name} on port {env.get('PORT', '3000')} ({where})")
+    child = subprocess.Popen(v.command(ctx), env=env, cwd=ctx.root)
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)          # the variant drains, as it does under a service manager
+            try:
+                return child.wait(process.grace(15))
+            except subprocess.TimeoutExpired:
+                child.kill()
+        raise
 
 
 def cmd_e2e(ctx, args) -> int:
-    from ..suites import e2e
-    from ..suites.steps import Steps
     steps = Steps()
     e2e.run(ctx, select(ctx.root, args.variants), steps)
     return steps.close("e2e")
 
 
 def cmd_reliability(ctx, args) -> int:
-    from ..suites import reliability
-    from ..suites.steps import Steps
     steps = Steps()
     reliability.run(ctx, select(ctx.root, ",".join(args.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
     return steps.close("reliability")
 
 
 def cmd_cluster_test(ctx, args) -> int:
-    from ..suites import cluster_test
-    from ..run import tools
-    from ..suites.steps import Steps
     try:
         tools.iptables()
     except tools.ToolError as e:
@@ -115,8 +90,6 @@ def cmd_cluster_test(ctx, args) -> int:
 
 
 def cmd_fuzz(ctx, args) -> int:
-    from ..suites import fuzz
-    from ..suites.steps import Steps
     steps = Steps()
     fuzz.run(ctx, select(ctx.root, ",".join(args.variants) or None), steps,
              fuzz.seed_of(args.seed or os.environ.get("TB_FUZZ_SEED")), args.max_examples)
@@ -124,8 +97,6 @@ def cmd_fuzz(ctx, args) -> int:
 
 
 def cmd_compose_check(ctx, args) -> int:
-    from ..suites import compose_check
-    from ..run import tools
     try:
         cli = tools.compose(ctx)
     except tools.ToolError as e:
@@ -135,88 +106,40 @@ def cmd_compose_check(ctx, args) -> int:
     return compose_check.main([str(ctx.root), "--compose", cli])
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench", description="the tradebench harness")
-    sub = p.add_subparsers(dest="command", required=True)
-
-    sub.add_parser("variants", help="the variants found (folders holding a variant.yaml)").set_defaults(func=cmd_variants)
-
-    s = sub.add_parser("serve", help="run one variant in the foreground (env: contract section 5)")
-    s.add_argument("variant")
-    s.set_defaults(func=cmd_serve)
-
-    s = sub.add_parser("e2e", help="each variant once per manifest e2e configuration, checked by loadclient verify")
-    s.add_argument("--variants", default=None, help="comma-separated names (default: all)")
-    s.set_defaults(func=cmd_e2e)
-
-    s = sub.add_parser("reliability", help="the reliability suite (bad input, overload, outage, database crash, engine crash, shutdown)")
-    s.add_argument("variants", nargs="*")
-    s.set_defaults(func=cmd_reliability)
-
-    s = sub.add_parser("cluster-test", help="java-spray-async as three cluster members: cross-member trade, verify, "
-                                             "kill -9 and SIGTERM under load")
-    s.add_argument("--only", default=None, help="one scenario: cross_member, kill, leave or partition")
-    s.set_defaults(func=cmd_cluster_test)
-
-    s = sub.add_parser("fuzz", help="Schemathesis against every variant with docs/openapi.yaml (fixed seed)")
-    s.add_argument("variants", nargs="*")
-    s.add_argument("--seed", default=None, help="a number, or 'random' (default: TB_FUZZ_SEED, else a fixed seed)")
-    s.add_argument("--max-examples", type=int, default=None, help="generated cases per operation (default 60)")
-    s.set_defaults(func=cmd_fuzz)
-
-    s = sub.add_parser("compose-check", help="the static check of docker-compose.yml and the Dockerfiles")
-    s.set_defaults(func=cmd_compose_check)
-
-    from . import measure as bench_cli
-    bench_cli.add(sub)
-    p.commands = set(sub.choices)   # the names its subcommands answer to
-    return p
-
-
-def _terminated(signum, frame):
-    # SIGTERM (timeout, CI runners, service managers) stops what the harness started, as Ctrl-C does: every
-    # command stops its processes in `finally` blocks, which a KeyboardInterrupt runs and a bare SIGTERM does not
-    raise KeyboardInterrupt
-
-
 def java_exec(ctx, argv: list[str]) -> int:
     """Runs the JDK's java with the harness's JVM flags in place of this process (a signal reaches it)."""
     argv = [ctx.java, *argv]
     os.execv(argv[0], argv)
 
 
-def cmd_loadclient(ctx, argv: list[str]) -> int:
+def cmd_loadclient(ctx, args) -> int:
     """./tradebench load|verify ARGS: the load client in the foreground (TB_LOADCLIENT_OPTS: more JVM flags)."""
-    from ..run import build
-    return java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), *argv])
+    return java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), args.command, *args.args])
 
 
-def cmd_replay(ctx, argv: list[str]) -> int:
-    from ..run import build
-    from ..run.variants import by_name
-    if len(argv) != 2 or argv[0] not in ("java", "node"):
+def cmd_replay(ctx, args) -> int:
+    if len(args.args) != 2 or args.args[0] not in ("java", "node"):
         say("usage: ./tradebench replay java|node SCENARIO.json")
         return 2
-    if not os.path.isfile(argv[1]):
-        say(f"error: no such scenario file: {argv[1]}")
+    runtime, scenario = args.args
+    if not os.path.isfile(scenario):
+        say(f"error: no such scenario file: {scenario}")
         return 2
-    if argv[0] == "java":
+    if runtime == "java":
         return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx), "tradebench.model.replay.ReplayMain",
-                               argv[1]])
+                               scenario])
     by_name(ctx.root, ["node-engine"])[0].ensure_built(ctx)   # its packages (underscore)
-    os.execv(ctx.node, [ctx.node, str(ctx.root / "node-engine" / "src" / "replay.js"), argv[1]])
+    os.execv(ctx.node, [ctx.node, str(ctx.root / "node-engine" / "src" / "replay.js"), scenario])
 
 
-def cmd_bench_model(ctx, argv: list[str]) -> int:
+def cmd_bench_model(ctx, args) -> int:
     """JMH (org.openjdk.jmh.Main): the arguments are JMH's, e.g. -f 1 -wi 2 -i 3, -p orders=1000000, -rf json."""
-    from ..run import build
     return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx, bench=True), "org.openjdk.jmh.Main",
-                           r"tradebench\.model\.bench\.MarketJmh", *argv])
+                           r"tradebench\.model\.bench\.MarketJmh", *args.args])
 
 
-def cmd_build(ctx, argv: list[str]) -> int:
+def cmd_build(ctx, args) -> int:
     """Every Maven module (installed), then each Node.js variant's packages (its manifest's build)."""
-    from ..run import build
     if build.mvn(ctx, "-DskipTests", "install") != 0:
         say("error: Maven build failed")
         return 1
@@ -226,56 +149,102 @@ def cmd_build(ctx, argv: list[str]) -> int:
     return 0
 
 
-def cmd_db(ctx, argv: list[str]) -> int:
-    from ..run import db
-    return db.command(ctx, argv)
+def cmd_db(ctx, args) -> int:
+    return dbmod.command(ctx, args.args)
 
 
-def cmd_test(ctx, argv: list[str]) -> int:
-    from ..suites import testrun
-    return testrun.main(ctx, argv)
+def cmd_test(ctx, args) -> int:
+    return testrun.main(ctx, args.args)
 
 
-#: commands that take their arguments as they are (no parser of the harness's)
-RAW = {"db": cmd_db, "load": cmd_loadclient, "verify": cmd_loadclient, "replay": cmd_replay,
-       "bench-model": cmd_bench_model, "build": cmd_build, "test": cmd_test}
-#: commands that run the load client
-NEEDS_LOADCLIENT = {"bench", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"}
+def cmd_help(ctx, args) -> int:
+    parser().print_help()
+    return 0
 
 
-def _terminated(signum, frame):
-    # SIGTERM (timeout, CI runners, service managers) stops what the harness started, as Ctrl-C does: every
-    # command stops its processes in `finally` blocks, which a KeyboardInterrupt runs and a bare SIGTERM does not
+def add(sub, name: str, func, help: str, *, raw: str | None = None, **kw) -> argparse.ArgumentParser:
+    """A command of the parser; RAW: its arguments are handed on as they are (their synopsis)."""
+    p = sub.add_parser(name, help=help, add_help=raw is None, **kw)
+    if raw is not None:
+        p.add_argument("args", nargs=argparse.REMAINDER, metavar=raw)
+    p.set_defaults(func=func, raw=raw is not None, needs_loadclient=False)
+    return p
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench", description="tradebench: one trading engine built several ways, "
+                                "and the harness that measures them", formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=FOOTER.format(variants=" | ".join(v.name for v in discover(context.from_env().root))))
+    p.set_defaults(raw=False, needs_loadclient=False)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add(sub, "help", cmd_help, "this list")
+    add(sub, "variants", cmd_variants, "the variants found (folders holding a variant.yaml)")
+    s = add(sub, "serve", cmd_serve, "run one variant in the foreground (env: contract section 5; NODES=3: three "
+            "cluster members on PORT, PORT+1, PORT+2)")
+    s.add_argument("variant")
+    add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
+    measure.add(sub)
+    add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
+    add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
+        raw="ARGS")
+    add(sub, "replay", cmd_replay, "deterministic replay of a scenario (contract section 2): java|node FILE", raw="ARGS")
+    add(sub, "bench-model", cmd_bench_model, "the engine-model benchmark under JMH: fast vs reference market",
+        raw="JMH_ARGS")
+    add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages)", raw="")
+    s = add(sub, "e2e", cmd_e2e, "each variant once per e2e configuration of its variant.yaml, checked by loadclient verify")
+    s.add_argument("--variants", default=None, help="comma-separated names (default: all)")
+    s = add(sub, "reliability", cmd_reliability, "the reliability suite (bad input, overload, outage, database crash, "
+            "engine crash, shutdown)")
+    s.add_argument("variants", nargs="*")
+    s = add(sub, "fuzz", cmd_fuzz, "Schemathesis against every variant with docs/openapi.yaml (fixed seed)")
+    s.add_argument("variants", nargs="*")
+    s.add_argument("--seed", default=None, help="a number, or 'random' (default: TB_FUZZ_SEED, else a fixed seed)")
+    s.add_argument("--max-examples", type=int, default=None, help="generated cases per operation (default 60)")
+    s = add(sub, "cluster-test", cmd_cluster_test, "java-spray-async as three cluster members: cross-member trade, "
+            "verify, kill -9, SIGTERM, partition")
+    s.add_argument("--only", default=None, help="one scenario: cross_member, kill, leave or partition")
+    add(sub, "compose-check", cmd_compose_check, "the static check of docker-compose.yml and the Dockerfiles")
+    add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
+        "one tier", raw="[--tier T]")
+    for name in ("bench", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
+        sub.choices[name].set_defaults(needs_loadclient=True)
+    p.commands = sub.choices
+    return p
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The command and its arguments; a command that hands its arguments on gets them as they are (argparse
+    would read a leading --flag of theirs as its own)."""
+    p = parser()
+    argv = argv or ["help"]
+    command = p.commands.get(argv[0])
+    if command is not None and command.get_default("raw"):
+        return argparse.Namespace(command=argv[0], args=argv[1:], func=command.get_default("func"), raw=True,
+                                  needs_loadclient=False)
+    return p.parse_args(argv)
+
+
+def _signalled(signum, frame):
+    # SIGTERM (timeout, CI runners, service managers) and Ctrl-C stop what the harness started: every command
+    # stops its processes in `finally` blocks, which a KeyboardInterrupt runs and a bare SIGTERM does not; from
+    # now on each stop is bounded, so the command exits within seconds (process.STOP_WITHIN_S)
+    process.interrupt()
     raise KeyboardInterrupt
 
 
 def main(argv: list[str]) -> int:
-    import signal
-    from ..run import build, db, tools
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGTERM, _signalled)
+    signal.signal(signal.SIGINT, _signalled)
     ctx = context.from_env()
-    command = argv[0] if argv else "help"
     try:
-        if command in ("help", "-h", "--help"):
-            usage(ctx)
-            return 0
-        if command in ("load", "verify"):
-            return cmd_loadclient(ctx, argv)
-        if command in RAW:
-            return RAW[command](ctx, argv[1:])
-        p = parser()
-        if command not in p.commands:
-            usage(ctx, sys.stderr)
-            say(f"error: unknown command: {command}")
-            return 2
-        args = p.parse_args(argv)
-        if command in NEEDS_LOADCLIENT:
-            build.loadclient(ctx)
-        if command == "serve":
-            return args.func(ctx, args)
-        with db.owned(ctx):   # a command stops the private database it started
+        args = parse(argv)
+        if args.raw or args.command in ("help", "variants"):
             return args.func(ctx, args) or 0
-    except (ManifestError, build.BuildError, tools.ToolError, db.DbError) as e:
+        if args.needs_loadclient:
+            build.loadclient(ctx)
+        with dbmod.owned(ctx):   # a command stops the private database it started
+            return args.func(ctx, args) or 0
+    except (ManifestError, build.BuildError, tools.ToolError, dbmod.DbError) as e:
         say(f"error: {e}")
         return 2
     except KeyboardInterrupt:

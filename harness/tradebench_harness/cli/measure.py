@@ -1,25 +1,30 @@
 """The benchmark commands: bench, compare, sweep, diff, report.
 
   ./tradebench bench VARIANT [options]          one variant (--repeat 1 by default)
-  ./tradebench compare [options]                every variant, --repeat 3 by default, round-robin
+  ./tradebench compare [options]                every variant row started once, --repeat 3 windows of it (--fresh: a
+                                                fresh process per repeat, the rows interleaved round-robin)
   ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
   ./tradebench sweep VARIANT|all --rates R1,R2,...   open loop: latency and achieved rate per offered rate
   ./tradebench sweep VARIANT|all --engines 1,2,4,8   sales/min per engine count
   ./tradebench sweep VARIANT|all --db-latency 0,1,5,20,50   sales/min against the database's round trip, each
-                                                design's bound beside it (one process per series, cells.py)
+                                                design's bound beside it (one process per series)
   ./tradebench map [--latencies L,..] [--loads R,..]   which design stores the most sales, per latency x load
   ./tradebench diff RUN_A RUN_B                 per variant: both medians, the ratio, whether ranges overlap
   ./tradebench report RUN                       writes summary.md, runs.csv and report.html again
 Variant settings the options do not name pass through the environment (THREADS=virtual, DISPATCHER=fork-join).
+Every one of them measures on one path (measure.plan, measure.instance, measure.execute).
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
-from ..measure.bench import Case, Timing
+from ..measure import experiments, plan
+from ..measure.execute import execute
+from ..measure.plan import Calibration, Case, Series, Timing, Window
+from ..report import diff, results
+from ..run.variants import select
 
 
 def positive(text: str) -> int:
@@ -40,7 +45,7 @@ def int_list(text: str) -> list[int]:
     try:
         vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})")
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
     if not vals or any(v <= 0 for v in vals):
         raise argparse.ArgumentTypeError(f"a comma-separated list of positive numbers (got {text!r})")
     return vals
@@ -50,7 +55,7 @@ def latency_list(text: str) -> list[int]:
     try:
         vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})")
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})") from None
     if not vals or any(v < 0 for v in vals):
         raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
     return sorted(set(vals))
@@ -61,17 +66,17 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
         p.add_argument("--engines", dest="engines_list", type=int_list, default=None, help="engine counts, e.g. 1,2,4,8")
         p.set_defaults(engines=4)
     else:
-        p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
-    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer (default 0)")
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
-    p.add_argument("--duration", type=positive, default=30, help="measured seconds (default 30; compare: 15, each of its --repeat windows)")
+        p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=30, help="measured seconds of each window (compare: each of its --repeat windows)")
     p.add_argument("--warmup", type=warmup, default="auto",
-                   help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s (default auto)")
-    p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds (default 120)")
+                   help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s")
+    p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds")
     p.add_argument("--jit-warmup-max", type=positive, default=90,
                    help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
-                        " 5 s, for at most this many seconds, before the measured load (default 90; 0: no such phase)")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
+                        " 5 s, for at most this many seconds, before the measured load")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
     if sweep:
         p.add_argument("--db-latency", type=latency_list, default=None,
                        help="ms added to every database round trip, a list (e.g. 0,1,5,20,50): a latency sweep")
@@ -81,23 +86,46 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     p.add_argument("--label", default="", help="a name for the case (a column of the table)")
     p.add_argument("--nodes", type=positive, default=1,
                    help="cluster members on loopback (java-spray-async's cluster mode; ENGINES is the cluster's total);"
-                        " the load client spreads its connections over them (default 1: the variant alone)")
-    p.add_argument("--repeat", type=positive, default=repeat, help=f"runs of each variant, interleaved (default {repeat})")
+                        " the load client spreads its connections over them")
+    p.add_argument("--repeat", type=positive, default=repeat, help="windows of each variant row, back to back on one process (--fresh: a process each, round-robin)")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
-    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement (default 10)")
+    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement")
     p.add_argument("--calibration-warmup", type=warmup, default="auto",
-                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs (default auto)")
+                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs")
     p.add_argument("--calibration-warmup-max", type=positive, default=45,
-                   help="the calibration's auto warm-up bound in seconds (default 45)")
+                   help="the calibration's auto warm-up bound in seconds")
     p.add_argument("--max-error-rate", type=float, default=None,
                    help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
-    p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
 
 
-def timing_of(a) -> Timing:
-    return Timing(duration=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
-                  max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+def slow_database(p: argparse.ArgumentParser) -> None:
+    """The other two kinds of slow database, beside --db-latency's far one (run/slowdb.py)."""
+    p.add_argument("--db-cpu", type=cores, default=None, metavar="CORES",
+                   help="a busy database: its server held to this many cores for the whole run (0.25: a quarter of "
+                        "one core; a cgroup CPU quota)")
+    p.add_argument("--db-durable", action="store_true",
+                   help="a durable database: every commit synced to disk (innodb_flush_log_at_trx_commit=1) for the run")
+
+
+def cores(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of cores, e.g. 0.25 (got {text!r})") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"a number of cores above 0 (got {text!r})")
+    return v
+
+
+def timing_of(a, **over) -> Timing:
+    t = Timing(window=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
+               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+    for k, v in over.items():
+        setattr(t, k, v)
+    return t
 
 
 def case_of(a, **over) -> Case:
@@ -114,25 +142,31 @@ def options_of(a) -> dict:
     return {k: v for k, v in vars(a).items() if k != "func"}
 
 
-def _execute(ctx, command, variants, cases, a, experiment=None, fresh=True):
-    from ..measure import compare
-    cal = {} if a.no_calibrate else None
-    cd = a.calibration_duration
-    folder, doc = compare.execute(ctx, command, variants, cases, timing_of(a), a.repeat, options_of(a),
-                                  calibration=cal, experiment=experiment, out_dir=Path(a.out) if a.out else None,
-                                  cal_duration=cd, cal_warmup=a.calibration_warmup,
-                                  cal_warmup_max=a.calibration_warmup_max, fresh=fresh)
+def calibration_of(a) -> Calibration | None:
+    if a.no_calibrate:
+        return None
+    return Calibration(a.calibration_duration, a.calibration_warmup, a.calibration_warmup_max)
+
+
+def failed(doc: dict) -> int:
     return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
 
 
+def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False) -> int:
+    """bench, compare and the case sweeps: each row a process (FRESH: each repeat of each row one, round-robin)."""
+    rows = plan.rows_of(variants, cases, ctx.env)
+    units = plan.fresh_units(rows, a.repeat) if fresh else plan.window_units(rows, a.repeat)
+    _, doc = execute(ctx, command, units, timing_of(a), options_of(a), calibration=calibration_of(a),
+                     experiment=experiment, out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu,
+                     db_durable=a.db_durable)
+    return failed(doc)
+
+
 def cmd_bench(ctx, a) -> int:
-    from ..run.variants import select
-    return _execute(ctx, "bench", select(ctx.root, a.variant), [case_of(a)], a)
+    return measure_cases(ctx, "bench", select(ctx.root, a.variant), [case_of(a)], a)
 
 
 def cmd_compare(ctx, a) -> int:
-    from ..measure import experiments
-    from ..run.variants import select
     variants = select(ctx.root, a.variants)
     if a.experiment:
         try:
@@ -148,27 +182,24 @@ def cmd_compare(ctx, a) -> int:
                       f"{', '.join(c.label for c in cases)})", file=sys.stderr)
                 return 2
             cases = [c for c in cases if c.label in wanted]
-        return _execute(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
-    return _execute(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
+        return measure_cases(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
+    return measure_cases(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
 
 
-def all_series(variants, engines: int, persist: str, env: dict) -> list:
+def all_series(variants, engines: int, persist: str, env: dict) -> list[Series]:
     """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
     ENV pins the row's setting)."""
-    from ..measure.cells import Series
     return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
 
 
-def equal_in_flight(series: list, env: dict, target: int | None) -> list:
+def equal_in_flight(series: list[Series], env: dict, target: int | None) -> list[Series]:
     """The blocking designs again with as many engines as the others keep inserts in flight (TARGET; None: the
     largest in-flight count of a series that does not grow with ENGINES): the answer is about inserts in
     flight and what they cost, not about a label."""
-    from ..report import bounds
-    from ..measure.cells import Series
     grows, fixed = [], []
     for s in series:
-        now = bounds.in_flight(s.variant, s.persist, s.run_settings(env))
-        more = bounds.in_flight(s.variant, s.persist, Series(s.variant, s.engines + 1, s.persist, s.settings).run_settings(env))
+        now = s.in_flight(env)
+        more = Series(s.variant, s.engines + 1, s.persist, s.settings).in_flight(env)
         if now is None:
             continue
         (grows if more != now else fixed).append((s, now))
@@ -179,19 +210,22 @@ def equal_in_flight(series: list, env: dict, target: int | None) -> list:
             for s, n in grows if n < target]
 
 
+def measure_grid(ctx, command, kind, series, cells, a) -> int:
+    """The latency sweep and the map: one process per series, every cell a window, through the link."""
+    t = timing_of(a, window=a.duration, warmup=str(a.settle), settle=a.settle, link=True)
+    doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}), "loads": [c.load_text for c in cells]}
+    _, doc = execute(ctx, command, plan.grid_units(series, cells, a.repeat), t, options_of(a), cells=doc_cells,
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+
+
 def cmd_latency_sweep(ctx, a) -> int:
-    from ..measure import cells
-    from ..run.variants import select
     series = all_series(select(ctx.root, a.variant), a.engines, a.persist, ctx.env)
     if a.equal_in_flight != 0 and a.persist == "per-sale":
         series += equal_in_flight(series, ctx.env, a.equal_in_flight or None)
-    load = dict(concurrency=a.concurrency, wait_ms=a.wait, rate=a.rate or None)
-    grid = [cells.Cell(lat, **load) for lat in a.db_latency]
-    t = cells.CellTiming(settle=a.settle, window=a.duration or 15, repeat=a.repeat, verify=not a.no_verify,
-                         jit_warmup_max=a.jit_warmup_max, max_error_rate=a.max_error_rate)
-    _, doc = cells.execute(ctx, "sweep-latency", "sweep", series, grid, t, options_of(a),
-                           Path(a.out) if a.out else None)
-    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+    a.duration = a.duration or 15
+    grid = [Window(lat, a.concurrency, a.wait, a.rate or None) for lat in a.db_latency]
+    return measure_grid(ctx, "sweep-latency", "sweep", series, grid, a)
 
 
 # the map's default grid: four round trips from "same machine" to the 2014 article's slow database, three
@@ -202,18 +236,12 @@ MAP_LOADS = [500, 2000, 8000]
 
 
 def cmd_map(ctx, a) -> int:
-    from ..measure import cells
-    from ..run.variants import select
     series = all_series(select(ctx.root, a.variants), a.engines, a.persist, ctx.env)
-    grid = [cells.Cell(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
-    t = cells.CellTiming(settle=a.settle, window=a.duration, repeat=a.repeat, verify=not a.no_verify,
-                         jit_warmup_max=a.jit_warmup_max, max_error_rate=a.max_error_rate)
-    _, doc = cells.execute(ctx, "map", "map", series, grid, t, options_of(a), Path(a.out) if a.out else None)
-    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+    grid = [Window(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
+    return measure_grid(ctx, "map", "map", series, grid, a)
 
 
 def cmd_sweep(ctx, a) -> int:
-    from ..run.variants import select
     if a.db_latency is not None:
         return cmd_latency_sweep(ctx, a)
     if a.duration is None:
@@ -227,11 +255,10 @@ def cmd_sweep(ctx, a) -> int:
         for r in a.rates or [None]:
             label = (f"{r}/s" if r else "") + (f" {e} engines" if a.engines_list else "")
             cases.append(case_of(a, engines=e, rate=r, label=label.strip()))
-    return _execute(ctx, "sweep", select(ctx.root, a.variant), cases, a)
+    return measure_cases(ctx, "sweep", select(ctx.root, a.variant), cases, a)
 
 
 def cmd_diff(ctx, a) -> int:
-    from ..report import diff, results
     try:
         da, db_ = results.load(a.run_a, ctx.results), results.load(a.run_b, ctx.results)
     except FileNotFoundError as e:
@@ -242,8 +269,6 @@ def cmd_diff(ctx, a) -> int:
 
 
 def cmd_report(ctx, a) -> int:
-    import json
-    from ..report import results
     doc = results.load(a.run, ctx.results)
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
@@ -258,7 +283,8 @@ def add(sub) -> None:
     common(p, repeat=1)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("compare", help="the same load against every variant, repeated and interleaved")
+    p = sub.add_parser("compare", help="the same load against every variant row: each started once and measured in "
+                                       "--repeat windows (--fresh: a process per repeat, round-robin)")
     common(p, repeat=3)
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
     p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
@@ -276,8 +302,7 @@ def add(sub) -> None:
     p.set_defaults(duration=None)
     p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
     p.add_argument("--settle", type=positive, default=5,
-                   help="--db-latency: seconds of load at each latency before its window (default 5; --duration: the"
-                        " window, default 15)")
+                   help="--db-latency: seconds of load at each latency before its window")
     p.add_argument("--equal-in-flight", type=positive, default=None,
                    help="--db-latency, per-sale: also run each design whose inserts in flight grow with ENGINES with "
                         "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
@@ -290,16 +315,17 @@ def add(sub) -> None:
                    help=f"ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
     p.add_argument("--loads", type=int_list, default=MAP_LOADS,
                    help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
-    p.add_argument("--engines", type=positive, default=4, help="ENGINES (default 4)")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections (default 64)")
-    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell (default 10)")
-    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window (default 5)")
-    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell (default 1)")
-    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound (default 45)")
+    p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell")
+    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
+    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
+    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
-    p.add_argument("--max-error-rate", type=float, default=None)
-    p.add_argument("--out", default=None, help="results folder (default results/<run-id>)")
+    p.add_argument("--max-error-rate", type=float, default=None, help="a window fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
     p.set_defaults(func=cmd_map)
 
     p = sub.add_parser("diff", help="two results folders side by side")

@@ -178,9 +178,6 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
         port = process.free_port()
         cal["floors"][name] = floor(ctx, name, command_of(port), port, out, concurrency, wait_ms, duration, warmup,
                                     warmup_max)
-    if not loadclient.has_subcommand(ctx, "insert-ceiling"):
-        cal["insert"] = {"error": "this load client has no insert-ceiling command"}
-        return cal
     for n in sorted(connection_counts):
         entry = {}
         for key, rows in insert_kinds(persist_modes):
@@ -229,10 +226,3 @@ def insert_of(cal: dict, persist: str, connections: int):
     entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
     v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
     return v.get("rowsPerSecond")
-
-
-def estimate_seconds(runtimes: int, connection_counts: int, duration: int, warmup, warmup_max: int = 45,
-                     floors: int = 0, persist_modes: int = 2) -> int:
-    # an auto warm-up is usually steady in about half its bound
-    w = upper(warmup, warmup_max) // 2 if warmup == "auto" else upper(warmup, warmup_max)
-    return (runtimes + floors) * (duration + w + 8) + connection_counts * persist_modes * (duration + w + 6)

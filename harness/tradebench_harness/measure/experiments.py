@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from .bench import Case
 from ..run.context import Context
+from .plan import Case
 
 CASE_KEYS = {"label", "engines", "wait", "concurrency", "persist", "dbLatencyMs", "rate", "settings", "variants", "article"}
 

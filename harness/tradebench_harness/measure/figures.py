@@ -3,13 +3,14 @@ samples turned into the figures of docs/results-format.md's run records, and tho
 machine's calibrated ceilings."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
+from ..report import stats
+from ..run import process
 from . import calibrate
 
-from ..run import process
 
-from ..report import stats
 def parse_hgrm(path: Path) -> list[list[float]]:
     """HdrHistogram's percentile distribution text: [[percentile (0-100), value ms], ...]."""
     points = []
@@ -31,7 +32,6 @@ def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
     """At most KEEP points of a percentile curve, evenly on the log(1/(1-p)) axis, the last one kept."""
     if len(points) <= keep:
         return points
-    import math
 
     def x(p):
         return math.log10(1 / max(1e-9, 1 - p[0] / 100))
@@ -47,8 +47,9 @@ def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
     return out
 
 
-def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
-    """The figures of one run from the load client's JSON and the process samples."""
+def run_figures(load: dict, samples: dict, hgrm: Path | None, warmup: str = "auto") -> dict:
+    """The figures of one run from the load client's JSON and the process samples (WARMUP: what the load
+    client was asked for, "auto" or seconds)."""
     dbf = load.get("db") or {}
     lat = load.get("latencyMs") or {}
     ans = load.get("answers") or {}
@@ -70,7 +71,7 @@ def run_figures(load: dict, samples: dict, hgrm: Path | None, timing) -> dict:
         "answers503": ans.get("overloaded503", 0),
         "errors": sum(ans.get(k, 0) or 0 for k in ("other4xx", "other5xx", "otherStatus", "ioErrors")),
         "windowStartMs": start, "windowEndMs": end,
-        "warmupMode": warm.get("mode") or ("fixed" if timing.warmup != "auto" else "fixed (load client without auto)"),
+        "warmupMode": warm.get("mode") or "fixed",
         "warmupS": warm.get("seconds", load.get("warmupS")),
         "steady": warm.get("steady"),
         "warmupWindowsOrdersPerSecond": warm.get("windowsOrdersPerSecond"),

@@ -13,11 +13,11 @@ run record has no jitWarmup)."""
 from __future__ import annotations
 
 import time
-from typing import Callable
-
-from ..run import process
+from collections.abc import Callable
 
 from ..report import stats
+from ..run import loadclient, process
+
 # the summary's '⚠ JIT' bar: under it, the compiler is no longer a cost to see in a window
 QUIET_PERCENT = stats.JIT_FLAG
 WINDOW_S = 5
@@ -86,7 +86,6 @@ def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s:
 def warm(ctx, variant, concurrency: int, wait_ms: int, rate, max_s: float, log, say=lambda s: None) -> dict:
     """A running VARIANT (its pids and urls) gets the load (closed loop, or RATE) until its JIT compiler is
     quiet, at most MAX_S seconds; the record's jitWarmup."""
-    from ..run import loadclient
     say("warming up until the JIT compiler is quiet")
     argv = load_argv(variant.urls, concurrency, wait_ms, rate, max_s)
     return warm_until_quiet(variant.pids, lambda: loadclient.start(ctx, "load", *argv, log=log), max_s, say=say)

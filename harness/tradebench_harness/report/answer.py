@@ -6,9 +6,13 @@ summary.md's and report.html's sections for a document made by cells.py (doc["ce
 from __future__ import annotations
 
 import html as h
-import math
+
+from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from . import bounds, stats, tables
+from .page import COLORS, CSS, img, plt, png, table
+
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
 # a point measured once has no range of its own: for telling a tie from a lead it gets ±this share around its
@@ -56,6 +60,8 @@ def points(doc: dict) -> list[dict]:
              "ordersPerSecond": stats.spread(r.get("ordersPerSecond") for r in rs),
              "p50Ms": stats.spread(r.get("p50Ms") for r in rs),
              "p99Ms": stats.spread(r.get("p99Ms") for r in rs),
+             "p999Ms": stats.spread(r.get("p999Ms") for r in rs),
+             "dbConnectionsOpen": stats.spread(r.get("dbConnectionsOpen") for r in rs),
              "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
                             for g in GROUPS},
              "cpuUsPerOrder": stats.spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
@@ -110,6 +116,44 @@ def winners(pts: list[dict]) -> list[dict]:
     return out
 
 
+def median(s: dict | None):
+    return (s or {}).get("median")
+
+
+def cheapest(pts: list[dict]) -> list[dict]:
+    """Per cell, among the series that carry its load (within noise of the most sales: the winner and its
+    ties): the one whose process group used the least CPU and the one with the lowest p99, each with by how much
+    the next carrier is above it (None: the only carrier). Where every design stores the offered load, this
+    is what decides between them."""
+    out = []
+    for w in winners(pts):
+        names = [w["winner"], *w["ties"]]
+        carriers = [p for p in pts if p["series"] in names and p["latencyMs"] == w["latencyMs"] and p["load"] == w["load"]]
+
+        def least(key, carriers=carriers):
+            got = sorted((p for p in carriers if median(key(p)) is not None), key=lambda p: median(key(p)))
+            if not got:
+                return None, None, None
+            nxt = median(key(got[1])) / median(key(got[0])) if len(got) > 1 and median(key(got[0])) else None
+            return got[0]["series"], median(key(got[0])), nxt
+
+        cpu_s, cpu, cpu_next = least(lambda p: p["cpuPercent"].get("variant"))
+        p99_s, p99, p99_next = least(lambda p: p["p99Ms"])
+        out.append({"latencyMs": w["latencyMs"], "load": w["load"], "rttMs": w["rttMs"], "carriers": names,
+                    "leastCpu": cpu_s, "cpuPercent": cpu, "cpuNextOver": cpu_next,
+                    "lowestP99": p99_s, "p99Ms": p99, "p99NextOver": p99_next})
+    return out
+
+
+def cheapest_text(c: dict) -> str:
+    def part(what, series, figure, nxt):
+        return f"{what} {series} ({figure}{f', next ×{nxt:.1f}' if nxt else ', the only carrier' if nxt is None else ''})"
+    if not c["leastCpu"]:
+        return "–"
+    return (part("least CPU:", c["leastCpu"], f"{c['cpuPercent'] / 100:.2f} cores", c["cpuNextOver"]) + "; "
+            + part("lowest p99:", c["lowestP99"], f"{c['p99Ms']:.1f} ms", c["p99NextOver"]))
+
+
 def loads_of(pts: list[dict]) -> list[str]:
     def order(load: str):
         n = load.split("/")[0].split()[0]
@@ -139,14 +183,15 @@ def point_cells(p: dict) -> list[str]:
     return [p["series"], str(p["latencyMs"]), fmt_rtt(p["rttMs"]), p["load"], tables.cell(p["salesPerMinute"]),
             (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
             f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
-            f"{tables.fmt((p['p50Ms'] or {}).get('median'), '.1f')} / {tables.fmt((p['p99Ms'] or {}).get('median'), '.1f')}",
+            " / ".join(tables.fmt(median(p[k]), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms")),
             cpu_text(p), tables.cell(p["cpuUsPerOrder"], ".1f"),
-            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), "; ".join(notes)]
+            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
+            "; ".join(notes)]
 
 
 HEAD = ["series", "+ms", "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
-        "orders/s", "p50 / p99 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
-        "RSS MB / threads / processes", "notes"]
+        "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
+        "RSS MB / threads / processes", "database connections open", "notes"]
 
 EXPLAIN = ("+ms: latency added to every database round trip (Toxiproxy, in the path at every latency); round trip: "
            "one INSERT on one connection through that link, measured before the series. A design's bound is the "
@@ -176,9 +221,22 @@ def md(doc: dict) -> str:
                 w = next((w for w in ws if w["latencyMs"] == lat and w["load"] == load), None)
                 row.append(winner_text(w) if w else "–")
             lines.append("| " + " | ".join(row) + " |")
+        lines += ["", "## What carrying the load costs: the cheapest carrier of each cell", "",
+                  "Among the designs that carry a cell's load (within noise of the most sales), the one whose process "
+                  "group used the least CPU (in cores) and the one with the lowest p99, and how far the next carrier "
+                  "is above it. Where a cell is a tie, this decides.", "",
+                  "| +ms | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+                  "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
+        cs = cheapest(pts)
+        for lat in sorted({c["latencyMs"] for c in cs}):
+            row = [str(lat), fmt_rtt(next(c["rttMs"] for c in cs if c["latencyMs"] == lat))]
+            for load in loads_of(pts):
+                c = next((c for c in cs if c["latencyMs"] == lat and c["load"] == load), None)
+                row.append(cheapest_text(c) if c else "–")
+            lines.append("| " + " | ".join(row) + " |")
         lines.append("")
     lines += ["## Every series at every latency", "", "| " + " | ".join(HEAD) + " |",
-              "| " + " | ".join(["---"] * 4 + ["---:"] * 4 + ["---"] * 5) + " |"]
+              "| " + " | ".join(["---"] * 4 + ["---:"] * 4 + ["---"] * 4 + ["---:", "---"]) + " |"]
     lines += ["| " + " | ".join(point_cells(p)) + " |" for p in pts]
     lines += ["", "## Where two designs cross", ""]
     any_cross = False
@@ -220,14 +278,11 @@ def environment_text(doc: dict) -> str:
 # --- charts -------------------------------------------------------------------------------------------------
 
 def colours(pts: list[dict]) -> dict[str, str]:
-    from .page import COLORS
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
     """sales/min against the round trip (log-log), a line per series with its min–max, its bound dashed."""
-    import matplotlib.pyplot as plt
-    from .page import png
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
@@ -266,9 +321,6 @@ TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within n
 
 def map_chart(pts: list[dict]):
     """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch
-    from .page import png
     ws = winners(pts)
     lats = sorted({w["latencyMs"] for w in ws})
     loads = loads_of(pts)
@@ -305,6 +357,77 @@ def map_chart(pts: list[dict]):
     return png(fig)
 
 
+def cheapest_chart(pts: list[dict]):
+    """The map's second view: per cell, the carrier that used the least CPU and the one with the lowest p99."""
+    cs = cheapest(pts)
+    lats = sorted({c["latencyMs"] for c in cs})
+    loads = loads_of(pts)
+    col = colours(pts)
+    fig, axes = plt.subplots(1, 2, figsize=(4 + 3.2 * len(loads), 4.4))
+    for ax, key, fig_key, nxt_key, title, unit in (
+            (axes[0], "leastCpu", "cpuPercent", "cpuNextOver", "Least CPU among the carriers", "cores"),
+            (axes[1], "lowestP99", "p99Ms", "p99NextOver", "Lowest p99 among the carriers", "ms")):
+        for c in cs:
+            if not c[key]:
+                continue
+            x, y = loads.index(c["load"]), lats.index(c["latencyMs"])
+            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
+            figure = c[fig_key] / 100 if unit == "cores" else c[fig_key]
+            nxt = f"\nnext ×{c[nxt_key]:.1f}" if c[nxt_key] else "\nonly carrier"
+            ax.text(x, y, c[key].replace(" ", "\n", 1) + f"\n{figure:.2f} {unit}{nxt}", ha="center", va="center",
+                    fontsize=6.5, color="white")
+        ax.set_xlim(-0.5, len(loads) - 0.5)
+        ax.set_ylim(-0.5, len(lats) - 0.5)
+        ax.set_xticks(range(len(loads)), loads, fontsize=8)
+        rtt = {c["latencyMs"]: c["rttMs"] for c in cs}
+        ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
+        ax.set_xlabel("offered load")
+        ax.set_title(title, fontsize=10)
+    axes[0].set_ylabel("added latency (round trip)")
+    fig.tight_layout()
+    return png(fig)
+
+
+def cost_chart(pts: list[dict]):
+    """What carrying the load costs: the variant's cores and RSS against the offered load, a line per series, a
+    panel per round trip (cores on top, memory below)."""
+    lats = sorted({p["latencyMs"] for p in pts})
+    rates = sorted({p["rate"] for p in pts if p["rate"]})
+    col = colours(pts)
+    carries = {(s, c["latencyMs"], c["load"]) for c in cheapest(pts) for s in c["carriers"]}
+    fig, axes = plt.subplots(2, len(lats), figsize=(3.4 * len(lats) + 1, 6.4), squeeze=False, sharex=True)
+    for j, lat in enumerate(lats):
+        for s in sorted(col):
+            ps = sorted((p for p in pts if p["series"] == s and p["latencyMs"] == lat and p["rate"]
+                         and p["salesPerMinute"]), key=lambda p: p["rate"])
+            if not ps:
+                continue
+            x = [p["rate"] for p in ps]
+            for row, ys in ((0, [(median(p["cpuPercent"].get("variant")) or 0) / 100 for p in ps]),
+                            (1, [median(p["rssMb"]) or 0 for p in ps])):
+                axes[row][j].plot(x, ys, color=col[s], label=s, lw=1.6)
+                # filled: the design carries the cell's load; hollow: it falls short of the most sales
+                for p, y in zip(ps, ys):
+                    full = (s, lat, p["load"]) in carries
+                    axes[row][j].plot([p["rate"]], [y], "o", color=col[s], mfc=col[s] if full else "white")
+        rtt = next((p["rttMs"] for p in pts if p["latencyMs"] == lat), None)
+        axes[0][j].set_title(f"+{lat} ms ({fmt_rtt(rtt)} ms round trip)", fontsize=9)
+        axes[1][j].set_xlabel("offered orders/s")
+        for ax in (axes[0][j], axes[1][j]):
+            ax.set_xscale("log")
+            ax.xaxis.set_major_locator(FixedLocator(rates))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+            ax.xaxis.set_minor_locator(NullLocator())
+            ax.grid(which="both", alpha=0.3)
+    axes[0][0].set_ylabel("variant's cores")
+    axes[1][0].set_ylabel("variant's RSS, MB")
+    axes[0][0].legend(fontsize=6)
+    fig.suptitle("What carrying the load costs: cores and memory against the offered load (hollow: it does not "
+                 "carry that load)", fontsize=10)
+    fig.tight_layout()
+    return png(fig)
+
+
 def charts(doc: dict) -> dict[str, tuple[str, str]]:
     """Every chart of a sweep or a map: id -> (caption, PNG as base64), in the report's order."""
     pts = points(doc)
@@ -312,6 +435,11 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
     if pts and doc["cells"]["kind"] == "map":
         out["map"] = ("the map: which design stored the most sales per cell; each design's curves beside it",
                       map_chart(pts))
+        out["map-cost"] = ("the carriers of each cell: the least CPU and the lowest p99 among the designs that "
+                           "carry its load", cheapest_chart(pts))
+        if any(p["rate"] for p in pts):
+            out["cost"] = ("what carrying the load costs: each design's cores and memory against the offered load, "
+                           "a panel per round trip", cost_chart(pts))
     for i, load in enumerate(loads_of(pts)):
         out["latency-sweep" if i == 0 else f"latency-sweep-{load.split()[0].replace('/', '-')}"] = (
             f"sales/min against the round trip, {load}; dashed: each design's bound", sweep_chart(pts, load))
@@ -320,7 +448,6 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
 
 def html(doc: dict, drawn: dict | None = None) -> str:
     """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
-    from .page import CSS, img, table
     pts = points(doc)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import math
 
+from ..run.variants import evaluate
+
 # a series within this share of its bound "reaches" it (the table marks it)
 AT_BOUND = 0.15
 
 
 def in_flight(variant, persist: str, settings: dict) -> int | None:
     """The inserts VARIANT keeps in flight in PERSIST mode with SETTINGS (its manifest's expression), or None."""
-    from ..run.variants import evaluate
     expr = (variant.in_flight or {}).get(persist)
     if expr in (None, "", "none"):
         return None
@@ -30,7 +31,7 @@ def in_flight(variant, persist: str, settings: dict) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{variant.name}: inFlight.{persist} = {expr!r} is not a number with these settings")
+        raise ValueError(f"{variant.name}: inFlight.{persist} = {expr!r} is not a number with these settings") from None
 
 
 def rtt_ms(rows_per_second: float | None, connections: int = 1) -> float | None:

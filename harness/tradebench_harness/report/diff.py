@@ -8,6 +8,8 @@ from rich.console import Console
 from rich.table import Table
 
 from . import stats, tables
+
+
 def key(row: dict) -> tuple:
     return (row["case"], row["variant"], row.get("rate"), row["engines"])
 

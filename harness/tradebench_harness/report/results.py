@@ -2,12 +2,14 @@
 docs/results-format.md), runs.csv, summary.md and report.html; results/latest; reading a run back."""
 from __future__ import annotations
 
+import base64
 import csv
 import json
 import time
 from pathlib import Path
 
-from . import stats, tables
+from . import answer, page, stats, tables
+
 SCHEMA_VERSION = 1
 
 
@@ -40,16 +42,13 @@ def write_csv(path: Path, runs: list[dict]) -> None:
 
 def write_all(folder: Path, doc: dict) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
-    from . import page as report
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
-        from . import answer
         doc["summary"] = answer.points(doc)
         (folder / "results.json").write_text(json.dumps(doc, indent=1))
         write_csv(folder / "runs.csv", doc["runs"])
         (folder / "summary.md").write_text(answer.md(doc))
         drawn = answer.charts(doc)
         (folder / "report.html").write_text(answer.html(doc, drawn))
-        import base64
         for name, (_, data) in drawn.items():      # each chart as a file too, for a README to show
             (folder / f"{name}.png").write_bytes(base64.b64decode(data))
         return
@@ -60,7 +59,7 @@ def write_all(folder: Path, doc: dict) -> None:
     (folder / "results.json").write_text(json.dumps(doc, indent=1))
     write_csv(folder / "runs.csv", doc["runs"])
     (folder / "summary.md").write_text(tables.summary_md(doc))
-    (folder / "report.html").write_text(report.html(doc))
+    (folder / "report.html").write_text(page.html(doc))
 
 
 def link_latest(results_dir: Path, folder: Path) -> None:

@@ -3,6 +3,8 @@ report.html shares with it (the article's ratios, the CPU budget, the calibratio
 from __future__ import annotations
 
 from . import stats
+
+
 def fmt(v, spec=",.0f") -> str:
     return "–" if v is None else format(v, spec)
 

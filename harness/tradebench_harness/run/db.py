@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import tools
+from . import process, tools
 from .context import Context
 
 USER = PASSWORD = "trader"
@@ -193,7 +193,7 @@ def stop_private(ctx: Context, db_dir: Path | None = None, port: int | None = No
     pid = private(ctx, db_dir=db_dir, port=port).pid()
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + process.grace(30)
     while running(ctx, db_dir, port) and time.monotonic() < deadline:
         time.sleep(0.1)
     if running(ctx, db_dir, port):

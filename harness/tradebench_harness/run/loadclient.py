@@ -28,21 +28,3 @@ def start(ctx: Context, sub: str, *args, log: Path) -> process.Running:
     return process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root)
 
 
-_help_cache: dict[str, str] = {}
-
-
-def help_text(ctx: Context, sub: str) -> str:
-    if sub not in _help_cache:
-        r = subprocess.run(argv(ctx, sub, "--help"), capture_output=True, text=True, cwd=ctx.root)
-        _help_cache[sub] = (r.stdout or "") + (r.stderr or "")
-    return _help_cache[sub]
-
-
-def supports(ctx: Context, sub: str, flag: str) -> bool:
-    """Whether this build of the load client knows SUB's FLAG (newer flags arrive with newer builds)."""
-    return flag in help_text(ctx, sub)
-
-
-def has_subcommand(ctx: Context, sub: str) -> bool:
-    r = subprocess.run(argv(ctx, "help"), capture_output=True, text=True, cwd=ctx.root)
-    return sub in ((r.stdout or "") + (r.stderr or ""))

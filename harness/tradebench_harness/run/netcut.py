@@ -140,7 +140,7 @@ class Island:
                 return n
         raise NetcutError(f"no free {NET}.N.0/30 on this machine")
 
-    def open(self) -> "Island":
+    def open(self) -> Island:
         why = missing()
         if why:
             raise NetcutError(why)
@@ -194,7 +194,7 @@ class Island:
         subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
         subprocess.run(["ip", "link", "del", self.veth_root], capture_output=True)
 
-    def __enter__(self) -> "Island":
+    def __enter__(self) -> Island:
         return self.open()
 
     def __exit__(self, *exc) -> None:

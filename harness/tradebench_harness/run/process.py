@@ -21,6 +21,25 @@ import psutil
 from .context import Context
 from .variants import Variant
 
+#: after a signal (SIGTERM, Ctrl-C) everything the command started is stopped within this many seconds
+STOP_WITHIN_S = 8.0
+_interrupted_at: float | None = None
+
+
+def interrupt() -> None:
+    """A signal arrived: from now on every stop gets only what is left of STOP_WITHIN_S (then SIGKILL), so the
+    command exits within seconds of the signal instead of waiting for each process to drain."""
+    global _interrupted_at
+    if _interrupted_at is None:
+        _interrupted_at = time.monotonic()
+
+
+def grace(timeout: float) -> float:
+    """TIMEOUT, or what is left of the stop budget after a signal (at least a moment for a clean exit)."""
+    if _interrupted_at is None:
+        return timeout
+    return max(0.3, min(timeout, STOP_WITHIN_S - (time.monotonic() - _interrupted_at)))
+
 
 def free_port(start: int | None = None) -> int:
     """A TCP port nobody listens on (the kernel's pick)."""
@@ -86,7 +105,7 @@ class Running:
             except ProcessLookupError:
                 pass
             try:
-                self.popen.wait(timeout)
+                self.popen.wait(grace(timeout))
                 self.exit_code = self.popen.returncode
             except subprocess.TimeoutExpired:
                 self.exit_code = "killed"
@@ -204,6 +223,20 @@ def jit_threads(pid: int) -> tuple[int, int]:
     return count, total
 
 
+def connections_to(roots, ports) -> int:
+    """The established TCP connections of the process trees of ROOTS to any of PORTS (on this machine): a
+    variant's open database connections, counted from the kernel, not from its settings."""
+    ports = {int(x) for x in ports if x}
+    n = 0
+    for p in [q for root in roots for q in tree_of(root)]:
+        try:
+            n += sum(1 for c in p.net_connections(kind="tcp")
+                     if c.raddr and c.raddr.port in ports and c.status == psutil.CONN_ESTABLISHED)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return n
+
+
 class Sampler:
     """Every INTERVAL seconds: CPU % (100 = one core), RSS MB and threads of each group's tree."""
 
@@ -258,7 +291,7 @@ class Sampler:
                 self._sample(g, now)
             self._stop.wait(self.interval)
 
-    def start(self) -> "Sampler":
+    def start(self) -> Sampler:
         self._thread = threading.Thread(target=self._run, name="sampler", daemon=True)
         self._thread.start()
         return self

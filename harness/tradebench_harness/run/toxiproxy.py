@@ -43,7 +43,7 @@ class SlowLink:
         self.port: int | None = None
         self.api: str | None = None
 
-    def start(self) -> "SlowLink":
+    def start(self) -> SlowLink:
         api = process.free_port()
         self.server = process.start("toxiproxy", [binary(self.ctx), "-host", "127.0.0.1", "-port", str(api)], self.log)
         if not process.wait_http(f"http://127.0.0.1:{api}/version", 20, self.server.popen):

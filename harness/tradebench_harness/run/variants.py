@@ -11,11 +11,13 @@ import ast
 import dataclasses
 import operator
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from . import build
 from .context import Context
 
 MANIFEST = "variant.yaml"
@@ -43,7 +45,7 @@ class Variant:
     test_dbs: list[str] = field(default_factory=list)   # testDatabases: the databases its own tests use
     # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
     # None: it has no cluster mode
-    cluster: "Variant | None" = None
+    cluster: Variant | None = None
 
     @property
     def row_keys(self) -> set:
@@ -79,11 +81,9 @@ class Variant:
         return int(evaluate(self.db_connections, self.effective_settings(env)))
 
     def needs_build(self, root: Path) -> bool:
-        from .build import stale
-        return stale(root, [self.build["output"]], self.build.get("inputs", []))
+        return build.stale(root, [self.build["output"]], self.build.get("inputs", []))
 
     def ensure_built(self, ctx: Context, log=None) -> None:
-        from . import build
         try:
             build.ensure(ctx, self.name, self.build["command"], [self.build["output"]], self.build.get("inputs", []),
                          cwd=ctx.root / self.build.get("cwd", "."), log=log)
@@ -120,7 +120,6 @@ def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str
 
 
 def say(msg: str) -> None:
-    import sys
     print(f"tradebench: {msg}", file=sys.stderr, flush=True)
 
 

@@ -51,8 +51,8 @@ from pathlib import Path
 from ..run import db as dbmod
 from ..run import loadclient, members, netcut, process
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, select
+from .steps import Steps
 
 DB_NAME = "TRADER_CLUSTER"
 VARIANT = "java-spray-async"
@@ -80,6 +80,24 @@ def call(method: str, url: str, timeout: float = 10.0) -> tuple[int, dict | None
 def hosted(url: str) -> list[int] | None:
     st, j = call("GET", f"{url}/stats")
     return (j or {}).get("member", {}).get("hosted") if st == 200 else None
+
+
+def accepted(url: str) -> int:
+    """The orders a member (its cluster, /stats sums the members) has accepted so far; -1 when it does not answer."""
+    st, j = call("GET", f"{url}/stats")
+    return int(j.get("accepted", -1)) if st == 200 and isinstance(j, dict) else -1
+
+
+def wait_under_load(url: str, orders: int = 300, seconds: float = 30) -> bool:
+    """Waits until the loads are under way: ORDERS more accepted than when it was called (at most SECONDS), so
+    that what follows (a kill, a SIGTERM) happens under load, however slowly the load clients start."""
+    end = time.monotonic() + seconds
+    base = accepted(url)
+    while time.monotonic() < end:
+        if accepted(url) >= base + orders:
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]]:
@@ -217,7 +235,7 @@ class ClusterTest:
             time.sleep(1)
             files = [self.d / "kill-a.tsv", self.d / "kill-b.tsv"]
             loads = [self.load(a, "k-", 1, 25, files[0]), self.load(b, "k-", 2, 25, files[1])]
-            time.sleep(5)
+            wait_under_load(a)
             kill_ms = int(time.time() * 1000)
             os.kill(ms.members[2].pid, signal.SIGKILL)
             for l in loads:
@@ -268,7 +286,7 @@ class ClusterTest:
             on_b = spread.get(b) or []
             files = [self.d / "leave-a.tsv", self.d / "leave-c.tsv"]
             loads = [self.load(a, "h-", 3, 12, files[0]), self.load(c, "h-", 4, 12, files[1])]
-            time.sleep(4)
+            wait_under_load(a)
             code = ms.members[1].stop(90)
             exit_ms = ms.members[1].exit_ms
             handed = sum(int(l.split(" with ")[1].split()[0]) for l in ms.members[1].log.read_text(errors="replace").splitlines()

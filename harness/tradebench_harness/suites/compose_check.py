@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..run import variants as variants_mod
+
 #: The repository this module lives in (harness/tradebench_harness/suites/compose_check.py).
 REPO = Path(__file__).resolve().parents[2]
 #: Where the harness puts the Compose CLI it builds (tools.py).
@@ -544,11 +545,11 @@ class _Checker:
                     self.bad("service %s: environment name %s is not %s" % (
                         name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
 
-            for kind, src, tgt in self.volume_mounts(svc):
+            for kind, src, _ in self.volume_mounts(svc):
                 if kind == "bind" and src and not os.path.exists(self.path(src)):
                     self.bad("service %s: mounted path %s does not exist" % (name, self._shown(src)))
 
-            for ip, host, target, proto in self.published_ports(name, svc.get("ports")):
+            for ip, host, _, proto in self.published_ports(name, svc.get("ports")):
                 if host is None:
                     continue
                 for (oip, oproto, ohost), owner in ports_seen.items():
@@ -587,7 +588,7 @@ class _Checker:
         init = [(k, s, t) for k, s, t in mounts if str(t).startswith("/docker-entrypoint-initdb.d")]
         if not any(k == "bind" and s and self.path(s) == schema and str(t).endswith(".sql") for k, s, t in init):
             self.bad("service mysql: schema.sql is not mounted as a .sql file in /docker-entrypoint-initdb.d")
-        for k, s, t in init:
+        for k, s, _ in init:
             if k == "bind" and s and self.path(s) != schema:
                 self.bad("service mysql: %s mounted into /docker-entrypoint-initdb.d is not schema.sql" % self._shown(s))
         if not any(k == "volume" and s and str(t).rstrip("/") == "/var/lib/mysql" for k, s, t in mounts):

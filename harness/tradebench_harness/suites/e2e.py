@@ -8,8 +8,8 @@ import re
 from ..run import db as dbmod
 from ..run import loadclient, process
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, Variant
+from .steps import Steps
 
 E2E_DB = "TRADER_E2E"
 

@@ -31,8 +31,8 @@ import time
 from ..run import db as dbmod
 from ..run import process
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, Variant
+from .steps import Steps
 
 SPEC = "docs/openapi.yaml"
 CONFIG = "harness/schemathesis.toml"     # the statuses the contract expects of valid and invalid input

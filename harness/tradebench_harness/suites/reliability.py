@@ -41,8 +41,8 @@ from pathlib import Path
 from ..run import db as dbmod
 from ..run import loadclient, process, toxiproxy
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, Variant
+from .steps import Steps
 
 
 def settings_from_env():
@@ -165,7 +165,7 @@ class Suite:
         self.db.sql("DELETE FROM SALES")
         try:
             r = self.start(v, d / "run-a.log", self.db_port, ENGINES=4, PERSIST="per-sale")
-        except process.NotHealthy as e:
+        except process.NotHealthy:
             self.steps.fail(f"{name}: not healthy within 90 s (log: {d / 'run-a.log'})")
             return
         bg = None

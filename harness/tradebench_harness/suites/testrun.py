@@ -11,11 +11,13 @@
  6. the reliability suite (reliability.py),
  7. the static check of docker-compose.yml and the Dockerfiles (compose_check.py, the official Compose CLI),
  8. the harness's own tests (pytest, harness/tests), among them the compose check's test on broken copies
-    of the tree and a short real compare of two variants, its report.html looked at in headless Chromium.
+    of the tree and a short real compare of two variants, its report.html looked at in headless Chromium,
+ 9. the linters, with no finding allowed: javac -Xlint:all -Werror (in 1), ruff over the harness, ESLint
+    over each Node.js variant that has an `npm run lint`.
 
 The tiers (without --tier: all three, what CI runs):
-  unit         Maven's *Test (surefire, -DskipITs), the Node.js test files that start no service, the
-               harness's tests marked neither integration nor system; no database is started
+  unit         Maven's *Test (surefire, -DskipITs), the linters, the Node.js test files that start no
+               service, the harness's tests marked neither integration nor system; no database is started
   integration  Maven's *IT (failsafe, -DskipUTs), the Node.js test files that start the service, the
                harness's tests marked integration, on the private database
   system       the variants started and checked: 3 to 7, the harness's tests marked system
@@ -26,6 +28,7 @@ line counts the steps: `tradebench: N passed, N failed, N skipped`; a step that 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -35,10 +38,12 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..run import build, context, db as dbmod, tools
+from ..run import build, context, tools
+from ..run import db as dbmod
 from ..run.context import Context
-from .steps import Steps
 from ..run.variants import ManifestError, discover, row_label, select, test_database
+from . import cluster_test, compose_check, e2e, fuzz, reliability
+from .steps import Steps
 
 TIERS = ("unit", "integration", "system")
 #: a Node.js variant's test files that start its service (and may store sales): the integration tier's
@@ -56,7 +61,6 @@ def maven_modules(ctx: Context) -> list[str]:
 def test_databases(ctx: Context) -> list[str]:
     """Every database the tests use: each Maven module's and each variant's test database (TestDatabase.forModule;
     a manifest's testDatabases), each variant's fuzz database, the end-to-end and cluster tests' databases."""
-    from . import cluster_test, e2e, fuzz
     names = [test_database(m) for m in maven_modules(ctx)]
     for v in discover(ctx.root):
         names += [*v.test_databases, fuzz.database(v)]
@@ -106,7 +110,6 @@ def suite(steps: Steps, title: str, run) -> None:
 
 
 def system_tier(ctx: Context, steps: Steps) -> None:
-    from . import cluster_test, compose_check, e2e, fuzz, reliability
     variants = discover(ctx.root)
     have_client = ctx.loadclient_jar().exists()
     if have_client:
@@ -169,6 +172,21 @@ def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
         steps.fail(f"harness tests (pytest exit {rc})")
 
 
+def linters(ctx: Context, steps: Steps) -> None:
+    """The unit tier's linters, each with no finding allowed: ruff over the harness (its pyproject.toml), and
+    each Node.js variant's `npm run lint` where its package.json has that script (ESLint). The Java modules'
+    is javac's own (-Xlint:all -Werror in the root pom), in the Maven step."""
+    rc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ctx.root / "harness").returncode
+    (steps.ok if rc == 0 else steps.fail)("ruff check harness" + ("" if rc == 0 else f" (exit {rc})"))
+    for v in discover(ctx.root):
+        package = v.folder / "package.json"
+        if v.runtime != "node" or not package.exists() or "lint" not in (json.loads(package.read_text()).get("scripts") or {}):
+            continue
+        v.ensure_built(ctx)      # its packages, ESLint among them
+        rc = subprocess.run([tools.npm(ctx), "run", "--silent", "lint"], cwd=v.folder).returncode
+        (steps.ok if rc == 0 else steps.fail)(f"{v.name}: npm run lint" + ("" if rc == 0 else f" (exit {rc})"))
+
+
 def use_test_databases(ctx: Context) -> Context:
     """Starts the private database, creates every test database, and names it in the environment of what
     follows (contract section 5); TB_REQUIRE_DB: node-engine's database tests fail, not skip, without it."""
@@ -221,6 +239,9 @@ def run_steps(ctx: Context, steps: Steps, tiers: set, label: str) -> None:
                 steps.fail("Maven build (-DskipTests)")
         except tools.ToolError as e:
             steps.fail(f"Maven tests ({e})")
+    if "unit" in tiers:
+        with timed("linters"):
+            linters(ctx, steps)
     if tiers & {"unit", "integration"}:
         with timed("Node.js variants' tests"):
             node_tests(ctx, steps, tiers)
