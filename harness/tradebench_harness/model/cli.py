@@ -25,7 +25,13 @@ USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 CLOSE = 0.20
 
 
+_ROOT: list[Path] = []
+
+
 def _root() -> Path:
+    """The repository: the caller's (main's ROOT), else TB_ROOT, else the one this package sits in."""
+    if _ROOT:
+        return _ROOT[-1]
     return Path(os.environ.get("TB_ROOT") or Path(__file__).resolve().parents[3])
 
 
@@ -214,7 +220,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], root: Path | None = None) -> int:
+    """./tradebench predict ARGV; ROOT: the repository (the launcher's context), by default found as _root says."""
+    if root is not None:
+        _ROOT[:] = [Path(root)]
     p = parser()
     args = p.parse_args(argv)
     if args.fit:
