@@ -1,7 +1,7 @@
 """Fitting the model's parameters from results folders (results.json of compare, sweep, map, bench).
 
-What each figure is fitted from, per machine (a CPU model and core count; runs of other machines
-are fitted apart and never mixed in):
+What each figure is fitted from, per machine (a CPU model and core count; each machine's runs are
+fitted apart):
 
 - sales per order: the load's matching rate, sales/s ÷ orders accepted/s, the median over the runs
   that stored what they accepted (no 503, under any bound);
@@ -21,8 +21,9 @@ are fitted apart and never mixed in):
   machine's speed), per engine from runs with two engine counts at the same latency; the saturation
   runs' peak is kept beside it, as the most a JVM grows to.
 
-A design no folder of a machine measured gets another machine's figures, CPU scaled by the ratio of
-the two machines over the designs both measured; every figure says where it came from.
+What no folder of a machine measured comes from another machine: a design's figures, CPU scaled by
+the ratio of the two machines over the designs both measured; ρ and memory per engine as they are
+(a ratio of two costs on one machine; memory). Every figure says where it came from.
 """
 from __future__ import annotations
 
@@ -165,7 +166,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 if k in chosen or ratio is None:
                     continue
                 # a machine this much slower per order saturated at this many fewer orders
-                chosen[k] = {**g, "order": g["order"] * ratio, "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
+                chosen[k] = {**g, "order": g["order"] * ratio,
+                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
         for k, c in chosen.items():
