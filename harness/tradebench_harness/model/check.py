@@ -97,5 +97,5 @@ def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict |
         return None
     rows = against(doc, pset, all_designs(root))
     return {"parameters": params.describe(pset),
-            "inSample": doc.get("runId") in {s.get("runId") for s in pset.get("sources", [])},
+            "inSample": doc.get("runId") in params.fitted_from(pset),
             "rows": rows, "summary": summary(rows)}

@@ -177,8 +177,7 @@ def do_check(args, out=None) -> int:
     if pset is None:
         print(f"no parameter set in {source} for {env.get('cpuModel')}, {env.get('cores')} cores", file=sys.stderr)
         return 2
-    used = {src.get("runId") for src in pset.get("sources", [])}
-    if doc.get("runId") in used:
+    if doc.get("runId") in params.fitted_from(pset):
         print(f"warning: {name} is one of the runs these parameters were fitted from", file=sys.stderr)
     rows = check.against(doc, pset, all_designs(root))
     s = check.summary(rows)

@@ -429,6 +429,10 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
     shapes = shapes_of(shape_folders, [d.key for d in designs])
     light_rss = light_rss_of(shape_folders, [d.key for d in designs])
     sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
+    for s in sets:
+        # the runs β, the cycles' cost and memory below saturation came from, whichever machine ran them
+        s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders
+                             if any(r.get("rate") for _, r in f.runs)]
     fill_from_other_machines(sets)
     return sets
 

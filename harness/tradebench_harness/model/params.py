@@ -9,6 +9,7 @@ A set:
 
     {"machine": {"cpuModel", "cores", "memoryGb"},
      "sources": [{"runId", "folder", "command", "gitCommit", "startedAt"}],
+     "shapeSources": [the same, and "cpuModel"]: the open-loop runs of the load shape and memory,
      "salesPerOrder": {"value", "n", "from"},
      "dbOwnMs": {"value", "from"},
      "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
@@ -60,7 +61,10 @@ def newest_source(s: dict) -> str:
 def describe(s: dict) -> str:
     m = s.get("machine", {})
     runs = ", ".join(src.get("folder") or src.get("runId", "?") for src in s.get("sources", []))
-    return f"{m.get('cpuModel')}, {m.get('cores')} cores: fitted from {runs}"
+    shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"
+                      for src in s.get("shapeSources", []))
+    return f"{m.get('cpuModel')}, {m.get('cores')} cores: fitted from {runs}" + \
+        (f"; CPU and memory below saturation shaped by {shape}" if shape else "")
 
 
 def figures(s: dict, key: str, persist: str) -> Figures | None:
@@ -81,3 +85,8 @@ def machine(s: dict, cores: float | None = None) -> Machine:
     return Machine(sales_per_order=float(s["salesPerOrder"]["value"]),
                    db_own_ms=float(s["dbOwnMs"]["value"]),
                    cores=float(cores if cores is not None else s["machine"].get("cores") or 1))
+
+
+def fitted_from(s: dict) -> set[str]:
+    """The run ids a set's figures came from: its own machine's runs and the open-loop runs of its shape."""
+    return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}
