@@ -241,13 +241,41 @@ def cmd_map(ctx, a) -> int:
     return measure_grid(ctx, "map", "map", series, grid, a)
 
 
+def cmd_in_flight_sweep(ctx, a) -> int:
+    """What keeping N inserts in flight costs each design: its in-flight settings at each N (ENGINES, DB_POOL,
+    ...), one process per (design, N), behind one database latency."""
+    if a.db_latency and len(a.db_latency) > 1:
+        print("tradebench: error: --in-flight takes one --db-latency", file=sys.stderr)
+        return 2
+    a.db_latency = a.db_latency[0] if a.db_latency else 0
+    a.duration = a.duration or 15
+    rows = []
+    for v in select(ctx.root, a.variant):
+        for row in v.rows_given(ctx.env):
+            for n in a.in_flight:
+                extra = plan.in_flight_settings(v, a.persist, n)
+                if extra is None:
+                    print(f"tradebench: {v.name} declares no inserts in flight for {a.persist}: left out", file=sys.stderr)
+                    break
+                engines = int(extra.pop("ENGINES", a.engines))
+                rows.append((Series(v, engines, a.persist, {**row, **extra}, f"{n} in flight"),
+                             Window(a.db_latency, a.concurrency, a.wait, a.rate or None)))
+    units = plan.window_units(rows, a.repeat)
+    _, doc = execute(ctx, "sweep-in-flight", units, timing_of(a), options_of(a), calibration=calibration_of(a),
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return failed(doc)
+
+
 def cmd_sweep(ctx, a) -> int:
+    if a.in_flight:
+        return cmd_in_flight_sweep(ctx, a)
     if a.db_latency is not None:
         return cmd_latency_sweep(ctx, a)
     if a.duration is None:
         a.duration = 30
     if not a.rates and not a.engines_list:
-        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,... or --engines 1,2,4,8",
+        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,..., --engines 1,2,4,8 or "
+              "--in-flight 4,16,64",
               file=sys.stderr)
         return 2
     cases = []
@@ -301,6 +329,9 @@ def add(sub) -> None:
     common(p, repeat=1, sweep=True)
     p.set_defaults(duration=None)
     p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
+    p.add_argument("--in-flight", type=int_list, default=None,
+                   help="inserts in flight, e.g. 4,16,64: each design with the settings that keep that many (ENGINES, "
+                        "DB_POOL, ...; its manifest's inFlight), behind one --db-latency: what capacity costs it")
     p.add_argument("--settle", type=positive, default=5,
                    help="--db-latency: seconds of load at each latency before its window")
     p.add_argument("--equal-in-flight", type=positive, default=None,

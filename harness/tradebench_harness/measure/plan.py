@@ -13,6 +13,7 @@ through the same steps (instance.measure_unit) and every command writes the same
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..report import bounds
@@ -110,6 +111,17 @@ def settings_of(v: Variant, engines: int, persist: str, settings: dict, env: dic
     given["ENGINES"] = str(engines)
     given["PERSIST"] = persist
     return {k: str(x) for k, x in v.effective_settings(given).items()}
+
+
+def in_flight_settings(v: Variant, persist: str, n: int) -> dict | None:
+    """The settings that make V keep N inserts in flight in PERSIST mode: every setting its manifest's inFlight
+    expression names, at N (ENGINES for a design that waits for each INSERT, DB_POOL for a pool, both of
+    min(ENGINES, PERSIST_THREADS)); None when it declares no in-flight count (batch)."""
+    expr = (v.in_flight or {}).get(persist)
+    if expr in (None, "", "none"):
+        return None
+    names = [k for k in v.settings if re.search(rf"\b{re.escape(k)}\b", str(expr))]
+    return {k: str(n) for k in names} or None
 
 
 def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None) -> list[tuple[Series, Window]]:

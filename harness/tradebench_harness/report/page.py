@@ -208,6 +208,36 @@ def sweep_engines_chart(doc):
     return png(fig)
 
 
+def in_flight_chart(doc):
+    """The price of capacity: each design's memory, threads and processes, CPU per order and sales/min against
+    the inserts it keeps in flight (a sweep --in-flight)."""
+    rows = [r for r in doc["summary"] if r.get("inFlight")]
+    flights = sorted({r["inFlight"] for r in rows})
+    if len(flights) < 2:
+        return None
+    fig, axes = plt.subplots(1, 4, figsize=(16, 4.2))
+    names = sorted({r["variant"] for r in rows})
+    panels = (("rssMb", "RSS, MB"), ("threads", "threads (processes: dashed)"), ("cpuUsPerOrderVariant", "CPU µs per order"),
+              ("salesPerMinute", "sales/min"))
+    for i, v in enumerate(names):
+        vr = sorted((r for r in rows if r["variant"] == v), key=lambda r: r["inFlight"])
+        x = [r["inFlight"] for r in vr]
+        for ax, (key, _) in zip(axes, panels):
+            ax.plot(x, [(r.get(key) or {}).get("median") for r in vr], marker="o", color=COLORS[i % len(COLORS)], label=v)
+        axes[1].plot(x, [(r.get("processes") or {}).get("median") for r in vr], "--", color=COLORS[i % len(COLORS)])
+    for ax, (_, label) in zip(axes, panels):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(flights, [str(f) for f in flights])
+        ax.set_xlabel("inserts in flight")
+        ax.set_title(label, fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[1].set_yscale("log")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("What keeping inserts in flight costs each design", fontsize=11)
+    fig.tight_layout()
+    return png(fig)
+
+
 def table(head: list[str], rows: list[list[str]], cls: str = "", row_attrs: list[str] | None = None) -> str:
     out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{h.escape(c)}</th>" for c in head) + "</tr></thead><tbody>"]
     for i, r in enumerate(rows):
@@ -285,9 +315,12 @@ def html(doc: dict) -> str:
         s = sweep_rate_chart(doc)
         if s:
             parts.append(img("sweep-rate", "latency versus offered load", s))
-        s = sweep_engines_chart(doc)
+        s = sweep_engines_chart(doc) if doc.get("command") != "sweep-in-flight" else None
         if s:
             parts.append(img("sweep-engines", "sales/min by engine count", s))
+        s = in_flight_chart(doc)
+        if s:
+            parts.append(img("in-flight", "what keeping inserts in flight costs each design", s))
     cal = doc.get("calibration")
     if cal:
         lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]

@@ -68,6 +68,14 @@ def summarize(runs: list[dict]) -> list[dict]:
             "insertCeilingDbCpuUsPerRow": spread(r.get("insertCeilingDbCpuUsPerRow") for r in rs),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
+            # what the row cost to run: its process group's memory, threads and processes, the database
+            # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
+            "rssMb": spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
+            "threads": spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
+            "processes": spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs),
+            "dbConnectionsOpen": spread(r.get("dbConnectionsOpen") for r in rs),
+            "dbConnections": rs[0].get("dbConnections"),
+            "inFlight": rs[0].get("inFlight"),
         })
     for row in rows:
         row["withinNoiseOf"] = sorted(

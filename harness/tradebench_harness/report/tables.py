@@ -67,6 +67,28 @@ def cost_cell(row: dict) -> str:
     return cell(us, ".1f") + (f" ({'; '.join(times)})" if times else "")
 
 
+COST_TEXT = ("What carrying the row's load took, medians over its repeats: the variant's process group's cores "
+             "(100 % of one core = 1.00) and CPU µs per order, its peak RSS, threads and processes, the database "
+             "connections it kept open (counted from the kernel after the window; configured in brackets), the "
+             "inserts it keeps in flight (its manifest's inFlight), and the latency its clients saw.")
+COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "threads", "processes",
+             "database connections open (configured)", "inserts in flight", "p50 / p99 / p99.9 ms"]
+
+
+def med(s) -> float | None:
+    return (s or {}).get("median")
+
+
+def cost_row(r: dict) -> list[str]:
+    cores = med(r["cpuPercent"].get("variant"))
+    return [r["case"] or "–", r["variant"], fmt(cores / 100 if cores is not None else None, ".2f"),
+            fmt(med((r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"), fmt(med(r.get("rssMb")), ",.0f"),
+            fmt(med(r.get("threads")), ".0f"), fmt(med(r.get("processes")), ".0f"),
+            f"{fmt(med(r.get('dbConnectionsOpen')), '.0f')} ({fmt(r.get('dbConnections'), '.0f')})",
+            fmt(r.get("inFlight"), ".0f"),
+            " / ".join(fmt(med(r.get(k)), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms"))]
+
+
 def summary_md(doc: dict) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
              "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
@@ -94,6 +116,9 @@ def summary_md(doc: dict) -> str:
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
                      f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
+    lines += ["", "## What each row costs", "", COST_TEXT, "", "| " + " | ".join(COST_HEAD) + " |",
+              "| " + " | ".join(["---"] * 2 + ["---:"] * 8) + " |"]
+    lines += ["| " + " | ".join(cost_row(r)) + " |" for r in doc["summary"]]
     ratios = stats.ratio_rows(doc)
     if ratios:
         lines += ["", "## The article's ratios beside ours", "", "| ratio | ours (min–max) | article | what it comes from |",
