@@ -10,9 +10,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tradebench_harness"
 #: the rooms of the package and the rooms each may import; none imports one that imports it
 ROOMS = {
     "run": set(),                                   # processes, the database, tools, builds, manifests
-    "report": {"run"},                              # results documents, tables, charts, the answer
-    "measure": {"run", "report"},                   # one measurement path: start, verify, warm, windows
-    "model": {"run", "report"},                     # the model: predictions from measured parameters
+    "model": {"run"},                               # the model: predictions from measured parameters
+    "report": {"run", "model"},                     # results documents, tables, charts, the answer
+    "measure": {"run", "report", "model"},          # one measurement path: start, verify, warm, windows
     "suites": {"run"},                              # the test suites: e2e, fuzz, reliability, cluster, ...
     "cli": {"run", "report", "measure", "model", "suites"},
 }

@@ -104,3 +104,17 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "map"), "no map chart"
     assert (out / "map.png").stat().st_size > 5000
+    # what carrying each cell's load cost, and the cheapest carrier of each cell
+    assert "## What carrying the load costs: the cheapest carrier of each cell" in md
+    assert drawn(dom, "map-cost") and drawn(dom, "cost"), "no cost charts"
+    for r in doc["runs"]:
+        assert r["cpu"]["variant"]["rssMaxMb"] > 20 and r["dbConnectionsOpen"] >= 1 and r["p999Ms"] is not None, r
+    # the model's prediction of every cell beside its measurement (./tradebench predict's, from committed
+    # parameters): a short real run against it. 100/s is bound by what is offered, 400/s behind 20 ms by the
+    # four inserts in flight (4 ÷ 20 ms = 200 sales/s, under the 355 offered): both well inside the model
+    model = doc["model"]
+    assert model and model["summary"]["cells"] == 8, model
+    assert "## The model beside the measurement" in md
+    errors = {(r["design"], r["latencyMs"], r["rate"]): r["salesError"] for r in model["rows"]}
+    assert len(errors) == 8 and all(e is not None for e in errors.values()), errors
+    assert sum(abs(e) <= 0.3 for e in errors.values()) >= 6, errors

@@ -322,5 +322,7 @@ def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitte
     assert check.held_against(doc, ctx.root, fitted_on_it)["inSample"]
     shaped_by_it = {**committed, "sets": [{**xeon, "shapeSources": [{"runId": doc["runId"]}]}]}
     assert check.held_against(doc, ctx.root, shaped_by_it)["inSample"]
-    other = {**doc, "environment": {**doc["environment"], "cpuModel": "no such CPU"}}
-    assert check.held_against(other, ctx.root) is None
+    assert not got["otherMachine"]
+    # a machine with no set of its own: the newest set of another, said so
+    other = check.held_against({**doc, "environment": {**doc["environment"], "cpuModel": "no such CPU"}}, ctx.root)
+    assert other["otherMachine"] and other["parameters"].startswith("another machine's: ")

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 
+from ..model import cli as model_cli
 from ..run import build, context, members, process, tools
 from ..run import db as dbmod
 from ..run.variants import ManifestError, by_name, discover, select
@@ -157,6 +158,10 @@ def cmd_test(ctx, args) -> int:
     return testrun.main(ctx, args.args)
 
 
+def cmd_predict(ctx, args) -> int:
+    return model_cli.main(args.args, root=ctx.root)
+
+
 def cmd_help(ctx, args) -> int:
     parser().print_help()
     return 0
@@ -184,6 +189,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("variant")
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
     measure.add(sub)
+    add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
+        "in seconds from measured parameters (docs/model.md): --db-latency MS --rate N [--cores C] [--persist M] | "
+        "--fit RUN... | --check RUN", raw="ARGS")
     add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..model import check
 from ..report import bounds, results, tables
 from ..run import db as dbmod
 from ..run import environment, loadclient, slowdb, toxiproxy
@@ -107,6 +108,9 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
         _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder)
+    if cells is not None:
+        # the model's prediction of every cell beside its measurement, from parameters fitted on other runs
+        doc["model"] = check.held_against(doc, ctx.root)
     results.write_all(folder, doc)
     results.link_latest(ctx.results, folder)
     print((folder / "summary.md").read_text(), flush=True)

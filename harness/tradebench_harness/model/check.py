@@ -88,14 +88,16 @@ def table(rows: list[dict]) -> str:
 
 def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict | None:
     """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
-    file): {"parameters", "inSample", "rows", "summary"}; None when no set is for its machine. inSample: DOC is one
-    of the runs the set was fitted from, so the check is no check."""
+    file): {"parameters", "otherMachine", "inSample", "rows", "summary"}. With no set for its machine, the newest
+    set of another machine, said so (sales, bound by what is offered or kept in flight, hardly depend on it; CPU
+    does). inSample: DOC is one of the runs the set was fitted from, so the check is no check."""
     env = doc.get("environment") or {}
     pdoc = param_doc or params.load(params.COMMITTED)
     pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
-    if pset is None:
-        return None
+    other = pset is None
+    if other:
+        pset = max(pdoc["sets"], key=params.newest_source)
     rows = against(doc, pset, all_designs(root))
-    return {"parameters": params.describe(pset),
+    return {"parameters": ("another machine's: " if other else "") + params.describe(pset), "otherMachine": other,
             "inSample": doc.get("runId") in params.fitted_from(pset),
             "rows": rows, "summary": summary(rows)}

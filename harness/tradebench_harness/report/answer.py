@@ -10,6 +10,7 @@ import html as h
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..model import check
 from . import bounds, stats, tables
 from .page import COLORS, CSS, img, plt, png, table
 
@@ -246,11 +247,27 @@ def md(doc: dict) -> str:
             lines.append(f"- {load}: {crossover_text(c)}")
     if not any_cross:
         lines.append("- none: no pair was clearly ahead on one side of a latency and clearly behind on the other")
+    lines += model_md(doc)
     rtt = doc["cells"].get("rttMs") or {}
     lines += ["", "## Round trips", "", "| +ms | one INSERT's round trip ms |", "| ---: | ---: |"]
     lines += [f"| {k} | {fmt_rtt(v)} |" for k, v in sorted(rtt.items(), key=lambda kv: int(kv[0]))]
     lines += ["", "## Environment", "", environment_text(doc)]
     return "\n".join(lines) + "\n"
+
+
+def model_md(doc: dict) -> list[str]:
+    """The model (docs/model.md) beside every cell: how many it has within 15 %, and each cell's errors."""
+    m = doc.get("model")
+    if not m:
+        return []
+    s = m["summary"]
+    counts = ", ".join(f"{name} {s[key]['within']} of {s[key]['of']}" for key, name in
+                       (("sales", "sales"), ("cpu", "variant CPU"), ("rss", "RSS")) if s.get(key))
+    return ["", "## The model beside the measurement", "",
+            f"Each open-loop cell predicted by `./tradebench predict`'s model ({m['parameters']}) from what the cell "
+            f"was asked to do, not from what it measured; within {check.WITHIN:.0%}: {counts} "
+            f"(cells {s['cells']}).{' The parameters were fitted from this run: no check.' if m.get('inSample') else ''} "
+            "Why a cell misses: [docs/model.md](../../docs/model.md).", "", check.table(m["rows"])]
 
 
 def ahead_of_rest(w: dict) -> str:
