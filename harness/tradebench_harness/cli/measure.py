@@ -301,7 +301,7 @@ def cmd_report(ctx, a) -> int:
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
     results.write_all(folder, doc)
-    print(f"tradebench: wrote {folder}/summary.md, runs.csv, report.html")
+    print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0
 
 

@@ -114,7 +114,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     results.write_all(folder, doc)
     results.link_latest(ctx.results, folder)
     print((folder / "summary.md").read_text(), flush=True)
-    say(f"results in {folder} (results.json, report.html, summary.md, runs.csv)")
+    say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")
     return folder, doc
 
 
