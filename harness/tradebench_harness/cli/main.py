@@ -214,7 +214,7 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "compose-check", cmd_compose_check, "the static check of docker-compose.yml and the Dockerfiles")
     add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
         "one tier", raw="[--tier T]")
-    for name in ("bench", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
+    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
         sub.choices[name].set_defaults(needs_loadclient=True)
     p.commands = sub.choices
     return p

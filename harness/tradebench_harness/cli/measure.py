@@ -101,6 +101,12 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
     slow_database(p)
 
 
+def profile_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", action="store_true",
+                   help="a CPU profile of each variant row over its measured windows: profile/<row>.html (flame graph) "
+                        "and CPU per order by part (async-profiler; Node: --cpu-prof)")
+
+
 def slow_database(p: argparse.ArgumentParser) -> None:
     """The other two kinds of slow database, beside --db-latency's far one (run/slowdb.py)."""
     p.add_argument("--db-cpu", type=cores, default=None, metavar="CORES",
@@ -122,7 +128,7 @@ def cores(text: str) -> float:
 
 def timing_of(a, **over) -> Timing:
     t = Timing(window=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
-               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max, profile=getattr(a, "profile", False))
     for k, v in over.items():
         setattr(t, k, v)
     return t
@@ -164,6 +170,10 @@ def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False
 
 def cmd_bench(ctx, a) -> int:
     return measure_cases(ctx, "bench", select(ctx.root, a.variant), [case_of(a)], a)
+
+
+def cmd_profile(ctx, a) -> int:
+    return measure_cases(ctx, "profile", select(ctx.root, a.variant), [case_of(a)], a)
 
 
 def cmd_compare(ctx, a) -> int:
@@ -309,7 +319,14 @@ def add(sub) -> None:
     p = sub.add_parser("bench", help="one variant: database + variant + load client; a results folder")
     p.add_argument("variant")
     common(p, repeat=1)
+    profile_option(p)
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("profile", help="bench with a CPU profile of the variant over the measured window: a flame "
+                                       "graph and CPU per order by part (no calibration)")
+    p.add_argument("variant")
+    common(p, repeat=1)
+    p.set_defaults(func=cmd_profile, profile=True, no_calibrate=True)
 
     p = sub.add_parser("compare", help="the same load against every variant row: each started once and measured in "
                                        "--repeat windows (--fresh: a process per repeat, round-robin)")
@@ -321,6 +338,7 @@ def add(sub) -> None:
                    help="each repeat a fresh process (started, verified, warmed), the variants interleaved round-robin:"
                         " about three times as long; the spread then includes a process's start (default: each variant"
                         " started once, its repeats windows of that process)")
+    profile_option(p)
     p.set_defaults(func=cmd_compare, duration=15)
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "

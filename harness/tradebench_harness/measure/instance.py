@@ -25,6 +25,7 @@ from ..run.db import DbError
 from ..run.variants import ManifestError, row_label
 from . import figures, jit_warmup
 from .plan import Series, Timing, Unit, Window
+from .profile import Profiling
 
 STEADY_WINDOW_S = 5
 STEADY_TOLERANCE = 0.05
@@ -72,8 +73,10 @@ class Instance:
     """One started variant row: its process(es), behind a Toxiproxy link when LINK; a context manager that
     stops everything it started."""
 
-    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool):
+    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool, profiling: Profiling | None = None):
         self.ctx, self.db, self.series, self.out, self.want_link = ctx, db, series, out, link
+        self.profiling = profiling
+        self.windows = 0
         self.settings = series.run_settings(ctx.env)
         self.link = None
         self.variant = None
@@ -90,7 +93,7 @@ class Instance:
         return 60 if self.series.nodes > 1 else 15
 
     def env(self) -> dict:
-        env = {**self.db.variant_env(), **self.settings}
+        env = {**self.db.variant_env(), **self.settings, **(self.profiling.env() if self.profiling else {})}
         if self.link:
             env.update(DB_HOST="127.0.0.1", DB_PORT=str(self.link.port))
         return env
@@ -153,6 +156,9 @@ class Instance:
         sampler.add("database", self.db.pid())
         if self.link:
             sampler.add("link", self.link.pid)
+        self.windows += 1
+        if self.profiling:       # before the load: the window is cut from what it records by timestamps
+            self.profiling.start_window(self.windows, self.variant.pids, out)
         lc = loadclient.start(self.ctx, "load", *load_args(w, t, warmup, self.variant.urls, self.db.jdbc(), load_json,
                                                              hgrm), log=out / "load.log")
         sampler.add("loadclient", lc.pid)
@@ -168,6 +174,8 @@ class Instance:
                     lc.stop(5)
                     raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
         finally:
+            if self.profiling:
+                self.profiling.stop_window()
             samples = sampler.stop()
             if lc.alive():                 # interrupted (Ctrl-C, SIGTERM) while the load ran
                 lc.stop(5)
@@ -243,6 +251,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
             "dbConnections": v.db_connection_count(settings) * s.nodes, "nodes": s.nodes,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight}
     records: list[dict] = []
+    profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
     def window_record(rep: int, w: Window) -> dict:
         return {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
@@ -250,7 +259,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
 
     try:
         v.ensure_built(ctx, log=open(out / "build.log", "ab"))
-        with Instance(ctx, db, s, out, t.link or any(w.latency_ms for _, w in unit.windows)) as inst:
+        with Instance(ctx, db, s, out, t.link or any(w.latency_ms for _, w in unit.windows), profiling) as inst:
             say("starting")
             inst.start()
             if t.verify:
@@ -279,6 +288,8 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
                 rec["seconds"] = round(time.monotonic() - t0, 1)
                 records.append(rec)
                 on_record(rec)
+        if profiling:     # after the variant stopped: a Node process writes its profile when it exits
+            profiling.finish(records, folder)
     except (RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, ManifestError, OSError, ValueError) as e:
         for rep, w in unit.windows[len(records):]:
             rec = {**window_record(rep, w), "error": str(e), "cpu": {}}

@@ -86,6 +86,7 @@ class Timing:
     jit_warmup_max: int = 90          # a JVM's load until its JIT is quiet, at most this long (0: none)
     max_error_rate: float | None = None
     link: bool = False                # Toxiproxy in the path at every window, +0 ms included (sweep, map)
+    profile: bool = False             # a CPU profile of the variant over every measured window (measure/profile.py)
 
 
 @dataclass
