@@ -79,7 +79,7 @@ class Profiling:
                 return Counter()
             out = files[0].with_suffix(".collapsed")
             profiler.jfr_to(self.ctx, files, out, int(start), int(end))
-            stacks = profiler.read_collapsed(out)
+            stacks = breakdown.read_collapsed(out)
             for f in [*files, out]:
                 f.unlink()                           # the row's collapsed stacks are what is kept
             return stacks
@@ -115,7 +115,7 @@ class Profiling:
         pdir.mkdir(parents=True, exist_ok=True)
         collapsed, html = pdir / f"{self.row}.collapsed.gz", pdir / f"{self.row}.html"
         if collapsed.exists():                       # compare --fresh: another process of the same row
-            total += profiler.read_collapsed(collapsed)
+            total += breakdown.read_collapsed(collapsed)
         collapsed.write_bytes(gzip.compress(profiler.collapsed_text(total).encode(), mtime=0))
         plain = pdir / f"{self.row}.collapsed"
         plain.write_text(profiler.collapsed_text(total))

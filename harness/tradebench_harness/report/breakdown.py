@@ -11,8 +11,10 @@ sample no frame of which a rule claims is unclaimed, shown as its own share.
 """
 from __future__ import annotations
 
+import gzip
 import re
 from collections import Counter
+from pathlib import Path
 
 from . import profile_rules
 
@@ -33,29 +35,27 @@ def rules_of(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
     return _cache[runtime]
 
 
-def part_of_frame(frame: str, runtime: str, above: str | None = None) -> str | None:
-    """The part that claims FRAME; ABOVE: the nearest frame above it that a rule without a condition claims,
-    else the stack's first (what a conditional rule's UNDER is held against)."""
+def part_of_frame(frame: str, runtime: str) -> str | None:
+    """The part a rule of the first tier claims FRAME for."""
     for part, rx, under in rules_of(runtime):
-        if rx.search(frame) and (under is None or (above is not None and under.search(above))):
+        if under is None and rx.search(frame):
             return part
     return None
 
 
-def _plain(frame: str, runtime: str) -> bool:
-    return any(under is None and rx.search(frame) for _, rx, under in rules_of(runtime))
-
-
 def part_of(stack: str, runtime: str) -> str:
-    """The part a sample with STACK (collapsed: root first, frames separated by ';') belongs to."""
+    """The part a sample with STACK (collapsed: root first, frames separated by ';') belongs to: its innermost
+    frame a first-tier rule claims; where none does, the outermost frame a fallback rule of its thread's kind
+    claims (the event the thread was handling: a socket's read, a timer)."""
     frames = stack.split(";")
-    for i in range(len(frames) - 1, -1, -1):
-        above = None
-        if any(under is not None and rx.search(frames[i]) for _, rx, under in rules_of(runtime)):
-            above = next((f for f in reversed(frames[:i]) if _plain(f, runtime)), frames[0])
-        part = part_of_frame(frames[i], runtime, above)
+    for f in reversed(frames):
+        part = part_of_frame(f, runtime)
         if part:
             return part
+    for f in frames:
+        for part, rx, under in rules_of(runtime):
+            if under is not None and under.search(frames[0]) and rx.search(f):
+                return part
     return UNCLAIMED
 
 
@@ -80,9 +80,46 @@ def us_per_order(parts: dict, cpu_us_per_order: float | None) -> dict:
     return {p: s * cpu_us_per_order for p, s in shares(parts).items()}
 
 
-def rows(doc: dict) -> list[dict]:
+def attach(doc: dict, folder: Path) -> None:
+    """DOC["profiles"]: the breakdown of every profiled row, its samples sorted again by the rules as they are
+    now from the row's collapsed stacks in FOLDER (so that `./tradebench report` applies refined rules), from
+    its windows' records where the file is missing."""
+    out = []
+    for row in rows(doc, from_records=True):
+        f = folder / (row.get("collapsed") or "")
+        if row.get("collapsed") and f.is_file():
+            row = _with_parts(row, counts(read_collapsed(f), row.get("runtime") or "java")["parts"])
+        out.append(row)
+    if out:
+        doc["profiles"] = out
+    else:
+        doc.pop("profiles", None)
+
+
+def read_collapsed(path: Path) -> Counter:
+    """A collapsed-stacks file (gzipped when its name ends in .gz) as {stack: samples}."""
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
+    out: Counter = Counter()
+    for line in text.splitlines():
+        stack, _, n = line.rpartition(" ")
+        if stack and n.isdigit():
+            out[stack] += int(n)
+    return out
+
+
+def _with_parts(row: dict, parts: dict) -> dict:
+    cpu = row.get("cpuUsPerOrder")
+    sh = shares(parts)
+    return {**row, "parts": parts, "samples": sum(parts.values()), "shares": sh,
+            "usPerOrder": us_per_order(parts, cpu), "unclaimedShare": sh.get(UNCLAIMED, 0.0)}
+
+
+def rows(doc: dict, from_records: bool = False) -> list[dict]:
     """Per row (series) of a run with profiles: its windows' sample counts summed, their shares, the median
-    of its windows' CPU µs per order, and each part's µs per order; in the order of the runs."""
+    of its windows' CPU µs per order, and each part's µs per order; in the order of the runs. What attach()
+    put in DOC when it is there (FROM_RECORDS: never)."""
+    if doc.get("profiles") and not from_records:
+        return doc["profiles"]
     by: dict[str, dict] = {}
     for r in doc.get("runs", []):
         prof = r.get("profile")
@@ -100,8 +137,42 @@ def rows(doc: dict) -> list[dict]:
     for row in by.values():
         cpu = sorted(row.pop("cpu"))
         med = (cpu[len(cpu) // 2] if len(cpu) % 2 else (cpu[len(cpu) // 2 - 1] + cpu[len(cpu) // 2]) / 2) if cpu else None
-        parts = dict(row["parts"])
-        out.append({**row, "parts": parts, "samples": sum(parts.values()), "cpuUsPerOrder": med,
-                    "shares": shares(parts), "usPerOrder": us_per_order(parts, med),
-                    "unclaimedShare": shares(parts).get(UNCLAIMED, 0.0)})
+        out.append(_with_parts({**row, "cpuUsPerOrder": med}, dict(row["parts"])))
+    return out
+
+
+TEXT = ("Where each row's CPU went in its measured windows, from a CPU profile of its process group "
+        "(async-profiler; Node: --cpu-prof in every process and worker thread): each sample goes to the part that "
+        "owns the innermost frame of its stack a rule claims (harness/tradebench_harness/report/profile_rules.py); "
+        "a part's CPU µs per order is its share of the samples × the row's CPU µs per order measured in the same "
+        "windows. Unclaimed: the samples no rule claims. The profiler's own cost is in the figures: they were "
+        "measured with it on.")
+
+
+def head() -> list[str]:
+    return ["row", "samples", "CPU µs/order", *profile_rules.PARTS, UNCLAIMED, "flame graph"]
+
+
+def cells(row: dict, link=lambda href: href) -> list[str]:
+    """A row's cells: each part's µs per order with its share of the samples."""
+    def part(p):
+        share = row["shares"].get(p)
+        if not share:
+            return "–"
+        us = row["usPerOrder"].get(p)
+        return (f"{us:.1f} ({share:.0%})" if us is not None else f"({share:.0%})")
+    cpu = row["cpuUsPerOrder"]
+    return [row["series"], f"{row['samples']:,}", f"{cpu:.1f}" if cpu is not None else "–",
+            *[part(p) for p in profile_rules.PARTS], part(UNCLAIMED),
+            link(row["flameGraph"]) if row.get("flameGraph") else "–"]
+
+
+def md(doc: dict) -> list[str]:
+    """The summary's section (lines), or none when the run has no profile."""
+    rs = rows(doc)
+    if not rs:
+        return []
+    out = ["", "## Where the CPU goes: the profile", "", TEXT, "",
+           "| " + " | ".join(head()) + " |", "| " + " | ".join(["---"] + ["---:"] * (len(head()) - 2) + ["---"]) + " |"]
+    out += ["| " + " | ".join(cells(r, lambda href: f"[{href}]({href})")) + " |" for r in rs]
     return out

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from . import stats, tables  # noqa: E402
+from . import breakdown, profile_rules, stats, tables  # noqa: E402
 
 COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
 
@@ -104,6 +104,26 @@ def cpu_chart(rows):
         ax.bar([x + (j - 1) * w for x in range(len(rows))], med, w, label=g, color=COLORS[j])
     return finish_bars(fig, ax, rows, "CPU % (100 = one core), mean over the window",
                        "Who used the cores: the variant's process tree, the load client, the database", legend=True)
+
+
+def breakdown_chart(rows):
+    """Each profiled row's CPU µs per order as a stacked bar, one segment per part, the unclaimed share on top
+    in grey."""
+    fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(rows) + 4), 4.5))
+    xs = list(range(len(rows)))
+    bottom = [0.0] * len(rows)
+    names = [*profile_rules.PARTS, breakdown.UNCLAIMED]
+    for j, p in enumerate(names):
+        vals = [r["usPerOrder"].get(p, 0.0) for r in rows]
+        color = "#bbbbbb" if p == breakdown.UNCLAIMED else (COLORS + ["#8c564b", "#e377c2"])[j % (len(COLORS) + 2)]
+        ax.bar(xs, vals, 0.6, bottom=bottom, label=p, color=color, edgecolor="white", linewidth=0.5)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set_xticks(xs, [r["series"].replace(" ", "\n", 1) for r in rows], fontsize=8)
+    ax.set_ylabel("CPU µs per order")
+    ax.set_title("Where an order's CPU goes, by part (from the profile)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="y", alpha=0.3)
+    return png(fig)
 
 
 def cpu_timeline_chart(doc):
@@ -310,6 +330,14 @@ def html(doc: dict) -> str:
     if budget:
         parts.append("<h2>Where an order's CPU goes</h2><p>" + h.escape(tables.BUDGET_TEXT) + "</p>"
                      + table(tables.BUDGET_HEAD, [tables.budget_cells(b) for b in budget], "budget"))
+    profiled = breakdown.rows(doc)
+    if profiled:
+        parts.append("<h2>Where the CPU goes: the profile</h2><p>" + h.escape(breakdown.TEXT) + "</p>"
+                     + table(breakdown.head(), [breakdown.cells(r, lambda href: f'<a href="{h.escape(href)}">flame graph</a>')
+                                                for r in profiled], "breakdown")
+                     + img("breakdown", "CPU µs per order by part", breakdown_chart(profiled))
+                     + "<ul class='legend'>" + "".join(f"<li><b>{h.escape(p)}</b>: {h.escape(profile_rules.MEANING[p])}</li>"
+                                                       for p in profile_rules.PARTS) + "</ul>")
     if rows:
         parts.append("<h2>Charts</h2>")
         parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))

@@ -48,16 +48,17 @@ MEANING = {
 #: Node's socket and stream machinery, which has no owner of its own
 _NODE_IO = r" node:(net|internal/(stream_base_commons|streams/\w+|net)|stream):"
 
-# (part, runtime or None for both, regular expression searched in one frame[, UNDER]): with UNDER, the rule
-# claims the frame only when the nearest frame above it that a rule without UNDER claims matches UNDER too, or,
-# when no frame above is claimed, the stack's first frame (the profile's thread: `[main process]`)
+# (part, runtime or None for both, regular expression searched in one frame): the first tier, the innermost
+# frame one claims decides. (part, runtime, expression, THREAD): a fallback, for a stack the first tier leaves
+# unclaimed, in a profile whose first frame (the thread: `[main process]`) matches THREAD; the outermost frame
+# one claims decides.
 RULES: list[tuple] = [
-    # --- garbage collection: the collector's threads and the allocation slow path that runs it
+    # --- garbage collection: the collector's work (on its threads and in the VM operation that runs it);
+    # allocating, also a TLAB's refill, is the allocating code's
     ("garbage collection", "java", r"^(PSScavenge|PSParallelCompact|PSPromotionManager|PSOldGen|PSYoungGen|"
                                    r"ParallelScavengeHeap|ParallelCompactData|PSRootsClosure|PSCardTable|"
                                    r"ScavengeRootsTask|StealTask|OldToYoungRootsTask|GCTaskThread|G1|ZGC|Z[A-Z]\w+::|"
-                                   r"Shenandoah|SerialHeap|DefNewGeneration|VM_ParallelGC|VM_GC_|CollectedHeap::|"
-                                   r"MemAllocator::|GCTraceTime|WeakProcessor|ReferenceProcessor|OopStorage|"
+                                   r"Shenandoah|SerialHeap|DefNewGeneration|VM_ParallelGC|VM_GC_|GCTraceTime|WeakProcessor|ReferenceProcessor|OopStorage|"
                                    r"PSIsAliveClosure|PSKeepAliveClosure|PSEvacuateFollowersClosure|"
                                    r"MutableSpace::|CardTable|Pretouch)"),
     ("garbage collection", "node", r"^\(garbage collector\)$"),
@@ -91,11 +92,9 @@ RULES: list[tuple] = [
                                                r"tradebench/spray/SprayService)"),
     ("request parsing and validation", "node", r"node-engine/src/(validation|front)\.js|node-engine/src/handlers/"),
 
-    # --- messaging between threads, actors, processes. A thread's wake-up and wait (park, unpark) are the
-    # design's messaging when its own code hands work over (an engine's inbox, a cycle's inserts); under Tomcat's
-    # worker pool or a connection pool they are that framework's or that driver's, and go to the owner above.
-    ("messaging", "java", r"^(jdk/internal/misc/Unsafe\.(park|unpark)|java/util/concurrent/locks/LockSupport)",
-     r"^tradebench/"),
+    # --- messaging between threads, actors, processes: the runtime's machinery for it. A thread's park and
+    # unpark are not claimed here: they belong to the code above them (an engine's inbox, its cycle's sleep,
+    # Tomcat's worker pool, a connection pool)
     ("messaging", "java", r"^(java/util/concurrent/(ForkJoinPool|ForkJoinWorkerThread)[.$]|java/lang/VirtualThread|"
                           r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/)"),
     ("messaging", "node", r"node:internal/(child_process|worker|per_context/messageport)|node:child_process|"
@@ -109,12 +108,14 @@ RULES: list[tuple] = [
                                r"mime-types/|mime-db/|debug/|depd/|http-errors/|vary/|etag/|fresh/|"
                                r"encodeurl/|escape-html/|proxy-addr/|cookie/|is-promise/|raw-body/)|"
                                r" node:(_http_\w+|http|https|internal/http):"),
-    # Node's sockets and streams carry both the HTTP connections and the database's: they belong to the owner
-    # above them, and where none is (a socket's read called from the event loop), to the thread's only kind
-    # of socket: the main process's are its clients' (its engines hold the database connections), an engine's
-    # process's or worker's are the database's (its orders come over the IPC channel or a MessagePort)
+    # Node's sockets and streams carry both the HTTP connections and the database's, and its timers and
+    # ticks serve both: they belong to the owner above them (first tier: no rule claims them). Called straight
+    # from the event loop, with no owner above, a socket's read is the thread's only kind of socket: the main
+    # process's are its clients' (its engines hold the database connections), an engine's process's or
+    # worker's are the database's (its orders come over the IPC channel or a MessagePort)
     ("HTTP framework", "node", _NODE_IO, r"^\[main process\]$"),
     ("database driver", "node", _NODE_IO, r"^\[(child process|worker thread)\]$"),
+    ("other", "node", r" node:(internal/(timers|process/task_queues|async_hooks)|timers):", r"^\["),
 
     # --- the rest that is nobody's part of an order
     ("other", "java", r"^(CompileBroker|C2Compiler|Compiler::|CompilationPolicy|CodeCache|nmethod|VMThread|"
@@ -122,6 +123,5 @@ RULES: list[tuple] = [
                       r"WallClock|Symbols::|AttachListener|JvmtiAgent|ServiceThread|MonitorDeflationThread|"
                       r"java/util/logging/|org/slf4j/|ch/qos/logback/|tradebench/engine/(ServiceStats|Shutdown|"
                       r"Startup)[.$]|tradebench/threads/StatsLine)"),
-    ("other", "node", r"^\(program\)$|node:internal/(timers|process/task_queues|async_hooks)|node:timers|"
-                      r"node-engine/src/stats\.js"),
+    ("other", "node", r"^\(program\)$|node-engine/src/stats\.js"),
 ]

@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from . import answer, page, stats, tables
+from . import answer, breakdown, page, stats, tables
 
 # 2: results.json without indentation, each run's raw material (RAW_KEYS) in raw.json.gz beside it;
 # 1: one indented results.json holding everything. load() reads both.
@@ -61,6 +61,7 @@ def write_all(folder: Path, doc: dict) -> None:
             (folder / f"{name}.png").write_bytes(base64.b64decode(data))
         return
     doc["summary"] = stats.summarize(doc["runs"])
+    breakdown.attach(doc, folder)
     article = (doc.get("experiment") or {}).get("article") or {}
     for row in doc["summary"]:
         row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])

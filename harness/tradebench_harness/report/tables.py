@@ -2,7 +2,7 @@
 report.html shares with it (the article's ratios, the CPU budget, the calibration)."""
 from __future__ import annotations
 
-from . import stats
+from . import breakdown, stats
 
 
 def fmt(v, spec=",.0f") -> str:
@@ -129,6 +129,7 @@ def summary_md(doc: dict) -> str:
         lines += ["", "## Where an order's CPU goes", "", BUDGET_TEXT, "",
                   "| " + " | ".join(BUDGET_HEAD) + " |", "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
         lines += ["| " + " | ".join(budget_cells(b)) + " |" for b in budget]
+    lines += breakdown.md(doc)
     cal = doc.get("calibration") or {}
     if cal:
         lines += ["", "## This machine's ceilings", "", calibration_md(cal)]

@@ -12,7 +12,6 @@ flame graph tool reads, and the converter draws the flame graph of either from t
 """
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -208,17 +207,6 @@ def node_profiles(folder: Path) -> list[Path]:
 
 
 # --- collapsed stacks ----------------------------------------------------------------------------------
-
-def read_collapsed(path: Path) -> Counter:
-    """A collapsed-stacks file (gzipped when its name ends in .gz) as {stack: count}."""
-    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
-    out: Counter = Counter()
-    for line in text.splitlines():
-        stack, _, n = line.rpartition(" ")
-        if stack and n.isdigit():
-            out[stack] += int(n)
-    return out
-
 
 def collapsed_text(stacks: Counter) -> str:
     return "".join(f"{s} {n}\n" for s, n in sorted(stacks.items()))
