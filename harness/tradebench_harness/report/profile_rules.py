@@ -92,11 +92,15 @@ RULES: list[tuple] = [
                                                r"tradebench/spray/SprayService)"),
     ("request parsing and validation", "node", r"node-engine/src/(validation|front)\.js|node-engine/src/handlers/"),
 
+    # Akka's scheduler thread is its timer (ticks, timeouts), not a message's way
+    ("other", "java", r"^akka/actor/LightArrayRevolverScheduler"),
+
     # --- messaging between threads, actors, processes: the runtime's machinery for it. A thread's park and
     # unpark are not claimed here: they belong to the code above them (an engine's inbox, its cycle's sleep,
     # Tomcat's worker pool, a connection pool)
     ("messaging", "java", r"^(java/util/concurrent/(ForkJoinPool|ForkJoinWorkerThread)[.$]|java/lang/VirtualThread|"
-                          r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/)"),
+                          r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/|"
+                          r"java/util/concurrent/ThreadPoolExecutor\.getTask)"),
     ("messaging", "node", r"node:internal/(child_process|worker|per_context/messageport)|node:child_process|"
                           r"node:worker_threads|^(postMessage|emitMessage|channel\.\w+) |serialization"),
 
