@@ -267,11 +267,15 @@ def in_flight_chart(doc):
     return png(fig)
 
 
+class Raw(str):
+    """A table cell that is HTML already (a link), written as it is."""
+
+
 def table(head: list[str], rows: list[list[str]], cls: str = "", row_attrs: list[str] | None = None) -> str:
     out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{h.escape(c)}</th>" for c in head) + "</tr></thead><tbody>"]
     for i, r in enumerate(rows):
         attrs = row_attrs[i] if row_attrs else ""
-        out.append(f"<tr {attrs}>" + "".join(f"<td>{h.escape(str(c))}</td>" for c in r) + "</tr>")
+        out.append(f"<tr {attrs}>" + "".join(f"<td>{c if isinstance(c, Raw) else h.escape(str(c))}</td>" for c in r) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
 
@@ -333,7 +337,7 @@ def html(doc: dict) -> str:
     profiled = breakdown.rows(doc)
     if profiled:
         parts.append("<h2>Where the CPU goes: the profile</h2><p>" + h.escape(breakdown.TEXT) + "</p>"
-                     + table(breakdown.head(), [breakdown.cells(r, lambda href: f'<a href="{h.escape(href)}">flame graph</a>')
+                     + table(breakdown.head(), [breakdown.cells(r, lambda href: Raw(f'<a href="{h.escape(href)}">flame graph</a>'))
                                                 for r in profiled], "breakdown")
                      + img("breakdown", "CPU µs per order by part", breakdown_chart(profiled))
                      + "<ul class='legend'>" + "".join(f"<li><b>{h.escape(p)}</b>: {h.escape(profile_rules.MEANING[p])}</li>"

