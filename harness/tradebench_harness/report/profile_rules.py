@@ -100,7 +100,9 @@ RULES: list[tuple] = [
     # Tomcat's worker pool, a connection pool)
     ("messaging", "java", r"^(java/util/concurrent/(ForkJoinPool|ForkJoinWorkerThread)[.$]|java/lang/VirtualThread|"
                           r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/|"
-                          r"java/util/concurrent/ThreadPoolExecutor\.getTask)"),
+                          r"java/util/concurrent/ThreadPoolExecutor\.getTask|"
+                          # virtual threads' timers and their poller of blocking sockets: their scheduling
+                          r"java/util/concurrent/DelayScheduler[.$]|sun/nio/ch/(EPoll)?Poller[.$])"),
     ("messaging", "node", r"node:internal/(child_process|worker|per_context/messageport)|node:child_process|"
                           r"node:worker_threads|^(postMessage|emitMessage|channel\.\w+) |serialization"),
 
