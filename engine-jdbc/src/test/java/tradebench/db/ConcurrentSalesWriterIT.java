@@ -3,6 +3,7 @@ package tradebench.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
@@ -21,7 +22,7 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
         super("engine-model", config -> {
             Database db = new Database(config, true);
             InFlightLimit inFlight = db.inFlightLimit(config.engines());
-            return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, inFlight), db);
+            return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, inFlight), db::close);
         });
     }
 
@@ -133,7 +134,7 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
 
     private record SlowDatabase(TcpProxy proxy, Database db) implements AutoCloseable {
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             try (proxy) {
                 db.close();
             }

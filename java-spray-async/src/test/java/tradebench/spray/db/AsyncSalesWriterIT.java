@@ -41,7 +41,7 @@ class AsyncSalesWriterIT extends SalesWriterContract {
     @Override
     protected Writers open(Config config) {
         AsyncDatabase db = database(config);
-        return new Writers((mode, stats) -> db.writer(mode, stats), db);
+        return new Writers((mode, stats) -> db.writer(mode, stats), db::close);
     }
 
     @AfterAll
