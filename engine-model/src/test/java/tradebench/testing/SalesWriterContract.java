@@ -152,7 +152,7 @@ public abstract class SalesWriterContract {
             CompletableFuture<Void> stored = new CompletableFuture<>();
             // a blocking writer waits on this thread until it has stored: it gets one of its own
             Thread t = Thread.ofPlatform().start(() -> writer.store(sales(base + 1, 1500), () -> stored.complete(null)));
-            Thread.sleep(1500);
+            Wait.until(() -> stats.persistenceFailures() > 0, "the writer met the outage");
             assertFalse(stored.isDone(), "nothing can be stored while the database is away");
             proxy.restore();
             stored.get(120, TimeUnit.SECONDS); // generous: the machine may be crowded

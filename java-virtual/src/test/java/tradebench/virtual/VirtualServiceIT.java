@@ -21,7 +21,7 @@ import tradebench.threads.ThreadsService;
  */
 class VirtualServiceIT {
     private static final int PAIRS = 40;
-    // long enough that one-after-another (4 s) and together (a few round trips) stay far apart on a busy machine
+    // long enough that inserts sent together are still held together at the proxy on a busy machine
     private static final long ROUND_TRIP_MS = 100;
 
     @Test
@@ -41,15 +41,13 @@ class VirtualServiceIT {
                 assertEquals(202, post(http, base + "/buy?userId=b" + i + "&productId=" + i + "&quantity=1"));
             }
             proxy.delayAnswers(ROUND_TRIP_MS);
-            long started = System.nanoTime();
+            proxy.resetPeak();
             String exit = service.drain();
-            long tookMs = (System.nanoTime() - started) / 1_000_000;
 
             assertEquals("exit variant=java-virtual accepted=" + 2 * PAIRS + " sales=" + PAIRS, exit);
             assertEquals(PAIRS, tdb.count(""), "every sale is stored, once");
-            assertTrue(tookMs < PAIRS * ROUND_TRIP_MS / 2,
-                    "the cycle's " + PAIRS + " inserts were in flight together: " + tookMs + " ms, not "
-                            + PAIRS * ROUND_TRIP_MS + " ms of one after another");
+            assertTrue(proxy.peakHeldAnswers() > 4, "the cycle's " + PAIRS + " inserts were in flight together, not"
+                    + " one after another: " + proxy.peakHeldAnswers() + " round trips at once at most");
         }
     }
 
