@@ -6,7 +6,9 @@
 CREATE DATABASE IF NOT EXISTS TRADER;
 USE TRADER;
 
--- The column names are the original 2014 experiment's, so its code can write here.
+-- The column names are the original 2014 experiment's, so its code can write
+-- here: its INSERT names every column but CREATED, which the server then fills
+-- (the default below). The variants set CREATED themselves.
 CREATE TABLE IF NOT EXISTS SALES (
   ID          BIGINT        NOT NULL AUTO_INCREMENT,
   BUYER_NAME  VARCHAR(64)   NOT NULL,
@@ -16,7 +18,10 @@ CREATE TABLE IF NOT EXISTS SALES (
   QUANTITY    INT           NOT NULL,
   PO_ID       BIGINT        NOT NULL,
   SO_ID       BIGINT        NOT NULL,
-  CREATED     BIGINT        NOT NULL,  -- insert time, ms since the epoch
+  -- insert time, ms since the epoch. The default is exact in any time zone:
+  -- UNIX_TIMESTAMP() and CURRENT_TIMESTAMP(3) both read the statement's start.
+  CREATED     BIGINT        NOT NULL
+              DEFAULT (UNIX_TIMESTAMP() * 1000 + MICROSECOND(CURRENT_TIMESTAMP(3)) DIV 1000),
   PRIMARY KEY (ID),
   KEY SALES_PRODUCT_ID (PRODUCT_ID),
   -- A purchase order meets a sales order at most once (one of the two is
@@ -27,6 +32,11 @@ CREATE TABLE IF NOT EXISTS SALES (
   KEY SALES_SO_ID (SO_ID),
   KEY SALES_CREATED (CREATED)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- A SALES made before CREATED had its default gets it (a change of metadata
+-- only: no row is rewritten).
+ALTER TABLE SALES ALTER COLUMN CREATED
+  SET DEFAULT (UNIX_TIMESTAMP() * 1000 + MICROSECOND(CURRENT_TIMESTAMP(3)) DIV 1000);
 
 -- java-spray-async in cluster mode only (contract section 9): one row per
 -- engine partition. A partition leaving a member (SIGTERM, rebalancing) writes

@@ -41,6 +41,6 @@ EXPOSE 3000
 # SIGTERM drains the engines and stores every sale before exit 0 (a cluster member also hands
 # its partitions over): give it time (docker stop -t, or stop_grace_period in docker-compose.yml).
 STOPSIGNAL SIGTERM
-# The harness's JVM flags (harness/tradebench_harness/context.py, JVM_OPTS: on JDK 24+ it allows
+# The harness's JVM flags (harness/tradebench_harness/run/context.py, JVM_OPTS: on JDK 24+ it allows
 # sun.misc.Unsafe, which Akka uses, for every variant); add more with JAVA_TOOL_OPTIONS.
 ENTRYPOINT ["java", "--sun-misc-unsafe-memory-access=allow", "-XX:+UseParallelGC", "-Xss512k", "-XX:MaxRAMPercentage=75", "-jar", "/app/variant.jar"]

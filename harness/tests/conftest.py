@@ -1,13 +1,10 @@
 """Shared fixtures: the harness's context as the launcher builds it."""
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tradebench_harness import context  # noqa: E402
+from tradebench_harness.run import context  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

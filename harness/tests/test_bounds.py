@@ -1,9 +1,11 @@
 """The bound arithmetic (Little's law), crossovers, the map's winners, and each manifest's in-flight count."""
 import pytest
 
-from tradebench_harness import answer, bounds, experiments
-from tradebench_harness.bench_cli import all_series, equal_in_flight
-from tradebench_harness.variants import discover, by_name
+from tradebench_harness.cli.measure import all_series, equal_in_flight
+from tradebench_harness.measure import experiments, plan
+from tradebench_harness.measure.plan import Case
+from tradebench_harness.report import answer, bounds
+from tradebench_harness.run.variants import by_name, discover
 
 
 def test_the_bound_is_inserts_in_flight_over_the_round_trip():
@@ -46,10 +48,8 @@ def test_a_variants_rows_are_one_where_the_caller_pins_their_setting(ctx):
     assert [s.settings for s in all_series([node], 4, "per-sale", {})] == [{}, {"WORKERS": "threads"}]
     assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": "threads"})] == [{}]
     assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": ""})] == [{}, {"WORKERS": "threads"}]
-    from tradebench_harness import compare
-    from tradebench_harness.bench import Case
-    assert len(compare.rows_of([node], [Case()], {})) == 2
-    (row,) = compare.rows_of([node], [Case(settings={"WORKERS": "processes"})], {})
+    assert len(plan.rows_of([node], [Case()], {})) == 2
+    (row,) = plan.rows_of([node], [Case(settings={"WORKERS": "processes"})], {})
     assert row[0].settings == {"WORKERS": "processes"}
 
 
@@ -120,12 +120,32 @@ def test_a_ratio_naming_a_missing_case_is_refused(ctx, tmp_path):
 
 
 def test_the_calibration_measures_the_insert_ceilings_of_the_runs_persist_modes():
-    from tradebench_harness import calibrate
+    from tradebench_harness.measure import calibrate
     assert calibrate.insert_kinds({"per-sale"}) == [("singleRow", 1)]
     assert calibrate.insert_kinds(["batch"]) == [("multiRow", calibrate.MULTI_ROW_BATCH)]
     assert [k for k, _ in calibrate.insert_kinds(("batch", "per-sale"))] == ["singleRow", "multiRow"]
-    one = calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=1)
-    assert calibrate.estimate_seconds(2, 2, 10, "auto", 45, 1, persist_modes=2) > one
-    from tradebench_harness import tables
+    from tradebench_harness.report import tables
     md = tables.calibration_md({"multiRowBatch": 100, "insert": {"8": {"singleRow": {"rowsPerSecond": 9000.0}}}})
     assert "single-row autocommit, 8 connections | 9,000 rows/s" in md and "100-row" not in md
+
+
+def costed(series, lat, med, cores, p99):
+    p = pt(series, lat, 1.0, med, load="500/s")
+    p.update(cpuPercent={"variant": {"median": cores * 100}}, p99Ms={"median": p99})
+    return p
+
+
+def test_the_cheapest_carrier_is_chosen_among_the_designs_that_carry_the_load():
+    # a and b carry the cell (a tie), c stores a third of it: c's tiny CPU does not make it the cheapest
+    pts = [costed("a", 0, 100_000, 0.40, 3.0), costed("b", 0, 99_000, 0.20, 6.0), costed("c", 0, 30_000, 0.05, 1.0)]
+    (c,) = answer.cheapest(pts)
+    assert c["carriers"] == ["a", "b"]
+    assert c["leastCpu"] == "b" and c["cpuNextOver"] == pytest.approx(2.0)
+    assert c["lowestP99"] == "a" and c["p99NextOver"] == pytest.approx(2.0)
+    assert answer.cheapest_text(c) == ("least CPU: b (0.20 cores, next ×2.0); lowest p99: a (3.0 ms, next ×2.0)")
+
+
+def test_a_cell_with_one_carrier_says_so():
+    (c,) = answer.cheapest([costed("a", 0, 100_000, 0.4, 3.0), costed("b", 0, 10_000, 0.1, 1.0)])
+    assert c["carriers"] == ["a"] and c["cpuNextOver"] is None
+    assert "the only carrier" in answer.cheapest_text(c)

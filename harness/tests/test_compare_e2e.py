@@ -3,7 +3,6 @@
 its results folder; its report.html opened in headless Chromium."""
 import csv
 import io
-import json
 import os
 import shutil
 import subprocess
@@ -14,8 +13,8 @@ import psutil
 import pytest
 from PIL import Image
 
-from tradebench_harness import db as dbmod
-from tradebench_harness import diff
+from tradebench_harness.report import diff, results
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 
@@ -31,7 +30,7 @@ def compared(ctx, tmp_path_factory):
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"), WORKERS="processes")
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
                         "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",
@@ -39,12 +38,12 @@ def compared(ctx, tmp_path_factory):
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
     assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
-    return out, json.loads((out / "results.json").read_text()), r.stdout
+    return out, results.load(str(out), out.parent), r.stdout
 
 
 def test_the_results_folder_holds_every_file(compared):
     out, doc, _ = compared
-    for f in ("results.json", "report.html", "summary.md", "runs.csv"):
+    for f in ("results.json", "raw.json.gz", "report.html", "summary.md", "runs.csv"):
         assert (out / f).stat().st_size > 0, f
     rows = list(csv.DictReader(io.StringIO((out / "runs.csv").read_text())))
     assert [r["variant"] for r in rows] == [v for v in VARIANTS for _ in (1, 2)]

@@ -1,6 +1,6 @@
 """The docker-compose static check (tradebench_harness.compose_check): it passes on a copy of
 the tree and fails on copies broken one thing at a time, naming what is broken. The file is
-resolved by the official Compose CLI (tradebench_harness/tools.py installs it): without it these
+resolved by the official Compose CLI (tradebench_harness/run/tools.py installs it): without it these
 tests fail."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tradebench_harness import compose_check
+from tradebench_harness.suites import compose_check
 
 pytestmark = pytest.mark.system   # needs the Compose CLI that the system tier installs
 
@@ -240,7 +240,7 @@ def test_the_cli_resolves_profiles_and_interpolation(tree, cli, monkeypatch):
 
 
 def test_variants_are_the_folders_holding_a_variant_yaml(tree, cli):
-    from tradebench_harness.variants import discover
+    from tradebench_harness.run.variants import discover
     assert compose_check.discover_variants(tree) == sorted(v.name for v in discover(tree))
     assert {"java-threads", "java-akka", "java-spray-async", "node-engine", "java-virtual"} <= set(compose_check.discover_variants(tree))
     assert "loadclient" not in compose_check.discover_variants(tree)

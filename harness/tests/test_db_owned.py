@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import context, db as dbmod, process
+from tradebench_harness.run import context, process
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real bench of java-threads
 
@@ -23,7 +24,7 @@ def bench(env: dict, out: Path) -> subprocess.CompletedProcess:
 
 def test_a_command_stops_the_database_it_started_and_not_one_it_found(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
-    env.update(TB_ROOT=str(ROOT), PYTHONPATH=str(ROOT / "harness"), TB_DB_DIR=str(tmp_path / "db"),
+    env.update(TB_ROOT=str(ROOT), TB_DB_DIR=str(tmp_path / "db"),
                TB_DB_PORT=str(process.free_port()))
     own = context.from_env(env)
     try:

@@ -1,4 +1,4 @@
-"""A cell of the sweep or the map starts only when the backlog of the cell before is stored (cells.drain), on
+"""A cell of the sweep or the map starts only when the backlog of the cell before is stored (instance.drain), on
 the real private database: it waits while SALES grows, returns a second after it stopped, and gives up at its
 bound when it never stops."""
 import threading
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tradebench_harness import cells
-from tradebench_harness import db as dbmod
+from tradebench_harness.measure import instance
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.integration   # the private database, no variant
 
@@ -46,7 +46,7 @@ def test_waits_until_the_backlog_is_stored(db):
     started = threading.Event()
     writer = store_for(db, 3.0, started)
     started.wait(5)
-    took = cells.drain(db, None, most_s=30, quiet_s=1.0)
+    took = instance.drain(db, None, most_s=30, quiet_s=1.0)
     writer.join()
     assert 3.0 <= took < 10, f"returned after {took} s: the rows kept coming for 3 s"
     n = int(db.scalar("SELECT COUNT(*) FROM SALES"))
@@ -55,13 +55,13 @@ def test_waits_until_the_backlog_is_stored(db):
 
 
 def test_an_idle_variant_costs_a_second(db):
-    assert cells.drain(db, None, most_s=30, quiet_s=1.0) < 3
+    assert instance.drain(db, None, most_s=30, quiet_s=1.0) < 3
 
 
 def test_a_backlog_that_never_ends_stops_at_the_bound(db):
     started = threading.Event()
     writer = store_for(db, 6.0, started)
     started.wait(5)
-    took = cells.drain(db, None, most_s=2, quiet_s=1.0)
+    took = instance.drain(db, None, most_s=2, quiet_s=1.0)
     assert 2 <= took < 4, took
     writer.join()

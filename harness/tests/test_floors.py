@@ -2,7 +2,8 @@
 test_compare_e2e measures Tomcat's inside a compare; this measures Akka HTTP's (java-spray-async's) on its own."""
 import json
 
-from tradebench_harness import build, calibrate, process, variants
+from tradebench_harness.measure import calibrate
+from tradebench_harness.run import build, process, variants
 
 
 def test_the_akka_http_floor_answers_202_and_is_measured_with_its_cpu(ctx, tmp_path):

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from tradebench_harness import fuzz
+from tradebench_harness.suites import fuzz
 
 USER = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 NATURAL = re.compile(r"0|[1-9][0-9]{0,6}")

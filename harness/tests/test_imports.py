@@ -1,32 +1,67 @@
-"""The harness's modules import each other without a cycle: each module has one job, and a module's job
-never needs one that needs it back. The graph is read from the source with ast (nothing is imported), and
-counts every import, also those inside a function: a cycle hidden in a function is still a cycle."""
+"""The harness's modules import each other without a cycle, and its rooms are layered: each module has one
+job, and a module's job never needs one that needs it back. The graph is read from the source with ast
+(nothing is imported), and counts every import, also those inside a function: a cycle hidden in a function
+is still a cycle."""
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tradebench_harness"
 
+#: the rooms of the package and the rooms each may import; none imports one that imports it
+ROOMS = {
+    "run": set(),                                   # processes, the database, tools, builds, manifests
+    "model": {"run"},                               # the model: predictions from measured parameters
+    "report": {"run", "model"},                     # results documents, tables, charts, the answer
+    "measure": {"run", "report", "model"},          # one measurement path: start, verify, warm, windows
+    "suites": {"run"},                              # the test suites: e2e, fuzz, reliability, cluster, ...
+    "cli": {"run", "report", "measure", "model", "suites"},
+}
 
-def imports_of(path: Path, package: str, modules: set[str]) -> set[str]:
-    """The modules of PACKAGE (MODULES: their names) that the module at PATH imports, wherever it does."""
+
+def module_names(folder: Path) -> dict[str, Path]:
+    """Dotted module name (relative to the package) -> its file; a package's __init__ by the package's name."""
+    out = {}
+    for p in folder.rglob("*.py"):
+        parts = list(p.relative_to(folder).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:
+            out[".".join(parts)] = p
+    return out
+
+
+def imports_of(path: Path, folder: Path, modules: set[str]) -> set[str]:
+    """The modules of the package in FOLDER (MODULES: their dotted names) that the module at PATH imports."""
+    package = folder.name
+    me = list(path.relative_to(folder).with_suffix("").parts)
+    here = me[:-1]                                   # the package the module is in
     out = set()
+
+    def add(base: list[str], names):
+        target = ".".join(base)
+        for n in names:                              # from x import name: a module, or a name of module x
+            sub = ".".join([*base, n])
+            out.add(sub if sub in modules else target)
+
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 or node.module == package or (node.module or "").startswith(package + "."):
-                base = (node.module or "") if node.level == 1 else (node.module or "")[len(package) + 1:]
-                if base:                             # from .x import y / from package.x import y
-                    out.add(base.split(".")[0])
-                else:                                # from . import x, y / from package import x, y
-                    out.update(a.name for a in node.names)
+            if node.level:
+                base = here[:len(here) - (node.level - 1)] + ((node.module or "").split(".") if node.module else [])
+            elif node.module == package or (node.module or "").startswith(package + "."):
+                base = node.module.split(".")[1:]
+            else:
+                continue
+            add(base, [a.name for a in node.names])
         elif isinstance(node, ast.Import):
-            out.update(a.name.split(".")[1] for a in node.names if a.name.startswith(package + "."))
-    return {m for m in out if m in modules and m != path.stem}
+            out.update(a.name.split(".", 1)[1] for a in node.names if a.name.startswith(package + "."))
+    name = ".".join(me[:-1] if me[-1] == "__init__" else me)
+    return {m for m in out if m in modules and m != name}
 
 
 def import_graph(folder: Path) -> dict[str, set[str]]:
-    """Module name -> the package's modules it imports, for the package in FOLDER."""
-    modules = {p.stem for p in folder.glob("*.py")}
-    return {p.stem: imports_of(p, folder.name, modules) for p in sorted(folder.glob("*.py"))}
+    """Dotted module name -> the package's modules it imports, for the package in FOLDER."""
+    mods = module_names(folder)
+    return {name: imports_of(p, folder, set(mods)) for name, p in sorted(mods.items())}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -78,9 +113,27 @@ def cycle_in(graph: dict[str, set[str]], group: set[str]) -> list[str]:
 
 def test_the_harness_modules_import_each_other_without_a_cycle():
     graph = import_graph(PACKAGE)
-    assert {"results", "report", "stats", "tables", "figures"} <= set(graph)
+    assert {"report.results", "report.page", "report.stats", "measure.figures", "run.process"} <= set(graph)
     found = cycles(graph)
     assert not found, "import cycles among the harness's modules: " + "; ".join(" → ".join(c) for c in found)
+
+
+def test_the_package_holds_only_rooms_and_its_entry_point():
+    top = {p.name for p in PACKAGE.iterdir() if not p.name.startswith((".", "__pycache__"))}
+    assert top - {"__init__.py", "__main__.py"} <= set(ROOMS), "the package's top level: rooms and the entry point only"
+
+
+def test_each_room_imports_only_the_rooms_below_it():
+    wrong = []
+    for mod, deps in import_graph(PACKAGE).items():
+        room = mod.split(".")[0]
+        if room not in ROOMS:
+            continue
+        for d in deps:
+            other = d.split(".")[0]
+            if other != room and other not in ROOMS[room]:
+                wrong.append(f"{mod} → {d}")
+    assert not wrong, "imports against the rooms' layering: " + "; ".join(sorted(wrong))
 
 
 def test_the_check_names_a_cycle_however_it_is_imported(tmp_path):
@@ -93,11 +146,16 @@ def test_the_check_names_a_cycle_however_it_is_imported(tmp_path):
              "c.py": "import pkg.a\n",
              "d.py": "from pkg import e\n",
              "e.py": "from pkg.d import x\n",
-             "f.py": "from . import a, f\nimport os\n"}          # importing itself is no cycle among modules
+             "f.py": "from . import a, f\nimport os\n",         # importing itself is no cycle among modules
+             "r/__init__.py": "",
+             "r/x.py": "from ..a import thing\nfrom . import y\n",
+             "r/y.py": "from pkg.r import x\n"}
+    (pkg / "r").mkdir()
     for name, text in files.items():
         (pkg / name).write_text(text)
     graph = import_graph(pkg)
     assert graph["f"] == {"a"}
-    assert sorted(cycles(graph)) == [["a", "b", "c", "a"], ["d", "e", "d"]]
+    assert graph["r.x"] == {"a", "r.y"}
+    assert sorted(cycles(graph)) == [["a", "b", "c", "a"], ["d", "e", "d"], ["r.x", "r.y", "r.x"]]
     (pkg / "c.py").write_text("import os\n")
-    assert cycles(import_graph(pkg)) == [["d", "e", "d"]]
+    assert cycles(import_graph(pkg)) == [["d", "e", "d"], ["r.x", "r.y", "r.x"]]

@@ -4,7 +4,8 @@ the warm-up load either way."""
 import sys
 import time
 
-from tradebench_harness import jit_warmup, process
+from tradebench_harness.measure import jit_warmup
+from tradebench_harness.run import process
 
 # burns CPU on a thread named like a JVM's C2 compiler thread for BURN seconds (-1: for ever), then idles
 COMPILER_LIKE = """

@@ -1,6 +1,5 @@
 """The latency sweep and the map, for real: two variants behind Toxiproxy, short windows; each cell measured
 from SALES, each design's bound beside it, the charts drawn in report.html (opened in headless Chromium)."""
-import json
 import os
 import shutil
 import subprocess
@@ -9,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import db as dbmod
+from tradebench_harness.report import results
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # real variants behind Toxiproxy on the private database
 
@@ -21,7 +21,7 @@ def harness(ctx, *args, timeout=1200):
     dbmod.start_private(ctx)
     dbmod.create(ctx, TEST_DB)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"))
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", *args], env=env, capture_output=True, text=True,
                        timeout=timeout)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
@@ -47,7 +47,7 @@ def sweep(ctx, tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep") / "run"
     r = harness(ctx, "sweep", "java-threads,java-spray-async", "--db-latency", "0,20", "--duration", "4",
                 "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--out", str(out))
-    return out, json.loads((out / "results.json").read_text()), r.stdout
+    return out, results.load(str(out), out.parent), r.stdout
 
 
 def test_every_series_is_measured_at_every_latency_with_its_bound(sweep):
@@ -91,7 +91,7 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
     harness(ctx, "map", "--variants", "java-threads,node-engine", "--latencies", "0,20", "--loads", "100,400",
             "--duration", "3", "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--no-verify",
             "--out", str(out))
-    doc = json.loads((out / "results.json").read_text())
+    doc = results.load(str(out), out.parent)
     cells = {(r["variant"], r["dbLatencyMs"], r["rate"]) for r in doc["runs"] if not r.get("error")}
     assert cells == {(v, l, r) for v in ("java-threads", "node-engine") for l in (0, 20) for r in (100, 400)}
     for r in doc["runs"]:
@@ -104,3 +104,17 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "map"), "no map chart"
     assert (out / "map.png").stat().st_size > 5000
+    # what carrying each cell's load cost, and the cheapest carrier of each cell
+    assert "## What carrying the load costs: the cheapest carrier of each cell" in md
+    assert drawn(dom, "map-cost") and drawn(dom, "cost"), "no cost charts"
+    for r in doc["runs"]:
+        assert r["cpu"]["variant"]["rssMaxMb"] > 20 and r["dbConnectionsOpen"] >= 1 and r["p999Ms"] is not None, r
+    # the model's prediction of every cell beside its measurement (./tradebench predict's, from committed
+    # parameters): a short real run against it. 100/s is bound by what is offered, 400/s behind 20 ms by the
+    # four inserts in flight (4 ÷ 20 ms = 200 sales/s, under the 355 offered): both well inside the model
+    model = doc["model"]
+    assert model and model["summary"]["cells"] == 8, model
+    assert "## The model beside the measurement" in md
+    errors = {(r["design"], r["latencyMs"], r["rate"]): r["salesError"] for r in model["rows"]}
+    assert len(errors) == 8 and all(e is not None for e in errors.values()), errors
+    assert sum(abs(e) <= 0.3 for e in errors.values()) >= 6, errors

@@ -3,7 +3,8 @@ processes, --nodes on the bench command line (the three-member runs themselves a
 import sys
 import time
 
-from tradebench_harness import bench_cli, members, process
+from tradebench_harness.cli import measure as bench_cli
+from tradebench_harness.run import members, process
 
 
 def test_every_member_is_a_seed_with_its_own_ports():

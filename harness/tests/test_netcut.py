@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from tradebench_harness import netcut
+from tradebench_harness.run import netcut
 
 # root and iptables (the system tier installs it for the cluster test)
 pytestmark = [pytest.mark.system,

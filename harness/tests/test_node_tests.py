@@ -2,8 +2,9 @@
 manifest alone: a second Node.js variant needs no line in the harness."""
 import os
 
-from tradebench_harness import context, testrun
-from tradebench_harness.steps import Steps
+from tradebench_harness.run import context
+from tradebench_harness.suites import testrun
+from tradebench_harness.suites.steps import Steps
 
 MANIFEST = """name: {name}
 runtime: node

@@ -5,7 +5,7 @@ import time
 import psutil
 import pytest
 
-from tradebench_harness import process
+from tradebench_harness.run import process
 
 
 def test_stop_ends_the_whole_tree_even_when_the_parent_ignores_sigterm(tmp_path):
@@ -23,10 +23,12 @@ def test_stop_ends_the_whole_tree_even_when_the_parent_ignores_sigterm(tmp_path)
 
 
 def test_stop_reports_a_clean_exit_code(tmp_path):
-    r = process.start("clean", [sys.executable, "-c", "import signal,sys,time\n"
-                                "signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\ntime.sleep(60)"],
+    r = process.start("clean", [sys.executable, "-u", "-c", "import signal,sys,time\n"
+                                "signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))\nprint('ready')\ntime.sleep(60)"],
                       tmp_path / "clean.log")
-    time.sleep(0.5)
+    deadline = time.monotonic() + 30     # its handler is in place once it says so
+    while "ready" not in (tmp_path / "clean.log").read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert r.stop(timeout=10) == 0
     assert r.exit_ms is not None and r.exit_ms < 10000
 
@@ -106,7 +108,7 @@ def test_the_jit_compiler_threads_cpu_is_told_apart(tmp_path):
 
 
 def test_start_variant_gives_up_when_the_process_dies(ctx, tmp_path):
-    from tradebench_harness.variants import Variant
+    from tradebench_harness.run.variants import Variant
     v = Variant(name="dies", folder=tmp_path, runtime="java", description="", build={},
                 run=["bash", "-c", "echo no database; exit 3"], settings={}, db_connections="1")
     t0 = time.time()

@@ -1,11 +1,11 @@
-"""figures.py, stats.py, tables.py, results.py, diff.py, experiments.py, compare.plan: the figures a reader sees come out right."""
+"""figures, stats, tables, results, diff, experiments: the figures a reader sees come out right."""
 import json
 from pathlib import Path
 
 import pytest
 
-from tradebench_harness import calibrate, compare, diff, experiments, figures, results, stats, tables, variants
-from tradebench_harness.bench import Case, Timing
+from tradebench_harness.measure import calibrate, experiments, figures
+from tradebench_harness.report import diff, results, stats, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +74,7 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     """150 % of a core at 10,000 orders/s is 150 µs per order; the java trivial server's 10 µs makes it ×15."""
     samples = {"variant": [{"t": 1000 * i, "cpuPercent": 150.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)],
                "database": [{"t": 1000 * i, "cpuPercent": 50.0, "rssMb": 1, "threads": 1, "processes": 1} for i in range(5)]}
-    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None, Timing())
+    f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}}, samples, None)
     assert f["cpuUsPerOrder"] == {"variant": 150.0, "database": 50.0}
     cal = {"http": {"java": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0, "loadclient": 8.0}},
                     "node": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 30.0}}}, "insert": {}}
@@ -122,8 +122,8 @@ def test_the_databases_cpu_per_sale_is_set_beside_its_cost_per_row_at_the_insert
 
 
 def test_drift_over_ten_percent_is_flagged():
-    f = figures.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
-    g = figures.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None, Timing())
+    f = figures.run_figures({"halves": {"drift": 0.15}, "db": {"salesPerMinute": 60}}, {}, None)
+    g = figures.run_figures({"halves": {"drift": -0.05}, "db": {"salesPerMinute": 60}}, {}, None)
     assert f["driftFlagged"] and not g["driftFlagged"]
 
 
@@ -137,15 +137,6 @@ def test_diff_gives_both_medians_the_ratio_and_overlap():
     assert rows["y"]["salesPerMinute"]["overlap"] is True
     text = diff.render(a, b, list(rows.values()))
     assert "| x |" in text and "2.00" in text and "yes: within noise" in text
-
-
-def test_compare_plan_is_round_robin():
-    vs = variants.discover(ROOT)[:3]
-    order = [(rep, v.name) for rep, _, v in compare.plan(vs, [Case()], 2)]
-    names = [v.name for v in vs]
-    assert order == [(1, n) for n in names] + [(2, n) for n in names]
-    only = compare.plan(vs, [Case(variants=[names[1]])], 3)
-    assert [v.name for _, _, v in only] == [names[1]] * 3
 
 
 def test_the_2014_experiment_file_has_the_articles_cases(ctx):
@@ -173,7 +164,6 @@ def test_a_users_experiment_file_is_read_and_a_bad_one_refused(ctx, tmp_path):
 
 def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
     """One repeat: median = min = max, whatever the float (a bar chart refuses negative error bars)."""
-    from tradebench_harness import report
     cal = {"http": {"java": {"ordersPerSecond": 3.0}},
            "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
     runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]
@@ -209,11 +199,11 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
     # several processes (node-engine): the main one's share is shown beside the whole tree's
     f = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                             {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 70.0, "rssMb": 1, "threads": 1,
-                                          "processes": 7}]}, None, Timing())
+                                          "processes": 7}]}, None)
     assert f["cpuUsPerOrder"] == {"variant": 120.0, "variantRoot": 70.0}
     one = figures.run_figures({"requestsPerSecond": 10_000.0, "db": {"salesPerMinute": 60}},
                               {"variant": [{"t": 0, "cpuPercent": 120.0, "rootCpuPercent": 120.0, "rssMb": 1,
-                                            "threads": 1, "processes": 1}]}, None, Timing())
+                                            "threads": 1, "processes": 1}]}, None)
     assert "variantRoot" not in one["cpuUsPerOrder"]
 
 
@@ -225,3 +215,75 @@ def test_a_variant_still_compiling_in_its_window_is_flagged():
     md = tables.summary_md({"command": "bench", "runId": "t", "summary": list(rows.values()), "runs": [hot, cool],
                              "environment": {}, "calibration": None})
     assert "⚠ JIT 21 %" in md
+
+
+def raw_doc() -> dict:
+    """A two-run compare as the harness writes it: per-second samples and the load client's JSON in each run."""
+    runs = [run("a", 1, 1000.0), run("b", 1, 2000.0)]
+    for i, r in enumerate(runs):
+        r["windowStartMs"], r["windowEndMs"] = 10_000, 13_000
+        r["samples"] = {g: [{"t": 9_000 + 1000 * k, "cpuPercent": 10.0 * (i + k), "rssMb": 50.0, "threads": 4}
+                            for k in range(5)] for g in ("variant", "loadclient", "database")}
+        r["load"] = {"mode": "closed", "requestsPerSecond": 100.0 * (i + 1), "latencyMs": {"p50": 1.0}}
+    return {"schemaVersion": results.SCHEMA_VERSION, "command": "compare", "runId": "t", "runs": runs,
+            "environment": {}, "calibration": None, "options": {}, "experiment": None}
+
+
+def test_results_json_is_compact_and_the_raw_samples_are_compressed_beside_it(tmp_path):
+    doc = raw_doc()
+    expected = json.loads(json.dumps(doc["runs"]))
+    results.write_all(tmp_path, doc)
+    text = (tmp_path / "results.json").read_text()
+    assert "\n" not in text and ": " not in text, "results.json is indented"
+    lean = json.loads(text)
+    assert lean["schemaVersion"] == 2
+    for r in lean["runs"]:
+        assert "samples" not in r and "load" not in r, "the raw material is in results.json"
+        assert r["salesPerMinute"] in (1000.0, 2000.0)
+    assert (tmp_path / "raw.json.gz").read_bytes()[:2] == b"\x1f\x8b", "raw.json.gz is not gzip"
+    back = results.load(str(tmp_path), tmp_path)
+    assert back["runs"] == [dict(r, **{k: r[k] for k in results.RAW_KEYS}) for r in expected]
+    assert back["summary"] == lean["summary"]
+    # the report drawn again from the folder has the chart that needs the samples
+    assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
+    results.write_all(tmp_path, back)
+    assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
+
+
+def test_writing_the_same_results_again_gives_the_same_bytes(tmp_path):
+    results.write_all(tmp_path, raw_doc())
+    first = {f: (tmp_path / f).read_bytes() for f in ("results.json", "raw.json.gz", "summary.md")}
+    results.write_all(tmp_path, results.load(str(tmp_path), tmp_path))
+    assert {f: (tmp_path / f).read_bytes() for f in first} == first
+
+
+def test_a_version_1_folder_is_read_as_it_is_and_written_back_in_the_new_layout(tmp_path):
+    doc = raw_doc()
+    doc["schemaVersion"] = 1
+    doc["summary"] = stats.summarize(doc["runs"])
+    (tmp_path / "results.json").write_text(json.dumps(doc, indent=1))
+    old = results.load(str(tmp_path / "results.json"), tmp_path)
+    assert old == doc                          # every field inline, nothing looked for beside it
+    (tmp_path / "raw.json.gz").write_bytes(b"not read for version 1")
+    assert results.load(str(tmp_path), tmp_path) == doc
+    (tmp_path / "raw.json.gz").unlink()
+    results.write_all(tmp_path, old)           # what ./tradebench report does to it
+    new = results.load(str(tmp_path), tmp_path)
+    assert new["schemaVersion"] == 2 and new["runs"] == doc["runs"] and new["summary"] == old["summary"]
+    assert json.loads((tmp_path / "results.json").read_text())["runs"][0].get("samples") is None
+
+
+def test_a_version_2_folder_without_its_raw_file_reads_without_samples_and_a_wrong_one_is_refused(tmp_path):
+    results.write_all(tmp_path, raw_doc())
+    raw = (tmp_path / "raw.json.gz").read_bytes()
+    (tmp_path / "raw.json.gz").unlink()
+    doc = results.load(str(tmp_path), tmp_path)
+    assert all("samples" not in r for r in doc["runs"]) and doc["runs"][0]["salesPerMinute"] == 1000.0
+    results.write_all(tmp_path, doc)           # the report is still drawn, without the samples' chart
+    assert 'id="chart-cpu-timeline"' not in (tmp_path / "report.html").read_text()
+    lean = json.loads((tmp_path / "results.json").read_text())
+    lean["runs"] = lean["runs"][:1]
+    (tmp_path / "results.json").write_text(json.dumps(lean))
+    (tmp_path / "raw.json.gz").write_bytes(raw)
+    with pytest.raises(ValueError, match="holds 2 runs"):
+        results.load(str(tmp_path), tmp_path)

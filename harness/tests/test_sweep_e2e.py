@@ -1,5 +1,4 @@
 """A real sweep: open loop at two offered rates and two engine counts; each point measured, the curves drawn."""
-import json
 import os
 import subprocess
 import sys
@@ -7,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import db as dbmod
+from tradebench_harness.report import results
+from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real sweep of node-engine on the private database
 
@@ -21,13 +21,13 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
     dbmod.create(ctx, TEST_DB)
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), PYTHONPATH=str(ROOT / "harness"), WORKERS="processes")
+    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "node-engine", "--rates", "100,300",
                         "--engines", "1,2", "--duration", "3", "--warmup", "auto", "--warmup-max", "12", "--no-verify",
                         "--no-calibrate",
                         "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
-    doc = json.loads((out / "results.json").read_text())
+    doc = results.load(str(out), out.parent)     # with each run's raw material (raw.json.gz)
     points = sorted((run["engines"], run["rate"]) for run in doc["runs"])
     assert points == [(1, 100), (1, 300), (2, 100), (2, 300)]
     for run in doc["runs"]:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness import context, variants
-from tradebench_harness.variants import ManifestError
+from tradebench_harness.run import context, variants
+from tradebench_harness.run.variants import ManifestError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,7 +107,7 @@ def test_the_cluster_members_are_java_spray_clusters_jar_built_on_its_own_inputs
 
 
 def test_a_variant_without_a_cluster_key_has_no_members():
-    from tradebench_harness import members
+    from tradebench_harness.run import members
     (akka,) = variants.select(ROOT, "java-akka")
     with pytest.raises(ManifestError, match="no cluster mode"):
         members.member(akka)
@@ -136,8 +136,8 @@ def test_a_build_is_needed_when_an_input_is_newer_than_the_output(tmp_path):
 
 
 def test_the_test_databases_are_the_manifests_or_the_modules_default(tmp_path):
-    from tradebench_harness import testrun
-    from tradebench_harness.variants import test_database
+    from tradebench_harness.run.variants import test_database
+    from tradebench_harness.suites import testrun
     assert test_database("java-threads") == "TRADER_TEST_JAVA_THREADS"
     root = tmp_path
     (root / "pom.xml").write_text("<modules><module>engine-model</module><module>alpha</module></modules>")

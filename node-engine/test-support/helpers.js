@@ -41,7 +41,7 @@ function testConfig(overrides = {}) {
   const db = testDb() || { host: '127.0.0.1', port: 1, database: TEST_DB, user: 'nobody', password: '', poolSize: 2 };
   return {
     port: 0, engines: 2, delayMs: 3, timeoutMs: 60000, products: 10, inboxLimit: 10000, persist: 'per-sale',
-    // the whole suite runs once per engine host (harness/tradebench_harness/testrun.py): WORKERS=processes, then threads
+    // the whole suite runs once per engine host (harness/tradebench_harness/suites/testrun.py): WORKERS=processes, then threads
     workers: process.env.WORKERS || 'processes',
     // workerThreads: the default (the cores but one) unless a test says; one that kills an engine and
     // expects the others to trade on sets it to engines, since a worker takes all its engines with it

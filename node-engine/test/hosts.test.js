@@ -1,6 +1,6 @@
 'use strict';
 // WORKERS: where the engines run. The rest of the suite runs once per kind
-// (harness/tradebench_harness/testrun.py); this file checks that each kind is what it says.
+// (harness/tradebench_harness/suites/testrun.py); this file checks that each kind is what it says.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { loadConfig, ConfigError } = require('../src/config');

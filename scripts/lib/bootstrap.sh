@@ -16,11 +16,12 @@ apt_install() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2
 }
 
-# venv: .tradebench/venv with harness/requirements.txt, installed again when that file changes.
+# venv: .tradebench/venv with the harness installed in it (harness/pyproject.toml, editable: the tree's code
+# runs) and its pinned packages (harness/requirements.txt); installed again when either file changes.
 venv() {
   local req="$TB_ROOT/harness/requirements.txt" want
   command -v python3 >/dev/null 2>&1 || apt_install python3 || die "tradebench needs Python 3.10+: install python3"
-  want=$(sha256sum "$req" | cut -d' ' -f1)
+  want=$(cat "$req" "$TB_ROOT/harness/pyproject.toml" | sha256sum | cut -d' ' -f1)-$TB_ROOT
   [ -x "$TB_VENV/bin/python" ] && [ "$(cat "$TB_VENV/.requirements.sha256" 2>/dev/null)" = "$want" ] && return 0
   if [ ! -x "$TB_VENV/bin/python" ]; then
     # Debian's python3 lacks ensurepip until python3-venv is installed
@@ -28,8 +29,11 @@ venv() {
     say "creating the harness's Python environment in $TB_VENV"
     rm -rf "$TB_VENV" && python3 -m venv "$TB_VENV" >&2 || die "python3 -m venv $TB_VENV failed"
   fi
-  say "installing the harness's Python packages (harness/requirements.txt)"
+  say "installing the harness's Python packages (harness/requirements.txt) and the harness (harness/pyproject.toml)"
   "$TB_VENV/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 || die "pip install -r $req failed"
+  # the build backend is requirements.txt's setuptools: no isolated build environment to download
+  "$TB_VENV/bin/pip" install -q --disable-pip-version-check --no-build-isolation --no-deps -e "$TB_ROOT/harness" >&2 \
+    || die "pip install -e $TB_ROOT/harness failed"
   echo "$want" >"$TB_VENV/.requirements.sha256"
 }
 

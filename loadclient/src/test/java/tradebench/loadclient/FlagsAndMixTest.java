@@ -254,7 +254,7 @@ class FlagsAndMixTest {
     void helpListsEveryFlagAndExitsZero() {
         Outcome load = main("load", "--help");
         assertEquals(0, load.code());
-        // the flags the harness probes for (harness/tradebench_harness/loadclient.py supports())
+        // the flags the harness probes for (harness/tradebench_harness/run/loadclient.py supports())
         for (String flag : new String[] {"--url", "--concurrency", "--wait", "--rate", "--duration", "--warmup",
                 "--steady-window", "--steady-tolerance", "--warmup-max", "--products", "--users", "--seed", "--db-url",
                 "--json", "--histogram", "--max-error-rate", "--progress", "--timeout", "--client", "--threads"}) {

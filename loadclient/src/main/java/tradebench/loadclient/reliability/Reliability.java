@@ -4,7 +4,7 @@ import java.io.PrintStream;
 
 /**
  * {@code loadclient reliability PHASE [flags]}: the HTTP and database side of
- * the reliability suite. The harness (harness/tradebench_harness/reliability.py)
+ * the reliability suite. The harness (harness/tradebench_harness/suites/reliability.py)
  * starts and stops the variant and the database and calls one phase at a time;
  * each phase prints ok/FAIL lines, a {@code figures {...}} line and exits 1 on a failure.
  */

@@ -1,0 +1,27 @@
+"""harness/README.md's options tables are the parser's: each table between `<!-- options: COMMAND -->` and
+`<!-- /options -->` is what cli/docs.py makes from the parser now, and every measuring command has one."""
+from pathlib import Path
+
+from tradebench_harness.cli import docs
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_every_options_table_of_the_readme_is_the_parsers():
+    text = README.read_text()
+    stale = [m.group("command") for m in docs.BLOCK.finditer(text)
+             if m.group("body") != docs.options_md(m.group("command"))]
+    assert not stale, (f"harness/README.md's options of {', '.join(stale)} differ from the parser: run "
+                       "`.tradebench/venv/bin/python -m tradebench_harness.cli.docs harness/README.md`")
+
+
+def test_the_readme_has_the_options_of_every_measuring_command():
+    have = {m.group("command") for m in docs.BLOCK.finditer(README.read_text())}
+    assert {"bench", "compare", "sweep", "map", "fuzz", "e2e"} <= have
+
+
+def test_a_changed_option_is_found():
+    table = docs.options_md("map")
+    assert "`--loads LOADS` | 500,2000,8000 |" in table
+    text = f"<!-- options: map -->\n{table.replace('500,2000,8000', '1,2')}<!-- /options -->"
+    assert docs.refresh(text) == f"<!-- options: map -->\n{table}<!-- /options -->"

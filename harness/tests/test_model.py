@@ -1,0 +1,328 @@
+"""The model's arithmetic (Little's law, the engine's cycle, CPU and memory at a load), its fit from results
+documents, the setting a design needs, and its check against a map: no database, no variant started."""
+import json
+import math
+
+import pytest
+
+from tradebench_harness.model import check, fit, params, plan
+from tradebench_harness.model import predict as m
+from tradebench_harness.model.cli import main as predict_main
+from tradebench_harness.model.cli import newer_runs
+from tradebench_harness.model.designs import all_designs, key_of
+from tradebench_harness.run.environment import cpu_model
+
+MACHINE = m.Machine(sales_per_order=0.9, db_own_ms=0.2, cores=2.0)
+
+
+def fig(**kw):
+    base = {"cpu_us_per_order": 50.0, "saturation_orders": 20_000.0, "load_exponent": 0.0, "cycle_us": 0.0,
+            "refused_cost": 1.0, "insert_overhead_ms": 0.0, "rss_base_mb": 300.0, "rss_per_engine_mb": 10.0}
+    base.update(kw)
+    return m.Figures(**base)
+
+
+# --- Little's law and the setting it asks for -------------------------------------------------------------
+
+def test_the_bound_is_inserts_in_flight_over_the_round_trip_and_the_designs_own_time():
+    assert m.bound_sales_per_s(4, 50.0) == pytest.approx(80.0)
+    assert m.bound_sales_per_s(4, 9.6, 0.4) == pytest.approx(400.0)
+    assert m.bound_sales_per_s(None, 50.0) is None
+    assert m.round_trip_ms(7, 0.29) == pytest.approx(7.29)
+
+
+@pytest.mark.parametrize("sales", [1.0, 99.0, 400.0, 2664.0, 12_345.6])
+@pytest.mark.parametrize("rtt", [0.15, 2.5, 7.29, 51.8])
+def test_the_in_flight_needed_is_the_least_that_stores_the_sales(sales, rtt):
+    n = m.in_flight_needed(sales, rtt, 0.3)
+    assert m.bound_sales_per_s(n, rtt, 0.3) >= sales * (1 - 1e-9)
+    if n > 1:
+        assert m.bound_sales_per_s(n - 1, rtt, 0.3) < sales
+
+
+def test_the_smallest_setting_is_found_or_said_to_be_out_of_reach():
+    assert m.smallest_setting(lambda v: v * 4 >= 85, 4) == 22
+    assert m.smallest_setting(lambda v: v >= 4, 4) == 4
+    assert m.smallest_setting(lambda v: v >= 5000, 4, most=4096) is None
+
+
+# --- what sets the sales -------------------------------------------------------------------------------
+
+def test_below_every_bound_a_design_stores_what_it_is_offered():
+    p = m.predict(1000, 10.0, 64, 4, 3, fig(), MACHINE)
+    assert p.limit == "load" and p.carries
+    assert p.sales == pytest.approx(900.0) and p.sales_per_minute == pytest.approx(54_000.0)
+
+
+def test_above_its_bound_a_design_stores_in_flight_over_the_round_trip():
+    p = m.predict(1000, 10.0, 4, 4, 3, fig(insert_overhead_ms=0.5), MACHINE)
+    assert p.limit == "in flight" and not p.carries
+    assert p.sales == pytest.approx(4 * 1000 / 10.5)
+
+
+def test_a_design_short_of_cores_stores_what_its_cores_answer():
+    p = m.predict(100_000, 0.2, 64, 4, 3, fig(), MACHINE)
+    assert p.limit == "cores"
+    assert p.cpu_orders == pytest.approx(2.0 * 1e6 / 50.0)
+    assert p.sales == pytest.approx(40_000 * 0.9)
+    assert p.cores == pytest.approx(2.0)
+
+
+def test_a_multi_row_insert_per_cycle_has_no_bound_in_sales():
+    p = m.predict(1000, 50.0, None, 6, 3, fig(), MACHINE)
+    assert p.bound_sales is None and p.limit == "load"
+
+
+def test_without_figures_only_the_load_and_littles_law_are_known():
+    p = m.predict(1000, 10.0, 4, 4, 3, None, MACHINE)
+    assert p.limit == "in flight" and p.cores is None and p.rss_mb is None
+
+
+# --- the engine's cycle, and CPU at a load ---------------------------------------------------------------
+
+def test_a_cycle_is_the_pause_and_at_least_one_round_trip_and_grows_without_end_at_a_backlog():
+    assert m.cycle_ms(3, 2.0, 0.0, 1) == pytest.approx(5.0)
+    # 200 sales/s on one slot of 2 ms: the inserts take 40 % of the engine's time: 3 / (1 - 0.4)
+    assert m.cycle_ms(3, 2.0, 200.0, 1) == pytest.approx(5.0)
+    assert m.cycle_ms(3, 2.0, 300.0, 1) == pytest.approx(3 / 0.4)
+    # sixteen slots share the inserts of a cycle
+    assert m.cycle_ms(3, 2.0, 300.0 * 16, 16) == pytest.approx(3 / 0.4)
+    assert m.cycle_ms(3, 2.0, 600.0, 1) == pytest.approx(3 / (1 - m.BACKLOG))
+    # one multi-row INSERT per cycle, whatever its sales
+    assert m.cycle_ms(3, 2.0, 1e6, None) == pytest.approx(5.0)
+    assert m.cycles_per_s(4, 3, 2.0, 0.0, 4) == pytest.approx(4 * 200.0)
+
+
+def test_cpu_per_order_grows_below_saturation_by_the_load_exponent():
+    f = fig(cpu_us_per_order=40.0, saturation_orders=16_000.0, load_exponent=0.5)
+    assert m.cpu_us_per_order_at(16_000, f) == pytest.approx(40.0)
+    assert m.cpu_us_per_order_at(40_000, f) == pytest.approx(40.0)
+    assert m.cpu_us_per_order_at(4_000, f) == pytest.approx(80.0)
+    assert m.cpu_us_per_order_at(1_000, fig(load_exponent=0.0)) == pytest.approx(50.0)
+
+
+def test_cores_are_the_cycles_and_the_orders_and_a_refused_order_costs_at_most_a_taken_one():
+    f = fig(cycle_us=20.0, refused_cost=0.25)
+    assert m.cores_used(1000, 1000, f, cycles=1000) == pytest.approx((1000 * 20 + 1000 * 50) / 1e6)
+    assert m.cores_used(1000, 200, f, cycles=0) == pytest.approx((200 * 50 + 800 * 0.25 * 50) / 1e6)
+    assert m.cores_used(1000, 200, fig(refused_cost=3.0), cycles=0) == pytest.approx(1000 * 50 / 1e6)
+
+
+def test_memory_is_a_base_and_a_share_per_engine():
+    assert m.predict(100, 1.0, 21, 21, 3, fig(), MACHINE).rss_mb == pytest.approx(300 + 21 * 10)
+
+
+# --- the fit ------------------------------------------------------------------------------------------
+
+def test_the_load_shape_is_recovered_from_runs_the_model_itself_made():
+    beta = 0.4
+    weights = {"one": (30.0, 900.0), "two": (5.0, 400.0)}
+    loads = [(500, 1300), (2000, 1250), (8000, 1100), (500, 700), (2000, 650), (8000, 80)]
+    points = {k: [(r, cyc, a * cyc + b * r ** (1 - beta)) for r, cyc in loads] for k, (a, b) in weights.items()}
+    points["one rate"] = [(500, 1300, 9e5), (500, 700, 8e5), (500, 100, 7e5)]
+    got_beta, factors = fit.fit_shape(points)
+    assert got_beta == pytest.approx(beta, abs=0.011)
+    for k, (a, b) in weights.items():
+        assert factors[k] == pytest.approx(a / b, rel=0.05)
+    assert "one rate" not in factors                            # one rate says nothing of β
+    assert fit.fit_shape({"two points": points["one"][:2]}) is None
+
+
+def run(variant, **kw):
+    r = {"variant": variant, "persist": "per-sale", "engines": 4, "rate": None, "dbLatencyMs": 0, "waitMs": 0,
+         "settings": {"ENGINES": "4", "DELAY_MS": "3"}, "answers503": 0, "errors": 0, "driftFlagged": False,
+         "inFlight": 4, "boundFraction": None}
+    r.update(kw)
+    cpu = r.pop("cpu", 100.0)
+    r["cpu"] = {"variant": {"cpuPercent": cpu, "rssMaxMb": r.pop("rss", 1000.0)}}
+    return r
+
+
+def results_doc(tmp_path, name, cpu_model, started, runs, rtt0=0.2):
+    folder = tmp_path / name
+    folder.mkdir()
+    doc = {"runId": name, "command": "sweep-latency", "startedAt": started,
+           "environment": {"cpuModel": cpu_model, "cores": 2, "memoryGb": 23.5, "gitCommit": "abcdef0123"},
+           "cells": {"rttMs": {"0": rtt0}}, "runs": runs}
+    (folder / "results.json").write_text(json.dumps(doc))
+    return folder
+
+
+def test_a_fit_takes_each_figure_from_the_runs_that_measure_it(ctx, tmp_path):
+    designs = all_designs(ctx.root)
+    new = results_doc(tmp_path, "new", "CPU X", "2026-11-25T10:00:00+0000", [
+        # saturation: 100 % of a core for 20,000 orders/s is 50 µs an order
+        run("java-threads", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000),
+        run("java-virtual", cpu=120.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000),
+        # at its bound behind 20 ms: 4 in flight storing 190 sales/s is 21.05 ms an insert, 1.05 over the round trip
+        run("java-threads", dbLatencyMs=20, rttMs=20.0, rate=None, answers503=1000, boundFraction=0.95,
+            ordersPerSecond=20_000, acceptedPerSecond=200, salesPerSecond=4000 / 21.05),
+    ])
+    old = results_doc(tmp_path, "old", "CPU X", "2026-11-24T10:00:00+0000", [
+        run("java-threads", cpu=100.0, ordersPerSecond=25_000, acceptedPerSecond=25_000, salesPerSecond=22_000),
+        run("node-engine", cpu=100.0, ordersPerSecond=10_000, acceptedPerSecond=10_000, salesPerSecond=9_000,
+            settings={"ENGINES": "4", "WORKERS": "processes"}),
+    ])
+    (s,) = fit.fit([new, old], designs)
+    d = s["designs"]
+    assert d["java-threads"]["per-sale"]["cpuUsPerOrder"] == pytest.approx(50.0)
+    assert d["java-virtual"]["per-sale"]["cpuUsPerOrder"] == pytest.approx(60.0)
+    # node-engine only in the older folder, which measured java-threads at 40 µs: × 50/40
+    assert d["node-engine"]["per-sale"]["cpuUsPerOrder"] == pytest.approx(100.0 * 1.25)
+    assert "× 1.25" in d["node-engine"]["per-sale"]["from"]["cpuUsPerOrder"]
+    assert d["java-threads"]["per-sale"]["insertOverheadMs"] == pytest.approx(1.05, abs=0.01)
+    assert "no cell of its own" in d["java-virtual"]["per-sale"]["from"]["insertOverheadMs"]
+    # the median of the runs that stored what they accepted (the cell refusing orders is not one of them)
+    assert s["salesPerOrder"]["value"] == pytest.approx(0.9)
+    assert s["dbOwnMs"]["value"] == pytest.approx(0.2)
+    assert [src["folder"] for src in s["sources"]] == ["new", "old"]
+
+
+def test_a_design_one_machine_lacks_comes_from_another_scaled_by_their_ratio(ctx, tmp_path):
+    designs = all_designs(ctx.root)
+    fast = results_doc(tmp_path, "fast", "CPU F", "2026-11-25T10:00:00+0000", [
+        run("java-threads", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000),
+        run("java-akka", cpu=100.0, ordersPerSecond=10_000, acceptedPerSecond=10_000, salesPerSecond=9_000)])
+    slow = results_doc(tmp_path, "slow", "CPU S", "2026-11-25T11:00:00+0000", [
+        run("java-threads", cpu=100.0, ordersPerSecond=5_000, acceptedPerSecond=5_000, salesPerSecond=4_500)])
+    sets = {s["machine"]["cpuModel"]: s for s in fit.fit([fast, slow], designs)}
+    akka = sets["CPU S"]["designs"]["java-akka"]["per-sale"]
+    assert akka["cpuUsPerOrder"] == pytest.approx(100.0 * 4)
+    assert "not measured on this machine" in akka["from"]["cpuUsPerOrder"]
+
+
+def test_a_run_is_keyed_by_its_variant_and_the_row_its_settings_make(ctx):
+    designs = all_designs(ctx.root)
+    assert key_of({"variant": "node-engine", "settings": {"WORKERS": "threads"}}, designs) == \
+        "node-engine WORKERS=threads"
+    assert key_of({"variant": "node-engine", "settings": {"WORKERS": "processes"}}, designs) == "node-engine"
+    assert key_of({"variant": "java-threads", "settings": {}}, designs) == "java-threads"
+    assert key_of({"variant": "no-such-variant"}, designs) is None
+
+
+# --- the setting a design needs, and the cheapest ----------------------------------------------------------
+
+def a_set(**per_design):
+    figs = {"cpuUsPerOrder": 50.0, "saturationOrders": 20_000, "loadExponent": 0.0, "cycleUs": 0.0,
+            "refusedCost": 1.0, "insertOverheadMs": 0.0, "rssBaseMb": 300.0, "rssPerEngineMb": 5.0, "from": {}}
+    designs = {k: {"per-sale": {**figs, **v}, "batch": {**figs, **v}} for k, v in per_design.items()}
+    return {"machine": {"cpuModel": "CPU X", "cores": 2}, "sources": [], "salesPerOrder": {"value": 0.9},
+            "dbOwnMs": {"value": 0.2}, "designs": designs}
+
+
+def test_a_blocking_design_needs_engines_and_a_pooled_one_connections(ctx):
+    by = {d.key: d for d in all_designs(ctx.root)}
+    s = a_set(**{k: {} for k in by})
+    # 3,000 orders/s × 0.9 = 2,700 sales/s behind 7.2 ms: 19.44 in flight, so 20
+    threads = plan.plan(by["java-threads"], "per-sale", s, 3000, 7.2)
+    assert not threads.as_configured.carries and threads.needs == {"ENGINES": 20} and threads.carries
+    assert threads.at_need.rss_mb == pytest.approx(300 + 20 * 5)
+    akka = plan.plan(by["java-akka"], "per-sale", s, 3000, 7.2)
+    assert akka.needs == {"ENGINES": 20}                  # PERSIST_THREADS follows ENGINES
+    virtual = plan.plan(by["java-virtual"], "per-sale", s, 3000, 7.2)
+    assert virtual.needs == {} and virtual.carries        # 64 in flight as configured
+    assert plan.plan(by["java-virtual"], "per-sale", s, 3000, 30.0).needs == {"DB_POOL": 81}
+    # behind 50 ms, 135 in flight: an engine per product is the most that trade
+    far = plan.plan(by["java-threads"], "per-sale", s, 3000, 50.0)
+    assert not far.carries and "PRODUCTS" in far.why_not
+
+
+def test_no_setting_helps_a_design_short_of_cores_and_the_cheapest_is_the_one_using_the_fewest(ctx):
+    by = {d.key: d for d in all_designs(ctx.root)}
+    s = a_set(**{k: ({"cpuUsPerOrder": 10.0} if k == "java-virtual" else {}) for k in by})
+    short = plan.plan(by["java-threads"], "per-sale", s, 100_000, 0.2)
+    assert not short.carries and "cores" in short.why_not
+    plans = [plan.plan(d, "per-sale", s, 3000, 7.2) for d in by.values()]
+    assert plan.cheapest(plans).design.key == "java-virtual"
+
+
+# --- the check against a map -------------------------------------------------------------------------------
+
+def test_the_check_sets_each_cells_prediction_beside_its_measurement(ctx):
+    designs = all_designs(ctx.root)
+    s = a_set(**{"java-threads": {}})
+    doc = {"environment": {"cores": 2}, "cells": {"rttMs": {"0": 0.2, "10": 10.2}}, "runs": [
+        run("java-threads", rate=1000, dbLatencyMs=0, rttMs=0.2, salesPerMinute=54_000, salesPerSecond=900,
+            cpu=5.0, ordersPerSecond=1000),
+        # 4 in flight behind 10.2 ms: 392 sales/s, 23,529 a minute; measured 30 % more
+        run("java-threads", rate=1000, dbLatencyMs=10, rttMs=10.2, salesPerMinute=23_529 * 1.3,
+            salesPerSecond=392 * 1.3, cpu=5.0, ordersPerSecond=1000),
+        run("java-threads", rate=None, dbLatencyMs=0, salesPerMinute=1, salesPerSecond=1),  # closed loop: not a cell
+    ]}
+    rows = check.against(doc, s, designs)
+    assert len(rows) == 2
+    near, far = sorted(rows, key=lambda r: r["latencyMs"])
+    assert near["salesError"] == pytest.approx(0.0) and near["limit"] == "load"
+    assert near["cpuError"] == pytest.approx(0.0)          # 1,000 × 50 µs = 5 % of a core
+    assert far["limit"] == "in flight" and far["salesError"] == pytest.approx(1 / 1.3 - 1, abs=1e-3)
+    summary = check.summary(rows)
+    assert summary["sales"] == {"within": 1, "of": 2}
+    assert "✗" in check.table(rows)
+
+
+# --- the committed parameters and the command ------------------------------------------------------------
+
+def test_the_committed_parameters_cover_every_design_and_say_where_each_figure_came_from(ctx):
+    doc = params.load(params.COMMITTED)
+    keys = {d.key for d in all_designs(ctx.root)}
+    assert {s["machine"]["cpuModel"] for s in doc["sets"]} >= {"Intel(R) Xeon(R) Processor", "AMD EPYC"}
+    for s in doc["sets"]:
+        assert keys <= set(s["designs"]), s["machine"]
+        for src in s["sources"]:
+            assert (ctx.root / "docs" / "results" / src["folder"] / "results.json").is_file(), src
+        for key in keys:
+            entry = s["designs"][key]["per-sale"]
+            assert entry["cpuUsPerOrder"] > 0 and entry["from"]["cpuUsPerOrder"], key
+            assert entry["insertOverheadMs"] is not None and entry["from"]["insertOverheadMs"], key
+        assert 0.5 < s["salesPerOrder"]["value"] < 1.0 and s["dbOwnMs"]["value"] > 0
+
+
+def test_predict_answers_for_every_design_without_starting_anything(ctx, capsys):
+    assert predict_main(["--db-latency", "7", "--rate", "3000"]) == 0
+    out = capsys.readouterr().out
+    for d in all_designs(ctx.root):
+        assert f"| {d.key} |" in out
+    assert "Parameters: " in out and "Cheapest that carries it: " in out
+    with pytest.raises(SystemExit):
+        predict_main(["--rate", "3000"])
+
+
+def test_the_model_math_is_finite_over_a_grid_of_loads():
+    for rate in (1, 500, 8000, 50_000):
+        for rtt in (0.1, 2.5, 51.8):
+            for n in (None, 1, 4, 64):
+                p = m.predict(rate, rtt, n, 4, 3, fig(load_exponent=0.4, cycle_us=30.0), MACHINE)
+                assert all(math.isfinite(x) for x in (p.sales, p.cores, p.rss_mb))
+                assert p.sales <= p.offered_sales + 1e-9
+
+
+def test_predict_points_to_newer_runs_of_this_machine_and_not_to_another_machines(tmp_path):
+    import os
+    pset = {"machine": {"cpuModel": cpu_model(), "cores": os.cpu_count()},
+            "sources": [{"startedAt": "2026-11-25T10:00:00+0000"}]}
+    results = tmp_path / "results"
+    results.mkdir()
+    for name, model, started in [("20261126-000000-compare", cpu_model(), "2026-11-26T00:00:00+0000"),
+                                 ("20261126-010000-compare", "another CPU", "2026-11-26T01:00:00+0000"),
+                                 ("20261124-000000-compare", cpu_model(), "2026-11-24T00:00:00+0000")]:
+        results_doc(results, name, model, started, [run("java-threads")])
+        doc = json.loads((results / name / "results.json").read_text())
+        doc["environment"]["cores"] = os.cpu_count()
+        (results / name / "results.json").write_text(json.dumps(doc))
+    assert newer_runs(tmp_path, pset) == ["20261126-000000-compare"]
+
+
+def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitted_from(ctx):
+    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-25-map" / "results.json").read_text())
+    got = check.held_against(doc, ctx.root)
+    assert got and not got["inSample"] and got["summary"]["cells"] == len(got["rows"]) > 0
+    committed = params.load(params.COMMITTED)
+    xeon = params.for_machine(committed, doc["environment"]["cpuModel"], doc["environment"]["cores"])
+    fitted_on_it = {**committed, "sets": [{**xeon, "sources": [*xeon["sources"], {"runId": doc["runId"]}]}]}
+    assert check.held_against(doc, ctx.root, fitted_on_it)["inSample"]
+    shaped_by_it = {**committed, "sets": [{**xeon, "shapeSources": [{"runId": doc["runId"]}]}]}
+    assert check.held_against(doc, ctx.root, shaped_by_it)["inSample"]
+    assert not got["otherMachine"]
+    # a machine with no set of its own: the newest set of another, said so
+    other = check.held_against({**doc, "environment": {**doc["environment"], "cpuModel": "no such CPU"}}, ctx.root)
+    assert other["otherMachine"] and other["parameters"].startswith("another machine's: ")

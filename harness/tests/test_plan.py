@@ -1,0 +1,63 @@
+"""The one measurement path's plans: every measuring command cuts its work into units (a process each) and
+windows, and one estimate says how long they take."""
+from pathlib import Path
+
+from tradebench_harness.measure import plan
+from tradebench_harness.measure.plan import Calibration, Case, Series, Timing, Unit, Window
+from tradebench_harness.run import variants
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rows(names=("java-threads", "java-spray-async", "java-akka"), **case):
+    vs = variants.by_name(ROOT, list(names))
+    return plan.rows_of(vs, [Case(**case)], {})
+
+
+def test_fresh_units_are_one_window_each_round_robin():
+    units = plan.fresh_units(rows(), 2)
+    assert [(u.windows[0][0], u.series.variant.name) for u in units] == \
+        [(1, "java-threads"), (1, "java-spray-async"), (1, "java-akka"),
+         (2, "java-threads"), (2, "java-spray-async"), (2, "java-akka")]
+    assert all(len(u.windows) == 1 for u in units)
+
+
+def test_window_units_are_a_process_per_row_with_its_repeats_back_to_back():
+    units = plan.window_units(rows(rate=500, db_latency_ms=5), 3)
+    assert [u.series.variant.name for u in units] == ["java-threads", "java-spray-async", "java-akka"]
+    assert [rep for rep, _ in units[0].windows] == [1, 2, 3]
+    assert [w for _, w in units[0].windows] == [Window(5, 64, 0, 500)] * 3
+
+
+def test_a_case_that_names_variants_runs_only_those():
+    only = plan.rows_of(variants.discover(ROOT), [Case(variants=["java-akka"])], {})
+    assert [s.variant.name for s, _ in only] == ["java-akka"]
+
+
+def test_grid_units_measure_every_cell_of_a_series_in_one_process_in_passes():
+    (s,) = [s for s, _ in rows(["java-threads"])]
+    cells = [Window(0, rate=500), Window(10, rate=500)]
+    (u,) = plan.grid_units([s], cells, 2)
+    assert u.windows == [(1, cells[0]), (1, cells[1]), (2, cells[0]), (2, cells[1])]
+
+
+def test_the_estimate_grows_with_what_runs_and_counts_the_calibration_and_the_probes():
+    (s,) = [s for s, _ in rows(["java-threads"])]
+    t = Timing(window=15, warmup="10", settle=2)
+    one = plan.estimate_seconds([Unit(s, [(1, Window())])], t, {})
+    # start twice (verify, then a restart), verify, the JIT warm-up, the first warm-up and the window
+    assert one == 8 * 2 + 25 + 45 + 10 + 15 + 3
+    three = plan.estimate_seconds([Unit(s, [(r, Window()) for r in (1, 2, 3)])], t, {})
+    assert three == one + 2 * (2 + 15 + 5)
+    assert plan.estimate_seconds([Unit(s, [(1, Window())])] * 2, t, {}) == 2 * one
+    probed = plan.estimate_seconds([Unit(s, [(1, Window(0)), (1, Window(20))])], t, {})
+    assert probed == one + (2 + 15 + 5) + 2 * 2 * plan.PROBE_SECONDS
+    assert plan.estimate_seconds([Unit(s, [(1, Window())])], t, {}, Calibration()) > one
+
+
+def test_a_series_is_named_by_its_row_and_why_it_is_there():
+    (node,) = variants.by_name(ROOT, ["node-engine"])
+    s = Series(node, 4, "per-sale", {"WORKERS": "threads"}, case="ENGINES=64: 64 in flight")
+    assert s.name == "node-engine WORKERS=threads (ENGINES=64: 64 in flight)"
+    assert " " not in s.slug and "=" not in s.slug and "(" not in s.slug
+    assert s.run_settings({})["WORKERS"] == "threads" and s.run_settings({})["ENGINES"] == "4"

@@ -1,0 +1,53 @@
+"""The options tables of harness/README.md, made from the parser itself so that they cannot drift from it.
+
+A table sits between `<!-- options: COMMAND -->` and `<!-- /options -->`; `python -m
+tradebench_harness.cli.docs harness/README.md` writes every such table again (harness/tests/test_docs.py
+fails while one differs from the parser)."""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from .main import parser
+
+BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
+
+
+def _default(a: argparse.Action) -> str:
+    if isinstance(a, (argparse._StoreTrueAction, argparse._StoreFalseAction)) or a.default in (None, argparse.SUPPRESS):
+        return ""
+    d = a.default
+    return ",".join(map(str, d)) if isinstance(d, list) else str(d)
+
+
+def options_md(command: str) -> str:
+    """The Markdown table of COMMAND's options: flag, default, what it does (its help text)."""
+    sub = parser().commands[command]
+    rows = ["| option | default | what |", "| --- | --- | --- |"]
+    for a in sub._actions:
+        if isinstance(a, argparse._HelpAction):
+            continue
+        name = ", ".join(a.option_strings) if a.option_strings else a.dest.upper()
+        if a.option_strings and a.metavar is None and a.nargs != 0:
+            name += " " + a.dest.upper()
+        what = (a.help or "").replace("%%", "%").replace("|", "\\|")
+        default = sub.get_default(a.dest) if a.option_strings else None
+        shown = _default(a) if default is None or default == a.default else str(default)
+        rows.append(f"| `{name}` | {shown} | {what} |")
+    return "\n".join(rows) + "\n"
+
+
+def refresh(text: str) -> str:
+    return BLOCK.sub(lambda m: m.group(1) + options_md(m.group("command")) + m.group(4), text)
+
+
+def main(argv: list[str]) -> int:
+    for path in map(Path, argv):
+        path.write_text(refresh(path.read_text()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,369 @@
+"""The benchmark commands: bench, compare, sweep, diff, report.
+
+  ./tradebench bench VARIANT [options]          one variant (--repeat 1 by default)
+  ./tradebench compare [options]                every variant row started once, --repeat 3 windows of it (--fresh: a
+                                                fresh process per repeat, the rows interleaved round-robin)
+  ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
+  ./tradebench sweep VARIANT|all --rates R1,R2,...   open loop: latency and achieved rate per offered rate
+  ./tradebench sweep VARIANT|all --engines 1,2,4,8   sales/min per engine count
+  ./tradebench sweep VARIANT|all --db-latency 0,1,5,20,50   sales/min against the database's round trip, each
+                                                design's bound beside it (one process per series)
+  ./tradebench map [--latencies L,..] [--loads R,..]   which design stores the most sales, per latency x load
+  ./tradebench diff RUN_A RUN_B                 per variant: both medians, the ratio, whether ranges overlap
+  ./tradebench report RUN                       writes summary.md, runs.csv and report.html again
+Variant settings the options do not name pass through the environment (THREADS=virtual, DISPATCHER=fork-join).
+Every one of them measures on one path (measure.plan, measure.instance, measure.execute).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..measure import experiments, plan
+from ..measure.execute import execute
+from ..measure.plan import Calibration, Case, Series, Timing, Window
+from ..report import diff, results
+from ..run.variants import select
+
+
+def positive(text: str) -> int:
+    v = int(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError("a whole number >= 0")
+    return v
+
+
+def warmup(text: str) -> str:
+    if text == "auto":
+        return text
+    positive(text)
+    return text
+
+
+def int_list(text: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
+    if not vals or any(v <= 0 for v in vals):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of positive numbers (got {text!r})")
+    return vals
+
+
+def latency_list(text: str) -> list[int]:
+    try:
+        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})") from None
+    if not vals or any(v < 0 for v in vals):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
+    return sorted(set(vals))
+
+
+def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None:
+    if sweep:
+        p.add_argument("--engines", dest="engines_list", type=int_list, default=None, help="engine counts, e.g. 1,2,4,8")
+        p.set_defaults(engines=4)
+    else:
+        p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=30, help="measured seconds of each window (compare: each of its --repeat windows)")
+    p.add_argument("--warmup", type=warmup, default="auto",
+                   help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s")
+    p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds")
+    p.add_argument("--jit-warmup-max", type=positive, default=90,
+                   help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
+                        " 5 s, for at most this many seconds, before the measured load")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
+    if sweep:
+        p.add_argument("--db-latency", type=latency_list, default=None,
+                       help="ms added to every database round trip, a list (e.g. 0,1,5,20,50): a latency sweep")
+    else:
+        p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
+    p.add_argument("--rate", type=positive, default=None, help="open loop at this many orders/s (latency from the intended send time)")
+    p.add_argument("--label", default="", help="a name for the case (a column of the table)")
+    p.add_argument("--nodes", type=positive, default=1,
+                   help="cluster members on loopback (java-spray-async's cluster mode; ENGINES is the cluster's total);"
+                        " the load client spreads its connections over them")
+    p.add_argument("--repeat", type=positive, default=repeat, help="windows of each variant row, back to back on one process (--fresh: a process each, round-robin)")
+    p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
+    p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
+    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement")
+    p.add_argument("--calibration-warmup", type=warmup, default="auto",
+                   help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs")
+    p.add_argument("--calibration-warmup-max", type=positive, default=45,
+                   help="the calibration's auto warm-up bound in seconds")
+    p.add_argument("--max-error-rate", type=float, default=None,
+                   help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
+
+
+def slow_database(p: argparse.ArgumentParser) -> None:
+    """The other two kinds of slow database, beside --db-latency's far one (run/slowdb.py)."""
+    p.add_argument("--db-cpu", type=cores, default=None, metavar="CORES",
+                   help="a busy database: its server held to this many cores for the whole run (0.25: a quarter of "
+                        "one core; a cgroup CPU quota)")
+    p.add_argument("--db-durable", action="store_true",
+                   help="a durable database: every commit synced to disk (innodb_flush_log_at_trx_commit=1) for the run")
+
+
+def cores(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of cores, e.g. 0.25 (got {text!r})") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"a number of cores above 0 (got {text!r})")
+    return v
+
+
+def timing_of(a, **over) -> Timing:
+    t = Timing(window=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
+               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+    for k, v in over.items():
+        setattr(t, k, v)
+    return t
+
+
+def case_of(a, **over) -> Case:
+    nodes = max(1, getattr(a, "nodes", 1) or 1)
+    label = a.label or (f"{nodes}-members" if nodes > 1 else "")
+    c = Case(label=label, engines=a.engines, wait_ms=a.wait, concurrency=a.concurrency, persist=a.persist,
+             db_latency_ms=a.db_latency, rate=a.rate or None, nodes=nodes)
+    for k, v in over.items():
+        setattr(c, k, v)
+    return c
+
+
+def options_of(a) -> dict:
+    return {k: v for k, v in vars(a).items() if k != "func"}
+
+
+def calibration_of(a) -> Calibration | None:
+    if a.no_calibrate:
+        return None
+    return Calibration(a.calibration_duration, a.calibration_warmup, a.calibration_warmup_max)
+
+
+def failed(doc: dict) -> int:
+    return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
+
+
+def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False) -> int:
+    """bench, compare and the case sweeps: each row a process (FRESH: each repeat of each row one, round-robin)."""
+    rows = plan.rows_of(variants, cases, ctx.env)
+    units = plan.fresh_units(rows, a.repeat) if fresh else plan.window_units(rows, a.repeat)
+    _, doc = execute(ctx, command, units, timing_of(a), options_of(a), calibration=calibration_of(a),
+                     experiment=experiment, out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu,
+                     db_durable=a.db_durable)
+    return failed(doc)
+
+
+def cmd_bench(ctx, a) -> int:
+    return measure_cases(ctx, "bench", select(ctx.root, a.variant), [case_of(a)], a)
+
+
+def cmd_compare(ctx, a) -> int:
+    variants = select(ctx.root, a.variants)
+    if a.experiment:
+        try:
+            meta, cases = experiments.load(ctx, a.experiment, ctx.env)
+        except experiments.ExperimentError as e:
+            print(f"tradebench: error: {e}", file=sys.stderr)
+            return 2
+        if a.cases:
+            wanted = [c for c in a.cases.split(",") if c]
+            unknown = set(wanted) - {c.label for c in cases}
+            if unknown:
+                print(f"tradebench: error: no case {', '.join(sorted(unknown))} in {meta['file']} (its cases: "
+                      f"{', '.join(c.label for c in cases)})", file=sys.stderr)
+                return 2
+            cases = [c for c in cases if c.label in wanted]
+        return measure_cases(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
+    return measure_cases(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
+
+
+def all_series(variants, engines: int, persist: str, env: dict) -> list[Series]:
+    """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
+    ENV pins the row's setting)."""
+    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
+
+
+def equal_in_flight(series: list[Series], env: dict, target: int | None) -> list[Series]:
+    """The blocking designs again with as many engines as the others keep inserts in flight (TARGET; None: the
+    largest in-flight count of a series that does not grow with ENGINES): the answer is about inserts in
+    flight and what they cost, not about a label."""
+    grows, fixed = [], []
+    for s in series:
+        now = s.in_flight(env)
+        more = Series(s.variant, s.engines + 1, s.persist, s.settings).in_flight(env)
+        if now is None:
+            continue
+        (grows if more != now else fixed).append((s, now))
+    target = target or max((n for _, n in fixed), default=None)
+    if not target:
+        return []
+    return [Series(s.variant, target, s.persist, s.settings, case=f"ENGINES={target}: {target} in flight")
+            for s, n in grows if n < target]
+
+
+def measure_grid(ctx, command, kind, series, cells, a) -> int:
+    """The latency sweep and the map: one process per series, every cell a window, through the link."""
+    t = timing_of(a, window=a.duration, warmup=str(a.settle), settle=a.settle, link=True)
+    doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}), "loads": [c.load_text for c in cells]}
+    _, doc = execute(ctx, command, plan.grid_units(series, cells, a.repeat), t, options_of(a), cells=doc_cells,
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
+
+
+def cmd_latency_sweep(ctx, a) -> int:
+    series = all_series(select(ctx.root, a.variant), a.engines, a.persist, ctx.env)
+    if a.equal_in_flight != 0 and a.persist == "per-sale":
+        series += equal_in_flight(series, ctx.env, a.equal_in_flight or None)
+    a.duration = a.duration or 15
+    grid = [Window(lat, a.concurrency, a.wait, a.rate or None) for lat in a.db_latency]
+    return measure_grid(ctx, "sweep-latency", "sweep", series, grid, a)
+
+
+# the map's default grid: four round trips from "same machine" to the 2014 article's slow database, three
+# open-loop rates from well within every design's reach to beyond this machine's ceiling (about 9,000 orders/s
+# per-sale on 2 cores)
+MAP_LATENCIES = [0, 2, 10, 50]
+MAP_LOADS = [500, 2000, 8000]
+
+
+def cmd_map(ctx, a) -> int:
+    series = all_series(select(ctx.root, a.variants), a.engines, a.persist, ctx.env)
+    grid = [Window(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
+    return measure_grid(ctx, "map", "map", series, grid, a)
+
+
+def cmd_in_flight_sweep(ctx, a) -> int:
+    """What keeping N inserts in flight costs each design: its in-flight settings at each N (ENGINES, DB_POOL,
+    ...), one process per (design, N), behind one database latency."""
+    if a.db_latency and len(a.db_latency) > 1:
+        print("tradebench: error: --in-flight takes one --db-latency", file=sys.stderr)
+        return 2
+    a.db_latency = a.db_latency[0] if a.db_latency else 0
+    a.duration = a.duration or 15
+    rows = []
+    for v in select(ctx.root, a.variant):
+        for row in v.rows_given(ctx.env):
+            for n in a.in_flight:
+                extra = plan.in_flight_settings(v, a.persist, n)
+                if extra is None:
+                    print(f"tradebench: {v.name} declares no inserts in flight for {a.persist}: left out", file=sys.stderr)
+                    break
+                engines = int(extra.pop("ENGINES", a.engines))
+                rows.append((Series(v, engines, a.persist, {**row, **extra}, f"{n} in flight"),
+                             Window(a.db_latency, a.concurrency, a.wait, a.rate or None)))
+    units = plan.window_units(rows, a.repeat)
+    _, doc = execute(ctx, "sweep-in-flight", units, timing_of(a), options_of(a), calibration=calibration_of(a),
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return failed(doc)
+
+
+def cmd_sweep(ctx, a) -> int:
+    if a.in_flight:
+        return cmd_in_flight_sweep(ctx, a)
+    if a.db_latency is not None:
+        return cmd_latency_sweep(ctx, a)
+    if a.duration is None:
+        a.duration = 30
+    if not a.rates and not a.engines_list:
+        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,..., --engines 1,2,4,8 or "
+              "--in-flight 4,16,64",
+              file=sys.stderr)
+        return 2
+    cases = []
+    for e in a.engines_list or [a.engines]:
+        for r in a.rates or [None]:
+            label = (f"{r}/s" if r else "") + (f" {e} engines" if a.engines_list else "")
+            cases.append(case_of(a, engines=e, rate=r, label=label.strip()))
+    return measure_cases(ctx, "sweep", select(ctx.root, a.variant), cases, a)
+
+
+def cmd_diff(ctx, a) -> int:
+    try:
+        da, db_ = results.load(a.run_a, ctx.results), results.load(a.run_b, ctx.results)
+    except FileNotFoundError as e:
+        print(f"tradebench: error: {e}", file=sys.stderr)
+        return 2
+    print(diff.show(da, db_))
+    return 0
+
+
+def cmd_report(ctx, a) -> int:
+    doc = results.load(a.run, ctx.results)
+    p = Path(a.run)
+    folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
+    results.write_all(folder, doc)
+    print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
+    return 0
+
+
+def add(sub) -> None:
+    p = sub.add_parser("bench", help="one variant: database + variant + load client; a results folder")
+    p.add_argument("variant")
+    common(p, repeat=1)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("compare", help="the same load against every variant row: each started once and measured in "
+                                       "--repeat windows (--fresh: a process per repeat, round-robin)")
+    common(p, repeat=3)
+    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
+    p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
+    p.add_argument("--cases", default=None, help="with --experiment: only these cases (comma-separated labels)")
+    p.add_argument("--fresh", action="store_true",
+                   help="each repeat a fresh process (started, verified, warmed), the variants interleaved round-robin:"
+                        " about three times as long; the spread then includes a process's start (default: each variant"
+                        " started once, its repeats windows of that process)")
+    p.set_defaults(func=cmd_compare, duration=15)
+
+    p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
+                                     "load (--rates), or sales/min versus ENGINES (--engines)")
+    p.add_argument("variant", help="a variant, a comma-separated list, or all")
+    common(p, repeat=1, sweep=True)
+    p.set_defaults(duration=None)
+    p.add_argument("--rates", type=int_list, default=None, help="offered orders/s, e.g. 1000,2000,4000")
+    p.add_argument("--in-flight", type=int_list, default=None,
+                   help="inserts in flight, e.g. 4,16,64: each design with the settings that keep that many (ENGINES, "
+                        "DB_POOL, ...; its manifest's inFlight), behind one --db-latency: what capacity costs it")
+    p.add_argument("--settle", type=positive, default=5,
+                   help="--db-latency: seconds of load at each latency before its window")
+    p.add_argument("--equal-in-flight", type=positive, default=None,
+                   help="--db-latency, per-sale: also run each design whose inserts in flight grow with ENGINES with "
+                        "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("map", help="every variant over database latency x offered load: which design stores the most "
+                                   f"sales where (default grid {len(MAP_LATENCIES)} x {len(MAP_LOADS)}, about 25 min)")
+    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
+    p.add_argument("--latencies", type=latency_list, default=MAP_LATENCIES,
+                   help=f"ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
+    p.add_argument("--loads", type=int_list, default=MAP_LOADS,
+                   help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
+    p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale", help="PERSIST: a row per sale, or a multi-row INSERT per engine cycle")
+    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell")
+    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
+    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
+    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
+    p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
+    p.add_argument("--max-error-rate", type=float, default=None, help="a window fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
+    p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
+    slow_database(p)
+    p.set_defaults(func=cmd_map)
+
+    p = sub.add_parser("diff", help="two results folders side by side")
+    p.add_argument("run_a")
+    p.add_argument("run_b")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("report", help="write summary.md, runs.csv and report.html of a results folder again")
+    p.add_argument("run")
+    p.set_defaults(func=cmd_report)

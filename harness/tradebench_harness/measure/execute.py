@@ -1,0 +1,154 @@
+"""A measuring command from its units to its results folder, the same for bench, compare, sweep and map:
+
+  build what runs -> the environment -> the time it will take, said up front -> the calibration (bench and
+  compare: this machine's ceilings) -> the round trip of every added latency (a run through the link) ->
+  every unit in turn on the one measurement path (instance.measure_unit) -> results/<run-id>/ written by
+  the one results writer (report.results.write_all).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..model import check
+from ..report import bounds, results, tables
+from ..run import db as dbmod
+from ..run import environment, loadclient, slowdb, toxiproxy
+from ..run.context import Context
+from ..run.variants import ManifestError
+from . import calibrate, figures
+from .instance import measure_unit
+from .plan import PROBE_SECONDS, Calibration, Timing, Unit, estimate_seconds
+
+
+def say(msg: str) -> None:
+    print(f"tradebench: {msg}", file=sys.stderr, flush=True)
+
+
+def human(seconds: float) -> str:
+    m, s = divmod(int(seconds), 60)
+    return f"{m} min {s:02d} s" if m else f"{s} s"
+
+
+def probe_rtts(ctx: Context, db, scratch_db: str, latencies: list[int], out: Path) -> dict:
+    """Per added latency: the round trip of one INSERT through the link (ms), single rows on one connection."""
+    out.mkdir(parents=True, exist_ok=True)
+    rtts: dict[int, float | None] = {}
+    link = toxiproxy.SlowLink(ctx, db.host, db.port, 0, out / "toxiproxy.log").start()
+    try:
+        for lat in sorted(set(latencies)):
+            say(f"round trip at +{lat} ms")
+            link.set_latency(lat)
+            js = out / f"rtt-{lat}ms.json"
+            rc = loadclient.run(ctx, "insert-ceiling", "--db-url", db.jdbc(scratch_db, "127.0.0.1", link.port),
+                                "--connections", 1, "--batch-rows", 1, "--duration", PROBE_SECONDS, "--warmup", 1,
+                                "--json", js, log=out / f"rtt-{lat}ms.log", timeout=120)
+            rows = json.loads(js.read_text()).get("rowsPerSecond") if rc == 0 and js.exists() else None
+            rtts[lat] = round(bounds.rtt_ms(rows), 3) if rows else None
+    finally:
+        link.stop()
+    return rtts
+
+
+def shown(rec: dict) -> str:
+    """One line of what a window measured, for the log."""
+    if rec.get("error"):
+        return f"failed: {rec['error'][:200]}"
+    f = rec.get("boundFraction")
+    rtt = f" ({rec['rttMs']} ms)" if rec.get("rttMs") is not None else ""
+    load = f"{rec['rate']}/s" if rec.get("rate") else f"{rec.get('concurrency')} clients"
+    return (f"+{rec['dbLatencyMs']} ms{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
+            + (f" = {f:.2f} of its bound" if f is not None else "")
+            + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
+
+
+def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
+            calibration: Calibration | None = None, experiment: dict | None = None,
+            out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False) -> tuple[Path, dict]:
+    """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
+
+    CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
+    generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not).
+    DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
+    synced) for the whole run, calibration included (run.slowdb)."""
+    if not units:
+        raise ManifestError("nothing to run: no variant matches the cases")
+    run_id = results.new_run_id(command)
+    folder = out_dir or ctx.results / run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
+    variants = {u.series.variant.name: u.series.variant for u in units}
+    for v in variants.values():
+        say(f"building {v.name} when needed")
+        v.ensure_built(ctx, log=open(folder / "build.log", "ab"))
+
+    latencies = sorted({w.latency_ms for u in units for _, w in u.windows})
+    runtimes = {v.runtime for v in variants.values()}
+    # each floor once, started as the first variant naming it starts it (Tomcat: java-threads' and java-akka's are one)
+    floors = {}
+    for v in variants.values():
+        if v.floor and v.floor["name"] not in floors:
+            floors[v.floor["name"]] = lambda port, v=v: v.floor_command(ctx, port)
+    conns = {u.series.variant.db_connection_count(u.series.run_settings(ctx.env)) * u.series.nodes for u in units}
+    modes = {u.series.persist for u in units}
+    est = estimate_seconds(units, t, ctx.env, calibration)
+    windows = sum(len(u.windows) for u in units)
+    say(f"{command}: {len(units)} process(es), {windows} window(s) of {t.window} s"
+        f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
+    doc = {"schemaVersion": results.SCHEMA_VERSION, "runId": run_id, "command": command,
+           "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finishedAt": None,
+           "environment": environment.collect(ctx, db), "options": options, "experiment": experiment,
+           "calibration": {}, "runs": [], "summary": []}
+    if cells is not None:
+        doc["cells"] = {**cells, "series": list(dict.fromkeys(u.series.name for u in units)), "estimateS": est,
+                        "rttMs": {}}
+    with slowdb.slowed(db, db_cpu, db_durable):
+        doc["environment"].update(databaseCpuCores=db_cpu,
+                                  databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
+        _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder)
+    if cells is not None:
+        # the model's prediction of every cell beside its measurement, from parameters fitted on other runs
+        doc["model"] = check.held_against(doc, ctx.root)
+    results.write_all(folder, doc)
+    results.link_latest(ctx.results, folder)
+    print((folder / "summary.md").read_text(), flush=True)
+    say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")
+    return folder, doc
+
+
+def _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder) -> None:
+    t0 = time.monotonic()
+    scratch = "TRADER_CALIBRATION" if db.private else db.name
+    if db.private and (calibration or t.link or any(latencies)):
+        dbmod.create(ctx, scratch)
+    if calibration:
+        # a ceiling is measured at saturation: the runs' connection count, no pause
+        doc["calibration"] = calibrate.calibrate(
+            ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
+            calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
+            persist_modes=modes)
+    rtts: dict = {}
+    if t.link or any(latencies):
+        rtts = probe_rtts(ctx, db, scratch, latencies, folder / "round-trips")
+        say("round trips: " + ", ".join(f"+{k} ms: {v} ms" for k, v in rtts.items()))
+        if cells is not None:
+            doc["cells"]["rttMs"] = {str(k): v for k, v in rtts.items()}
+
+    for i, u in enumerate(units, 1):
+        name = f"[{i}/{len(units)}] {u.series.name}"
+        reps = sorted({rep for rep, _ in u.windows})
+        out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
+
+        def on_record(rec, name=name):
+            if not rec.get("error") and doc["calibration"]:
+                figures.attach_fractions(rec, doc["calibration"])
+            say(f"{name} #{rec['repeat']}: {shown(rec)}")
+
+        doc["runs"] += measure_unit(ctx, db, u, t, rtts, out, folder, say=lambda m, name=name: say(f"{name}: {m}"),
+                                    on_record=on_record)
+        elapsed = time.monotonic() - t0
+        say(f"{i}/{len(units)} in {human(elapsed)}; about {human(elapsed / i * (len(units) - i))} left")
+    doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    doc["elapsedS"] = round(time.monotonic() - t0, 1)

@@ -1,0 +1,287 @@
+"""The one measurement path: a unit (plan.Unit) is one process of a variant row, measured in windows.
+
+  Toxiproxy in front of the database (when the link is wanted) -> the variant built and started behind it
+  -> healthy -> `loadclient verify` (no added latency) -> restarted (verify leaves orders in the market that
+  would trade with the load) -> JIT warm-up at the heaviest window's load (a JVM) -> for each window: what
+  the load before left in the variant's inboxes stored (no load, no added latency, until SALES stops
+  growing), the link's latency set, SALES emptied, a fresh `loadclient load` (warm-up or settle, then the
+  measured window) while the variant, the database, the link and the load client are sampled every second
+  -> one run record per window.
+
+Whatever it started is stopped, on success, failure, Ctrl-C or SIGTERM. Sales are counted per window from
+SALES rows created in the window, not from the process.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from ..report import bounds
+from ..run import loadclient, members, process, toxiproxy
+from ..run.context import Context
+from ..run.db import DbError
+from ..run.variants import ManifestError, row_label
+from . import figures, jit_warmup
+from .plan import Series, Timing, Unit, Window
+
+STEADY_WINDOW_S = 5
+STEADY_TOLERANCE = 0.05
+#: the most seconds a window waits for the backlog of the load before it to be stored (drain)
+DRAIN_MAX_S = 60
+
+
+class RunFailed(Exception):
+    pass
+
+
+class _One:
+    """A single variant process with the Members interface (url, urls, pids, alive, stop)."""
+
+    def __init__(self, r: process.Running):
+        self.r = r
+        self.url = self.urls = r.url
+        self.pids = [r.pid]
+
+    def alive(self) -> bool:
+        return self.r.alive()
+
+    def stop(self, timeout: float = 15.0):
+        return self.r.stop(timeout)
+
+
+def start_variant(ctx: Context, s: Series, env: dict, out: Path, port: int, append: bool = False, db=None):
+    """The variant alone on PORT, or S.nodes cluster members (the load client spreads its connections over them).
+    Members start with no handed-over orders: a cluster stopped before leaves its open orders in ENGINE_HANDOVER."""
+    v = s.variant
+    if s.nodes <= 1:
+        return _One(process.start_variant(ctx, v, env, out / "variant.log", port=port, append=append))
+    if v.cluster is None:
+        raise RunFailed(f"--nodes {s.nodes}: {v.name} has no cluster mode (no cluster key in its variant.yaml)")
+    if db is not None:
+        try:
+            db.sql("DELETE FROM ENGINE_HANDOVER")
+        except DbError:
+            pass   # a database made before the table: the members create it
+    logs = [out / f"variant-{i}.log" for i in range(s.nodes)]
+    return members.start(ctx, v, env, logs, append=append)
+
+
+class Instance:
+    """One started variant row: its process(es), behind a Toxiproxy link when LINK; a context manager that
+    stops everything it started."""
+
+    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool):
+        self.ctx, self.db, self.series, self.out, self.want_link = ctx, db, series, out, link
+        self.settings = series.run_settings(ctx.env)
+        self.link = None
+        self.variant = None
+        self.port = process.free_port()
+
+    def __enter__(self) -> Instance:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def stop_timeout(self) -> float:
+        return 60 if self.series.nodes > 1 else 15
+
+    def env(self) -> dict:
+        env = {**self.db.variant_env(), **self.settings}
+        if self.link:
+            env.update(DB_HOST="127.0.0.1", DB_PORT=str(self.link.port))
+        return env
+
+    def start(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        if self.want_link:
+            self.link = toxiproxy.SlowLink(self.ctx, self.db.host, self.db.port, 0, self.out / "toxiproxy.log").start()
+        self.variant = start_variant(self.ctx, self.series, self.env(), self.out, self.port, db=self.db)
+
+    def verify(self) -> None:
+        """`loadclient verify` with no added latency; then a restart, so the load meets an empty market."""
+        if self.link:
+            self.link.set_latency(0)
+        rc = loadclient.run(self.ctx, "verify", "--url", self.variant.url, "--db-url", self.db.jdbc(),
+                            log=self.out / "verify.log")
+        if rc != 0:
+            raise RunFailed(f"{self.series.variant.name} failed loadclient verify: not measured "
+                            f"(log: {self.out / 'verify.log'})")
+        self.variant.stop(self.stop_timeout)
+        self.variant = start_variant(self.ctx, self.series, self.env(), self.out, self.port, append=True, db=self.db)
+
+    def warm_jit(self, w: Window, max_s: int, say) -> dict | None:
+        """A JVM's load at W until its JIT compiler is quiet (what it compiles at the heaviest load serves the
+        lighter ones); None for a runtime without one."""
+        if not max_s or not jit_warmup.has_jit(self.variant.pids):
+            return None
+        if self.link:
+            self.link.set_latency(0)
+        done = jit_warmup.warm(self.ctx, self.variant, w.concurrency, w.wait_ms, w.rate, max_s,
+                               self.out / "jit-warmup.log", say=say)
+        if not self.variant.alive():
+            raise RunFailed(f"{self.series.variant.name} died during the JIT warm-up (log: {self.out / 'variant.log'})")
+        return done
+
+    def drain(self, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+        """With no load and no added latency, lets the variant store what the load before left in its inboxes,
+        until SALES stops growing for QUIET_S (at most MOST_S); the seconds it took."""
+        return drain(self.db, self.link, most_s, quiet_s)
+
+    def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict:
+        """One window at W: the link's latency set, SALES emptied, a fresh load client (WARMUP, then the
+        window) while every process group is sampled; the window's figures."""
+        out.mkdir(parents=True, exist_ok=True)
+        if self.link:
+            self.link.set_latency(w.latency_ms)
+        elif w.latency_ms:
+            raise ValueError("a window with added latency needs the link")
+        # A window's sales only. The JIT warm-up stored a minute of sales (a million rows and more at
+        # saturation): a table that large no longer fits the buffer pool and doubled the database's CPU per sale
+        # (40.6 against 18 µs, java-threads batch). TRUNCATE waits for the inserts under way; the variants'
+        # prepared statements are prepared again by the server.
+        try:
+            self.db.sql("TRUNCATE TABLE SALES")
+        except DbError:
+            self.db.sql("DELETE FROM SALES")     # a user without the DROP privilege TRUNCATE needs
+        load_json, hgrm = out / "load.json", out / "latency.hgrm"
+        sampler = process.Sampler(1.0)
+        sampler.add("variant", *self.variant.pids)
+        sampler.add("database", self.db.pid())
+        if self.link:
+            sampler.add("link", self.link.pid)
+        lc = loadclient.start(self.ctx, "load", *load_args(w, t, warmup, self.variant.urls, self.db.jdbc(), load_json,
+                                                             hgrm), log=out / "load.log")
+        sampler.add("loadclient", lc.pid)
+        sampler.start()
+        try:
+            deadline = time.monotonic() + (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90
+            while lc.popen.poll() is None:
+                time.sleep(0.5)
+                if not self.variant.alive():
+                    lc.stop(5)
+                    raise RunFailed(f"the variant died during the load (log: {self.out / 'variant.log'})")
+                if time.monotonic() > deadline:
+                    lc.stop(5)
+                    raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
+        finally:
+            samples = sampler.stop()
+            if lc.alive():                 # interrupted (Ctrl-C, SIGTERM) while the load ran
+                lc.stop(5)
+        # the connections the variant keeps open to its database (its pools stay open after the load)
+        open_conns = process.connections_to(self.variant.pids, [self.link.port if self.link else self.db.port])
+        rc = lc.popen.returncode
+        if not load_json.exists():
+            raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
+        rec = figures.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, warmup)
+        rec["samples"] = samples
+        rec["dbConnectionsOpen"] = open_conns
+        rec["pids"] = {"variant": self.variant.pids[0], "loadclient": lc.pid}
+        if rc != 0:
+            rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
+        return rec
+
+    def alive(self) -> bool:
+        return self.variant is not None and self.variant.alive()
+
+    def stop(self) -> None:
+        try:
+            if self.variant:
+                self.variant.stop(self.stop_timeout)
+                self.variant = None
+        finally:
+            if self.link:
+                self.link.stop()
+                self.link = None
+
+
+def drain(db, link, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+    """A load heavier than a design's bound fills its inboxes; without this the next window would hold that
+    backlog beside its own load's sales, and a design that keeps up with a light load would seem to store more
+    than it offers. Returns the seconds it took."""
+    started = time.monotonic()
+    if link:
+        link.set_latency(0)
+    last = None
+    while time.monotonic() - started < most_s:
+        stored = int(db.scalar("SELECT COUNT(*) FROM SALES"))
+        if stored == last:
+            break
+        last = stored
+        time.sleep(quiet_s)
+    return round(time.monotonic() - started, 1)
+
+
+def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path: Path, hgrm: Path) -> list:
+    """The load client's flags for one window (loadclient/README.md)."""
+    args = ["--url", url, "--concurrency", w.concurrency, "--duration", t.window, "--db-url", jdbc,
+            "--json", json_path, "--histogram", hgrm]
+    args += ["--rate", w.rate] if w.rate else ["--wait", w.wait_ms]
+    if warmup == "auto":
+        args += ["--warmup", "auto", "--steady-window", STEADY_WINDOW_S, "--steady-tolerance", STEADY_TOLERANCE,
+                 "--warmup-max", t.warmup_max]
+    else:
+        args += ["--warmup", warmup]
+    if t.max_error_rate is not None:
+        args += ["--max-error-rate", t.max_error_rate]
+    return args
+
+
+def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path, folder: Path,
+                 say=lambda m: None, on_record=lambda r: None) -> list[dict]:
+    """Every window of UNIT on one process; a run record per window (an error record for each window that
+    could not be measured)."""
+    s, v = unit.series, unit.series.variant
+    out.mkdir(parents=True, exist_ok=True)
+    settings = s.run_settings(ctx.env)
+    flight = s.in_flight(ctx.env)
+    base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": row_label(s.settings), "series": s.name,
+            "engines": s.engines, "persist": s.persist, "settings": settings,
+            "dbConnections": v.db_connection_count(settings) * s.nodes, "nodes": s.nodes,
+            "floor": v.floor["name"] if v.floor else None, "inFlight": flight}
+    records: list[dict] = []
+
+    def window_record(rep: int, w: Window) -> dict:
+        return {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
+                "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.latency_ms)}
+
+    try:
+        v.ensure_built(ctx, log=open(out / "build.log", "ab"))
+        with Instance(ctx, db, s, out, t.link or any(w.latency_ms for _, w in unit.windows)) as inst:
+            say("starting")
+            inst.start()
+            if t.verify:
+                say("loadclient verify, then a restart (an empty market)")
+                inst.verify()
+            heaviest = max((w for _, w in unit.windows), key=lambda w: (w.rate is None, w.rate or 0, w.concurrency))
+            jit = inst.warm_jit(heaviest, t.jit_warmup_max, say)
+            if jit is not None:
+                base["jitWarmup"] = jit
+            for i, (rep, w) in enumerate(unit.windows, 1):
+                if not inst.alive():
+                    raise RunFailed(f"{v.name} died (log: {out / 'variant.log'})")
+                say(f"+{w.latency_ms} ms, {w.load_text} (window {i}/{len(unit.windows)}, repeat {rep})")
+                rec = window_record(rep, w)
+                rec["startedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+                t0 = time.monotonic()
+                rec["drainSeconds"] = inst.drain()
+                wout = out / (f"r{rep}-{i:02d}-{w.latency_ms}ms" if len(unit.windows) > 1 else "window")
+                try:
+                    rec.update(inst.measure(w, t, t.warmup if i == 1 else str(t.settle), wout))
+                except RunFailed as e:
+                    rec["error"] = str(e)
+                rec["logs"] = os.path.relpath(wout, folder)
+                rec["boundSalesPerMinute"] = bounds.sales_per_minute(flight, rec["rttMs"])
+                rec["boundFraction"] = bounds.fraction(rec.get("salesPerMinute"), rec["boundSalesPerMinute"])
+                rec["seconds"] = round(time.monotonic() - t0, 1)
+                records.append(rec)
+                on_record(rec)
+    except (RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, ManifestError, OSError, ValueError) as e:
+        for rep, w in unit.windows[len(records):]:
+            rec = {**window_record(rep, w), "error": str(e), "cpu": {}}
+            records.append(rec)
+            on_record(rec)
+    return records

@@ -1,0 +1,177 @@
+"""What a measurement is made of, for every command that measures (bench, compare, sweep, map):
+
+  Series   a variant row: the variant with its row's settings, ENGINES and persist mode
+  Window   one measured load: the database's added latency and the offered load (closed or open loop)
+  Timing   how long each step lasts (verify, JIT warm-up, warm-up, settle, window)
+  Unit     one process of a series and the windows measured on it, in order
+
+The commands differ only in how they cut their work into units: `compare --fresh` starts a process for
+every repeat of every row (a unit of one window), `compare` and `bench` one process per row with its repeats
+as windows, the sweep and the map one process per row with every cell as a window. Every unit then goes
+through the same steps (instance.measure_unit) and every command writes the same results document
+(execute.execute).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..report import bounds
+from ..run.variants import Variant, row_label
+
+#: seconds of each round-trip probe (one connection, single rows, through the link at one latency)
+PROBE_SECONDS = 3
+
+
+@dataclass
+class Case:
+    """A case of the generic table (bench, compare, an experiment file): a load and the settings of a row."""
+    label: str = ""
+    engines: int = 4
+    wait_ms: int = 0
+    concurrency: int = 64
+    persist: str = "per-sale"
+    db_latency_ms: int = 0
+    rate: int | None = None
+    settings: dict = field(default_factory=dict)     # extra variant settings (THREADS=virtual, ...)
+    nodes: int = 1                                   # cluster members on loopback (java-spray-async's cluster mode)
+    variants: list[str] | None = None                # None: every variant of the run
+
+
+@dataclass
+class Window:
+    latency_ms: int = 0
+    concurrency: int = 64
+    wait_ms: int = 0
+    rate: int | None = None
+
+    @property
+    def load_text(self) -> str:
+        return f"{self.rate}/s" if self.rate else f"{self.concurrency} clients, wait {self.wait_ms} ms"
+
+
+@dataclass
+class Series:
+    """A variant with its row's settings, ENGINES and persist mode (a line of a table, a curve of a chart)."""
+    variant: Variant
+    engines: int
+    persist: str
+    settings: dict = field(default_factory=dict)    # the row's settings (WORKERS=threads, ...)
+    case: str = ""                                  # the case's label, or why this row is there ("equal in-flight")
+    nodes: int = 1
+
+    @property
+    def name(self) -> str:
+        extra = row_label(self.settings)
+        return self.variant.name + (f" {extra}" if extra else "") + (f" ({self.case})" if self.case else "")
+
+    @property
+    def slug(self) -> str:
+        return "".join(c for c in self.name.replace(" ", "-") if c.isalnum() or c in "-_.")
+
+    def run_settings(self, env: dict) -> dict:
+        return settings_of(self.variant, self.engines, self.persist, self.settings, env)
+
+    def in_flight(self, env: dict):
+        return bounds.in_flight(self.variant, self.persist, self.run_settings(env))
+
+
+@dataclass
+class Timing:
+    window: int = 15                  # measured seconds of each window
+    warmup: str = "auto"              # the first window's warm-up: "auto" (until steady) or seconds
+    warmup_max: int = 120             # the auto warm-up's bound
+    settle: int = 2                   # seconds of load before each later window (what came before is drained first)
+    verify: bool = True
+    jit_warmup_max: int = 90          # a JVM's load until its JIT is quiet, at most this long (0: none)
+    max_error_rate: float | None = None
+    link: bool = False                # Toxiproxy in the path at every window, +0 ms included (sweep, map)
+
+
+@dataclass
+class Calibration:
+    """The calibration's own timing (bench and compare): each ceiling measured with this warm-up and window."""
+    duration: int = 10
+    warmup: str = "auto"
+    warmup_max: int = 45
+
+
+@dataclass
+class Unit:
+    """One process of SERIES and its windows in order, each with its repeat number."""
+    series: Series
+    windows: list[tuple[int, Window]]
+
+
+def settings_of(v: Variant, engines: int, persist: str, settings: dict, env: dict) -> dict:
+    """The environment the variant gets: the row's settings over the caller's environment, for every setting
+    its manifest declares; every one of them recorded, as the variant will see it."""
+    given = {k: env[k] for k in v.settings if env.get(k) not in (None, "")}
+    given.update({k: str(x) for k, x in settings.items()})
+    given["ENGINES"] = str(engines)
+    given["PERSIST"] = persist
+    return {k: str(x) for k, x in v.effective_settings(given).items()}
+
+
+def in_flight_settings(v: Variant, persist: str, n: int) -> dict | None:
+    """The settings that make V keep N inserts in flight in PERSIST mode: every setting its manifest's inFlight
+    expression names, at N (ENGINES for a design that waits for each INSERT, DB_POOL for a pool, both of
+    min(ENGINES, PERSIST_THREADS)); None when it declares no in-flight count (batch)."""
+    expr = (v.in_flight or {}).get(persist)
+    if expr in (None, "", "none"):
+        return None
+    names = [k for k in v.settings if re.search(rf"\b{re.escape(k)}\b", str(expr))]
+    return {k: str(n) for k in names} or None
+
+
+def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None) -> list[tuple[Series, Window]]:
+    """Every (case, variant row): a variant once per row of its manifest (node-engine: WORKERS=processes and
+    threads), the row's settings over the case's; once only where ENV or the case pins the row's setting."""
+    out = []
+    for case in cases:
+        for v in variants:
+            if case.variants is None or v.name in case.variants:
+                for row in v.rows_given({**(env or {}), **case.settings}):
+                    out.append((Series(v, case.engines, case.persist, {**case.settings, **row}, case.label, case.nodes),
+                                Window(case.db_latency_ms, case.concurrency, case.wait_ms, case.rate)))
+    return out
+
+
+def fresh_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
+    """A fresh process for every repeat of every row, round-robin: repeat 1 of every row, then repeat 2, ..."""
+    return [Unit(s, [(rep, w)]) for rep in range(1, repeat + 1) for s, w in rows]
+
+
+def window_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
+    """One process per row, its repeats windows of that process back to back."""
+    return [Unit(s, [(rep, w) for rep in range(1, repeat + 1)]) for s, w in rows]
+
+
+def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[Unit]:
+    """One process per series, measured at every cell, REPEAT passes over the cells (interleaved in time)."""
+    return [Unit(s, [(rep, c) for rep in range(1, repeat + 1) for c in cells]) for s in series]
+
+
+def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calibration | None = None) -> int:
+    """The wall time of UNITS: for each, its start (twice when verified: the market is emptied by a restart),
+    verify, the JIT warm-up of a JVM, the first window's warm-up, and every window with its settle and drain;
+    the round-trip probes of a run through the link; the calibration's ceilings."""
+    first_warm = min(t.warmup_max, 30) if t.warmup == "auto" else int(t.warmup)
+    out = 0
+    for u in units:
+        java = u.series.variant.runtime == "java"
+        start = (8 if java else 3) * max(1, u.series.nodes)
+        out += start * (2 if t.verify else 1) + (25 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
+        out += first_warm + t.window + 3 + (len(u.windows) - 1) * (t.settle + t.window + 5)
+    latencies = {w.latency_ms for u in units for _, w in u.windows}
+    if t.link or any(latencies):
+        out += PROBE_SECONDS * 2 * len(latencies)
+    if calibration:
+        variants = {u.series.variant.name: u.series.variant for u in units}.values()
+        http = len({v.runtime for v in variants}) + len({v.floor["name"] for v in variants if v.floor})
+        inserts = len({u.series.variant.db_connection_count(u.series.run_settings(env)) * u.series.nodes for u in units}) \
+            * len({u.series.persist for u in units})
+        # an auto warm-up is usually steady in about half its bound
+        w = calibration.warmup_max // 2 if calibration.warmup == "auto" else int(calibration.warmup)
+        out += http * (calibration.duration + w + 8) + inserts * (calibration.duration + w + 6)
+    return out

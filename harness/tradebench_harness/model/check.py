@@ -1,0 +1,103 @@
+"""The model held against a measurement: per cell of a map (or sweep), prediction beside measurement.
+
+Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
+offered rate and the probe's round trip at its latency), never from what it measured. A map calls
+`held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import params
+from .designs import Design, all_designs, key_of
+from .plan import predict_design
+
+#: a prediction within this share of the measurement counts as right
+WITHIN = 0.15
+
+
+def _err(pred, meas):
+    if pred is None or not meas:
+        return None
+    return pred / meas - 1.0
+
+
+def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
+    """One row per open-loop run of DOC: measured and predicted sales/min, variant CPU % and RSS, and the errors."""
+    by_key = {d.key: d for d in designs}
+    cores = (doc.get("environment") or {}).get("cores")
+    rtts = (doc.get("cells") or {}).get("rttMs") or {}
+    out = []
+    for r in doc.get("runs", []):
+        if "error" in r or r.get("rate") is None or r.get("salesPerSecond") is None:
+            continue
+        key = key_of(r, designs)
+        if key not in by_key:
+            continue
+        d = by_key[key]
+        lat = r.get("dbLatencyMs") or 0
+        rtt = r.get("rttMs") or rtts.get(str(lat))
+        if rtt is None:
+            continue
+        overrides = {k: v for k, v in (r.get("settings") or {}).items() if k in d.variant.settings and k != "PERSIST"}
+        p = predict_design(d, r.get("persist") or "per-sale", pset, float(r["rate"]), float(rtt), cores, overrides)
+        cpu = (r.get("cpu") or {}).get("variant") or {}
+        row = {"design": key, "latencyMs": lat, "rttMs": rtt, "rate": r["rate"],
+               "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
+               "limit": p.limit, "salesError": _err(p.sales_per_minute, r["salesPerMinute"]),
+               "cpuPercent": cpu.get("cpuPercent"),
+               "predictedCpuPercent": None if p.cores is None else round(p.cores * 100, 1),
+               "cpuError": _err(None if p.cores is None else p.cores * 100, cpu.get("cpuPercent")),
+               "rssMb": cpu.get("rssMaxMb"), "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
+               "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
+        out.append(row)
+    return out
+
+
+def summary(rows: list[dict]) -> dict:
+    """How many cells the model has within WITHIN, per figure."""
+    out = {"cells": len(rows)}
+    for fig in ("sales", "cpu", "rss"):
+        errs = [r[f"{fig}Error"] for r in rows if r.get(f"{fig}Error") is not None]
+        out[fig] = {"within": sum(abs(e) <= WITHIN for e in errs), "of": len(errs)}
+    return out
+
+
+def _pct(e):
+    return "" if e is None else f"{e * 100:+.0f} %"
+
+
+def table(rows: list[dict]) -> str:
+    """The rows as a Markdown table, prediction beside measurement, a miss marked ✗."""
+    lines = ["| design | +ms | round trip ms | load | sales/min | predicted | error | limit | variant CPU % | predicted "
+             "| error | RSS MB | predicted | error |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+
+    def mark(e):
+        return _pct(e) + (" ✗" if e is not None and abs(e) > WITHIN else "")
+
+    for r in sorted(rows, key=lambda r: (r["design"], r["latencyMs"], r["rate"])):
+        lines.append(f"| {r['design']} | {r['latencyMs']} | {r['rttMs']:.3g} | {r['rate']:,}/s | "
+                     f"{r['salesPerMinute']:,.0f} | {r['predictedSalesPerMinute']:,.0f} | {mark(r['salesError'])} | "
+                     f"{r['limit']} | {r['cpuPercent'] if r['cpuPercent'] is not None else ''} | "
+                     f"{r['predictedCpuPercent'] if r['predictedCpuPercent'] is not None else ''} | "
+                     f"{mark(r['cpuError'])} | {r['rssMb'] if r['rssMb'] is not None else ''} | "
+                     f"{r['predictedRssMb'] if r['predictedRssMb'] is not None else ''} | {mark(r['rssError'])} |")
+    return "\n".join(lines)
+
+
+def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict | None:
+    """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
+    file): {"parameters", "otherMachine", "inSample", "rows", "summary"}. With no set for its machine, the newest
+    set of another machine, said so (sales, bound by what is offered or kept in flight, hardly depend on it; CPU
+    does). inSample: DOC is one of the runs the set was fitted from, so the check is no check."""
+    env = doc.get("environment") or {}
+    pdoc = param_doc or params.load(params.COMMITTED)
+    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    other = pset is None
+    if other:
+        pset = max(pdoc["sets"], key=params.newest_source)
+    rows = against(doc, pset, all_designs(root))
+    return {"parameters": ("another machine's: " if other else "") + params.describe(pset), "otherMachine": other,
+            "inSample": doc.get("runId") in params.fitted_from(pset),
+            "rows": rows, "summary": summary(rows)}

@@ -1,0 +1,442 @@
+"""Fitting the model's parameters from results folders (results.json of compare, sweep, map, bench).
+
+What each figure is fitted from, per machine (a CPU model and core count; each machine's runs are
+fitted apart):
+
+- sales per order: the load's matching rate, sales/s ÷ orders accepted/s, the median over the runs
+  that stored what they accepted (no 503, under any bound);
+- one INSERT's own round trip: the sweep's or map's probe at +0 ms (`cells.rttMs["0"]`), the newest;
+- CPU µs per order, per design and persist mode: the saturation runs (closed loop, no pause, no
+  added latency: a compare, or a sweep's +0 ms cells), the newest folder that measured the design;
+  a design it lacks comes from an older folder, scaled by the two folders' ratio over the designs
+  both measured (a machine is not equally fast every hour);
+- how CPU per order grows below saturation (β) and what an engine's cycle costs: the open-loop runs
+  that stored their load (a map, `sweep --rates`), CPU µs/s = a × cycles/s + b × R^(1−β) fitted by least
+  relative squares; the shape (β, a ÷ b) moves to any machine, whose own saturation figure sets the level;
+- what an order answered but not stored costs beside one stored (ρ): closed-loop cells that refused
+  90 % of their load or more (a sweep behind a slow database), at most 1;
+- each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
+  map cell above it, 0.75–1.25 of it, at least 1 ms added): in flight ÷ sales/s − round trip, the median;
+- RSS: the median peak of the open-loop runs (the same runs as the shape: memory does not scale with a
+  machine's speed), per engine from runs with two engine counts at the same latency; the saturation
+  runs' peak is kept beside it, as the most a JVM grows to.
+
+What no folder of a machine measured comes from another machine: a design's figures, CPU scaled by
+the ratio of the two machines over the designs both measured; ρ and memory per engine as they are
+(a ratio of two costs on one machine; memory). Every figure says where it came from.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import params
+from .designs import Design, key_of
+from .predict import cycles_per_s
+
+PERSISTS = ("per-sale", "batch")
+
+
+def read(folder: str | Path) -> tuple[dict, str]:
+    """A results folder's results.json (or the file itself), and how to name it."""
+    p = Path(folder)
+    f = p / "results.json" if p.is_dir() else p
+    doc = json.loads(f.read_text())
+    return doc, (p.name if p.is_dir() else p.parent.name)
+
+
+def machine_of(doc: dict) -> tuple[str | None, int | None]:
+    env = doc.get("environment") or {}
+    return env.get("cpuModel"), env.get("cores")
+
+
+def _ok(run: dict) -> bool:
+    return ("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
+            and (run.get("cpu") or {}).get("variant", {}).get("cpuPercent") is not None)
+
+
+def _saturation(run: dict) -> bool:
+    return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
+
+
+def _median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def _r(x, nd=3):
+    return None if x is None else round(x, nd)
+
+
+class _Folder:
+    """One results.json, its runs keyed by design."""
+
+    def __init__(self, doc: dict, name: str, designs: list[Design]):
+        self.doc, self.name = doc, name
+        self.started = doc.get("startedAt") or ""
+        self.rtt0 = ((doc.get("cells") or {}).get("rttMs") or {}).get("0")
+        self.runs = []
+        for r in doc.get("runs", []):
+            if _ok(r):
+                k = key_of(r, designs)
+                if k:
+                    self.runs.append((k, r))
+
+    def source(self) -> dict:
+        env = self.doc.get("environment") or {}
+        return {"runId": self.doc.get("runId"), "folder": self.name, "command": self.doc.get("command"),
+                "gitCommit": (env.get("gitCommit") or "")[:7], "startedAt": self.started}
+
+    def saturation(self, key: str, persist: str) -> dict[int, dict]:
+        """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST."""
+        by: dict[int, list] = {}
+        for k, r in self.runs:
+            if k == key and r.get("persist") == persist and _saturation(r):
+                by.setdefault(int(r.get("engines") or 0), []).append(r)
+        out = {}
+        for e, rs in by.items():
+            out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
+                      "orders": _median([r["ordersPerSecond"] for r in rs]),
+                      "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
+                      "delay": _median([_num((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
+        return out
+
+
+def _num(v, default):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | None, list[str]]:
+    both = sorted(set(newer) & set(older))
+    r = _median([newer[k] / older[k] for k in both if older[k]])
+    return r, both
+
+
+def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, light_rss: dict) -> dict:
+    """One parameter set from the folders of one machine."""
+    folders = sorted(folders, key=lambda f: f.started, reverse=True)      # newest first
+    env = folders[0].doc.get("environment") or {}
+    keys = [d.key for d in designs]
+    out: dict = {"machine": {"cpuModel": env.get("cpuModel"), "cores": env.get("cores"),
+                             "memoryGb": env.get("memoryGb")},
+                 "fittedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 "sources": [f.source() for f in folders]}
+
+    # the load's matching rate: runs that stored what they accepted
+    spo, spo_from = [], set()
+    for f in folders:
+        for _, r in f.runs:
+            bf = r.get("boundFraction")
+            if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
+                    and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
+                spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
+                spo_from.add(f.name)
+    out["salesPerOrder"] = {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
+
+    rtt_folder = next((f for f in folders if f.rtt0), None)
+    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
+                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
+
+    figs: dict = {k: {} for k in keys}
+    for persist in PERSISTS:
+        chosen: dict[str, dict] = {}
+        newest = None
+        for f in folders:
+            got = {}
+            for k in keys:
+                pts = f.saturation(k, persist)
+                if pts:
+                    e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
+                    got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
+            if not got:
+                continue
+            if newest is None:
+                newest = f
+                for k, g in got.items():
+                    chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
+                continue
+            ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
+                                 {k: g["order"] for k, g in got.items()})
+            for k, g in got.items():
+                if k in chosen or ratio is None:
+                    continue
+                # a machine this much slower per order saturated at this many fewer orders
+                chosen[k] = {**g, "order": g["order"] * ratio,
+                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
+                             "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
+                                     f"to {newest.name} over {', '.join(both)})"}
+        for k, c in chosen.items():
+            e, p = c["engines"], c["point"]
+            beta, factor, shape_from = _shape_for(shapes, k, persist)
+            cycle = factor * c["order"] * p["orders"] ** beta
+            rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
+            per_engine, rss_from = _rss_per_engine(folders, k, persist)
+            light = light_rss.get((k, persist))
+            if light:
+                rss, rss_e, base_from = light[0], light[1], light[2]
+            else:
+                rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
+            figs[k][persist] = {
+                "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+                "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
+                "insertOverheadMs": None,
+                "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
+                "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
+                "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
+                "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
+                         "refusedCost": rho_from,
+                         "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
+                         "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
+
+    # each design's own time per insert, from the cells at its bound
+    overhead: dict[str, list] = {}
+    for f in folders:
+        for k, r in f.runs:
+            bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
+            if (r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
+                    and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
+                    and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k)):
+                overhead.setdefault(k, []).append((n * 1000.0 / r["salesPerSecond"] - rtt, f.name))
+    everyone = _median([x for xs in overhead.values() for x, _ in xs])
+    for k in keys:
+        entry = figs[k].get("per-sale")
+        if entry is None:
+            continue
+        mine = overhead.get(k)
+        if mine:
+            entry["insertOverheadMs"] = _r(max(0.0, _median([x for x, _ in mine])))
+            entry["from"]["insertOverheadMs"] = (f"median of {len(mine)} cells at its bound in "
+                                                 f"{', '.join(sorted({n for _, n in mine}))}")
+        elif everyone is not None:
+            entry["insertOverheadMs"] = _r(max(0.0, everyone))
+            entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
+    out["designs"] = {k: v for k, v in figs.items() if v}
+    return out
+
+
+def _pairs(f: _Folder, key: str, persist: str) -> dict:
+    """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
+    by: dict = {}
+    for k, r in f.runs:
+        if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
+            by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
+    return {lat: es for lat, es in by.items() if len(es) >= 2}
+
+
+def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
+    """RSS per engine: the newest folder with runs at two engine counts, the slope at each latency, the median."""
+    for f in folders:
+        slopes = []
+        for es in _pairs(f, key, persist).values():
+            lo, hi = min(es), max(es)
+            a = _median([r["cpu"]["variant"].get("rssMaxMb") for r in es[lo]])
+            b = _median([r["cpu"]["variant"].get("rssMaxMb") for r in es[hi]])
+            if a is not None and b is not None:
+                slopes.append((b - a) / (hi - lo))
+        if slopes:
+            return max(0.0, _median(slopes)), f"{f.name}, the median slope over {len(slopes)} latencies"
+    return 0.0, "one engine count measured: 0"
+
+
+def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
+    """Open-loop runs of KEY that stored what they were offered: (orders/s, engine cycles/s, CPU µs/s)."""
+    out = []
+    for f in folders:
+        for k, r in f.runs:
+            bf = r.get("boundFraction")
+            if (k == key and r.get("persist") == persist and r.get("rate") and not r.get("answers503")
+                    and not r.get("errors") and (bf is None or bf < 0.8) and r.get("rttMs") is not None):
+                delay = _num((r.get("settings") or {}).get("DELAY_MS"), 3)
+                cycles = cycles_per_s(int(r.get("engines") or 1), delay, r["rttMs"], r["salesPerSecond"],
+                                      r.get("inFlight"))
+                out.append((r["ordersPerSecond"], cycles, r["cpu"]["variant"]["cpuPercent"] * 1e4))
+    return out
+
+
+def _weights_at(points: list[tuple], beta: float) -> tuple[float, float]:
+    """At a given β: the least relative squared error of CPU µs/s = a × cycles/s + b × R^(1−β), and a ÷ b."""
+    rows = [(cyc / y, r ** (1 - beta) / y) for r, cyc, y in points]    # relative: each point weighs alike
+    saa = sum(x * x for x, _ in rows)
+    sbb = sum(z * z for _, z in rows)
+    sab = sum(x * z for x, z in rows)
+    sa1, sb1 = sum(x for x, _ in rows), sum(z for _, z in rows)
+    det = saa * sbb - sab * sab
+    a, b = ((sa1 * sbb - sb1 * sab) / det, (sb1 * saa - sa1 * sab) / det) if det else (0.0, 0.0)
+    if a < 0 or b <= 0 or not det:
+        a, b = 0.0, sb1 / sbb
+    return sum((a * x + b * z - 1) ** 2 for x, z in rows), a / b
+
+
+def fit_shape(points: dict[str, list[tuple]]) -> tuple[float, dict[str, float]] | None:
+    """One β for every design, and each design's a ÷ b, from its open-loop runs (orders/s, cycles/s, CPU µs/s).
+
+    A map has three or four cells per design that stored their load, too few to tell β from the cycles'
+    cost design by design (the two trade off); β, how a wake-up's cost spreads over more orders, is
+    fitted once over all of them (on a grid of 0.01), and only the cycles' weight per design. A design
+    whose runs are all at one rate says nothing of β and is left out. Returns None without two such designs'
+    worth of runs.
+
+    A machine with its own saturation figure c at rate S then has b = c × S^β, so its CPU per cycle is
+    (a ÷ b) × c × S^β: the shape moves between machines, the level does not."""
+    usable = {k: p for k, p in points.items() if len(p) >= 3 and len({round(x[0]) for x in p}) >= 2}
+    if not usable:
+        return None
+    beta = min((i / 100 for i in range(91)), key=lambda bt: sum(_weights_at(p, bt)[0] for p in usable.values()))
+    return beta, {k: _weights_at(p, beta)[1] for k, p in usable.items()}
+
+
+def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
+    """Per (design, persist): (β, a ÷ b, where from), from the open-loop runs of FOLDERS (any machine)."""
+    out = {}
+    for persist in PERSISTS:
+        points = {k: shape_points(folders, k, persist) for k in keys}
+        got = fit_shape(points)
+        if not got:
+            continue
+        beta, factors = got
+        names = ", ".join(sorted({f.name for f in folders}))
+        for k, factor in factors.items():
+            out[(k, persist)] = (beta, factor, f"β over the {len(factors)} designs' open-loop runs that stored their "
+                                               f"load in {names}; its cycles' weight from its {len(points[k])}")
+    return out
+
+
+def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
+    """Per (design, persist): the median peak RSS of its open-loop runs below saturation, their engines, whence.
+
+    Below saturation a JVM keeps a small heap; at saturation its collector grows the heap towards its limit
+    (a quarter of the memory by default), so the saturation peak says little about a light load."""
+    out = {}
+    for k in keys:
+        for persist in PERSISTS:
+            rs = [(r, f.name) for f in folders for kk, r in f.runs
+                  if kk == k and r.get("persist") == persist and r.get("rate")
+                  and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
+            if rs:
+                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
+                out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
+                                     f"the median peak of {len(rs)} open-loop runs in "
+                                     f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
+    return out
+
+
+def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
+    if (key, persist) in shapes:
+        return shapes[(key, persist)]
+    same = [v for (k, p), v in shapes.items() if p == persist] or list(shapes.values())
+    if not same:
+        return 0.0, 0.0, "no open-loop runs: the saturation figure at every rate, no cost per cycle"
+    beta, factor = _median([v[0] for v in same]), _median([v[1] for v in same])
+    return beta, factor, (f"no open-loop runs of its own in {persist}: β and the median cycles' weight of the "
+                          f"designs with some")
+
+
+def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
+    """ρ: an answered order's CPU beside a stored one's at the same rate, from closed-loop cells refusing 90 % or more."""
+    ratios, names = [], set()
+    for f in folders:
+        for k, r in f.runs:
+            if (k == key and r.get("persist") == persist and r.get("rate") is None and r["ordersPerSecond"] > 0
+                    and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"]):
+                per_answer = r["cpu"]["variant"]["cpuPercent"] * 1e4 / r["ordersPerSecond"]
+                taken = order_us * (sat_orders / r["ordersPerSecond"]) ** beta if r["ordersPerSecond"] < sat_orders \
+                    else order_us
+                ratios.append(per_answer / taken)
+                names.add(f.name)
+    if not ratios:
+        return 1.0, "no cell that refused most of its load: an order answered costs as much as one stored"
+    rho = _median(ratios)
+    return min(1.0, rho), (f"median of {len(ratios)} cells refusing ≥ 90 % in {', '.join(sorted(names))}: "
+                           f"{rho:.2f}" + (", at most 1 (a 503 skips the engine and the insert)" if rho > 1 else ""))
+
+
+def _default_engines(designs: list[Design], key: str) -> int:
+    d = next(d for d in designs if d.key == key)
+    return d.number("ENGINES") or 0
+
+
+def fill_from_other_machines(sets: list[dict]) -> None:
+    """A design or figure one machine lacks, from another machine: CPU scaled by the machines' ratio."""
+    for s in sets:
+        for other in sets:
+            if other is s:
+                continue
+            for persist in PERSISTS:
+                mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
+                        if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
+                theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
+                ratio, both = _ratio(mine, theirs)
+                if ratio is None:
+                    continue
+                for k, v in other["designs"].items():
+                    if persist in v and persist not in s["designs"].get(k, {}):
+                        e = dict(v[persist])
+                        e["from"] = dict(e["from"])
+                        e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
+                        e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+                        if e.get("saturationOrders"):
+                            # a machine this much slower per order saturates at this many fewer orders
+                            e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+                        theirs_name = other["machine"]["cpuModel"]
+                        e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
+                                     for name, how in e["from"].items()}
+                        e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
+                                                      f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
+                                                      f"machines' ratio over {', '.join(both)}")
+                        s["designs"].setdefault(k, {})[persist] = e
+            # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
+            for k, v in s["designs"].items():
+                for persist, e in v.items():
+                    o = other["designs"].get(k, {}).get(persist)
+                    if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+                            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
+                        e["rssPerEngineMb"] = o["rssPerEngineMb"]
+                        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
+                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
+                                                      f"{o['from']['rssPerEngineMb']}"
+                    if (o and e["from"].get("refusedCost", "").startswith("no cell")
+                            and o["from"].get("refusedCost", "").startswith("median")):
+                        e["refusedCost"] = o["refusedCost"]
+                        e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
+                                                   f"{o['from']['refusedCost']}"
+        if s["dbOwnMs"]["value"] is None:
+            known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
+            if known:
+                s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
+                                "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
+        if s["salesPerOrder"]["value"] is None:
+            known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
+            if known:
+                s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
+
+
+def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> list[dict]:
+    """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
+    cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS."""
+    by_machine: dict = {}
+    loaded = []
+    for folder in folders:
+        doc, name = read(folder)
+        loaded.append(_Folder(doc, name, designs))
+        by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
+    shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
+    shapes = shapes_of(shape_folders, [d.key for d in designs])
+    light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
+    for s in sets:
+        # the runs β, the cycles' cost and memory below saturation came from, whichever machine ran them
+        s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders
+                             if any(r.get("rate") for _, r in f.runs)]
+    fill_from_other_machines(sets)
+    return sets
+
+
+def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> dict:
+    return params.document(fit(folders, designs, shape_from),
+                           about="the model's parameters (docs/model.md), fitted by ./tradebench predict --fit")

@@ -1,0 +1,92 @@
+"""Parameter sets: the model's figures for the designs on one machine, with where each came from.
+
+A parameter file holds one set per machine (its CPU model and core count), each fitted from
+results folders by fit.py. The committed file, `parameters.json` beside this module, holds the sets
+fitted from the runs in docs/results; `./tradebench predict --fit RUN...` writes a set of the user's
+own (by default `.tradebench/model-parameters.json`).
+
+A set:
+
+    {"machine": {"cpuModel", "cores", "memoryGb"},
+     "sources": [{"runId", "folder", "command", "gitCommit", "startedAt"}],
+     "shapeSources": [the same, and "cpuModel"]: the open-loop runs of the load shape and memory,
+     "salesPerOrder": {"value", "n", "from"},
+     "dbOwnMs": {"value", "from"},
+     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
+                                 "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
+                                 "from": {figure: how it was obtained}}}}}
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .predict import Figures, Machine
+
+SCHEMA = 1
+COMMITTED = Path(__file__).with_name("parameters.json")
+
+
+def load(path: Path) -> dict:
+    doc = json.loads(Path(path).read_text())
+    if doc.get("schemaVersion") != SCHEMA or not isinstance(doc.get("sets"), list):
+        raise ValueError(f"{path}: not a parameter file of schema {SCHEMA}")
+    return doc
+
+
+def save(doc: dict, path: Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+
+
+def document(sets: list[dict], about: str = "") -> dict:
+    return {"schemaVersion": SCHEMA, "about": about, "sets": sets}
+
+
+def same_machine(machine: dict, cpu_model: str | None, cores: int | None) -> bool:
+    return machine.get("cpuModel") == cpu_model and (cores is None or machine.get("cores") == cores)
+
+
+def for_machine(doc: dict, cpu_model: str | None, cores: int | None) -> dict | None:
+    """The set fitted on a machine like this one (same CPU model and cores), the newest first."""
+    found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores)]
+    return max(found, key=newest_source) if found else None
+
+
+def newest_source(s: dict) -> str:
+    return max((src.get("startedAt") or "" for src in s.get("sources", [])), default="")
+
+
+def describe(s: dict) -> str:
+    m = s.get("machine", {})
+    runs = ", ".join(src.get("folder") or src.get("runId", "?") for src in s.get("sources", []))
+    shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"
+                      for src in s.get("shapeSources", []))
+    return f"{m.get('cpuModel')}, {m.get('cores')} cores: fitted from {runs}" + \
+        (f"; CPU and memory below saturation shaped by {shape}" if shape else "")
+
+
+def figures(s: dict, key: str, persist: str) -> Figures | None:
+    entry = ((s.get("designs") or {}).get(key) or {}).get(persist)
+    if not entry or entry.get("cpuUsPerOrder") is None:
+        return None
+    return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
+                   saturation_orders=entry.get("saturationOrders"),
+                   load_exponent=float(entry.get("loadExponent") or 0.0),
+                   cycle_us=float(entry.get("cycleUs") or 0.0),
+                   refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
+                   insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
+                   rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
+                   rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0))
+
+
+def machine(s: dict, cores: float | None = None) -> Machine:
+    return Machine(sales_per_order=float(s["salesPerOrder"]["value"]),
+                   db_own_ms=float(s["dbOwnMs"]["value"]),
+                   cores=float(cores if cores is not None else s["machine"].get("cores") or 1))
+
+
+def fitted_from(s: dict) -> set[str]:
+    """The run ids a set's figures came from: its own machine's runs and the open-loop runs of its shape."""
+    return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}

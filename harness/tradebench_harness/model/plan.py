@@ -1,0 +1,102 @@
+"""Per design: what it stores as configured, the setting it needs to carry a load, and what that costs.
+
+The arithmetic is predict.py's; this module gives it a design's manifest (its in-flight expression,
+ENGINES, DELAY_MS, PRODUCTS, its database connections) and a parameter set's figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import params
+from .designs import Design
+from .predict import MAX_SETTING, Prediction, in_flight_needed, predict, smallest_setting
+
+
+@dataclass
+class Plan:
+    design: Design
+    persist: str
+    as_configured: Prediction
+    needs: dict | None            # {setting: value} that carries the load; {} when it carries it as configured
+    at_need: Prediction | None    # the prediction with those settings
+    connections: int | None       # database connections at those settings (or as configured)
+    why_not: str = ""             # why no setting carries it (cores, products)
+    figures_from: str = ""        # "" or why its figures are missing on this machine
+
+    @property
+    def carries(self) -> bool:
+        return self.at_need is not None and self.at_need.carries
+
+
+def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
+                   overrides: dict | None = None) -> Prediction:
+    """DESIGN in PERSIST mode with OVERRIDES at RATE orders/s behind RTT_MS, with PSET's figures."""
+    overrides = dict(overrides or {})
+    fig = params.figures(pset, design.key, persist)
+    engines = design.number("ENGINES", overrides) or 1
+    products = design.number("PRODUCTS", overrides)
+    n = design.in_flight(persist, overrides)
+    if n is not None and products and "ENGINES" in design.knobs(persist):
+        # an engine owns the products i with i mod ENGINES = its number: engines beyond PRODUCTS trade nothing
+        n = min(n, products)
+    delay = design.number("DELAY_MS", overrides) or 0
+    return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides)
+
+
+def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None) -> Plan:
+    base = predict_design(design, persist, pset, rate, rtt_ms, cores)
+    missing = "" if params.figures(pset, design.key, persist) else "no CPU or memory figures for it on this machine"
+    if base.carries:
+        return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing)
+    if base.limit == "cores" or (base.cpu_orders is not None and base.cpu_orders < rate):
+        return Plan(design, persist, base, None, None, _connections(design, {}),
+                    why_not=f"its CPU per order needs {base.rate * _us(pset, design, persist) / 1e6:.1f} cores "
+                            f"for {rate:,.0f} orders/s (given {params.machine(pset, cores).cores:g})",
+                    figures_from=missing)
+    fig = params.figures(pset, design.key, persist)
+    need = in_flight_needed(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
+    for knob in design.knobs(persist):
+        start = design.number(knob) or 1
+        most = MAX_SETTING
+        if knob == "ENGINES" and design.number("PRODUCTS"):
+            most = design.number("PRODUCTS")
+        if most < start:
+            continue
+        v = smallest_setting(lambda x, knob=knob: (design.in_flight(persist, {knob: x}) or 0) >= need, start, most)
+        if v is None:
+            continue
+        p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v})
+        if p.carries:
+            return Plan(design, persist, base, {knob: v}, p, _connections(design, {knob: v}), figures_from=missing)
+        return Plan(design, persist, base, None, p, _connections(design, {knob: v}),
+                    why_not=f"with {knob}={v} ({need} in flight) its {p.limit} still limit it", figures_from=missing)
+    knobs = ", ".join(design.knobs(persist)) or "none"
+    return Plan(design, persist, base, None, None, _connections(design, {}),
+                why_not=f"{need} inserts in flight needed; no setting of its ({knobs}) reaches that"
+                        + (f" (ENGINES stops at PRODUCTS={design.number('PRODUCTS')})"
+                           if "ENGINES" in design.knobs(persist) else ""),
+                figures_from=missing)
+
+
+def _us(pset, design, persist) -> float:
+    fig = params.figures(pset, design.key, persist)
+    return fig.cpu_us_per_order if fig else 0.0
+
+
+def _connections(design: Design, overrides: dict) -> int | None:
+    try:
+        return design.db_connections(overrides)
+    except (TypeError, ValueError):
+        return None
+
+
+def cheapest(plans: list[Plan]) -> Plan | None:
+    """Of the designs that carry the load (as configured or with the setting they need), the one using the
+    fewest cores; memory breaks a tie within 5 %."""
+    ok = [p for p in plans if p.carries and p.at_need.cores is not None]
+    if not ok:
+        return None
+    least = min(p.at_need.cores for p in ok)
+    close = [p for p in ok if p.at_need.cores <= least * 1.05]
+    return min(close, key=lambda p: (p.at_need.rss_mb if p.at_need.rss_mb is not None else float("inf"),
+                                     p.at_need.cores))

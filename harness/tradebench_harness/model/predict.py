@@ -1,0 +1,179 @@
+"""The model's arithmetic: what a design stores and what it costs at an offered load (docs/model.md).
+
+    sales/s = min(offered orders/s × sales per order,                       the load
+                  in flight ÷ (round trip + its own time per insert),       Little's law
+                  orders/s its cores answer × sales per order)              the cores
+    cores   = engines × cycles/s × CPU per cycle                            the engines waking every DELAY_MS
+              + CPU per order at this rate × (orders stored + ρ × orders answered but not stored)
+    CPU per order at rate R = its saturation figure × (saturation rate ÷ R)^β   (fewer orders per wake-up)
+    memory  = RSS base + RSS per engine × engines
+
+Every figure comes from a parameter set (params.py), fitted from measurements the harness makes
+(fit.py); this module only does the arithmetic, so that it can be read and tested on its own.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+#: the search for a setting stops here: a design that needs more is not configured, it is replaced
+MAX_SETTING = 4096
+#: an engine whose inserts take this share of its time or more has a backlog: its cycles grow without end
+BACKLOG = 0.99
+
+
+@dataclass
+class Figures:
+    """One design's fitted figures on one machine, in one persist mode."""
+    cpu_us_per_order: float              # CPU µs per order answered at saturation
+    saturation_orders: float | None = None   # the orders/s of that saturation run (None: the figure holds at any rate)
+    load_exponent: float = 0.0           # β: CPU per order grows as (saturation rate ÷ rate)^β below saturation
+    cycle_us: float = 0.0                # CPU µs per engine cycle: an engine waking every DELAY_MS
+    refused_cost: float = 1.0            # ρ: an order answered but not stored (a 503, or one left in an inbox) beside
+                                         # one stored: its HTTP and hand-off without the engine and the insert (≤ 1)
+    insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
+    rss_base_mb: float | None = None
+    rss_per_engine_mb: float = 0.0
+
+
+@dataclass
+class Machine:
+    sales_per_order: float               # the load's matching rate: sales stored per order accepted
+    db_own_ms: float                     # one INSERT's round trip with no added latency (the probe at +0 ms)
+    cores: float                         # the cores the variant may use
+
+
+@dataclass
+class Prediction:
+    rate: float                          # offered orders/s
+    rtt_ms: float
+    in_flight: int | None                # None: a multi-row INSERT per cycle (no bound in sales)
+    engines: int
+    offered_sales: float                 # sales/s the load would make if every order were taken
+    bound_sales: float | None            # Little's law, sales/s
+    cpu_orders: float | None             # orders/s the cores answer (None: no CPU figure)
+    sales: float                         # predicted sales/s
+    limit: str                           # what sets the sales: "load", "in flight" or "cores"
+    cores: float | None                  # cores used at this load
+    rss_mb: float | None
+    settings: dict = field(default_factory=dict)   # the settings changed from the design's row
+
+    @property
+    def carries(self) -> bool:
+        return self.limit == "load"
+
+    @property
+    def sales_per_minute(self) -> float:
+        return self.sales * 60.0
+
+
+def round_trip_ms(db_latency_ms: float, db_own_ms: float) -> float:
+    """One INSERT's round trip: the latency the network adds, plus the database's own time per insert."""
+    return db_latency_ms + db_own_ms
+
+
+def bound_sales_per_s(in_flight: int | None, rtt_ms: float, overhead_ms: float = 0.0) -> float | None:
+    """Little's law: IN_FLIGHT inserts, each holding its slot one round trip and the design's own time per insert."""
+    if not in_flight:
+        return None
+    return in_flight * 1000.0 / (rtt_ms + overhead_ms)
+
+
+def in_flight_needed(sales_per_s: float, rtt_ms: float, overhead_ms: float = 0.0) -> int:
+    """The inserts in flight that store SALES_PER_S at this round trip (Little's law, rounded up)."""
+    return max(1, math.ceil(sales_per_s * (rtt_ms + overhead_ms) / 1000.0 - 1e-9))
+
+
+def cycle_ms(delay_ms: float, insert_ms: float, sales_per_engine: float, slots_per_engine: float | None) -> float:
+    """How long one engine's cycle lasts: the pause, then its sales stored (contract section 1).
+
+    A cycle's k sales take k ÷ slots round trips (at least one: a cycle with sales waits for them), and
+    k is what arrives while the cycle lasts (sales/s × the cycle), so T = max(pause + insert, pause ÷
+    (1 − u)) with u = sales/s × insert ÷ slots, the share of the engine's time its inserts take. At
+    u → 1 the engine has a backlog, its cycles grow without end and it wakes ever less. SLOTS None:
+    one multi-row INSERT per cycle, whatever its sales."""
+    if slots_per_engine is None:
+        return delay_ms + insert_ms
+    u = sales_per_engine * insert_ms / 1000.0 / max(slots_per_engine, 1.0)
+    if u >= BACKLOG:
+        return delay_ms / (1 - BACKLOG)
+    return max(delay_ms + insert_ms, delay_ms / (1 - u))
+
+
+def cycles_per_s(engines: int, delay_ms: float, insert_ms: float, sales: float, in_flight: int | None) -> float:
+    """All engines' cycles a second when they store SALES a second between them."""
+    engines = max(engines, 1)
+    slots = None if in_flight is None else in_flight / engines
+    return engines * 1000.0 / max(cycle_ms(delay_ms, insert_ms, sales / engines, slots), 0.1)
+
+
+def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
+    """CPU per order at RATE: the saturation figure, higher below saturation where a wake-up serves fewer orders."""
+    if not fig.saturation_orders or not fig.load_exponent or rate >= fig.saturation_orders or rate <= 0:
+        return fig.cpu_us_per_order
+    return fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent
+
+
+def cores_used(rate: float, taken: float, fig: Figures, cycles: float) -> float:
+    """The cores at RATE orders/s answered, TAKEN of them stored (their sales), the engines cycling CYCLES/s.
+
+    An order it answers but cannot store (a 503 once the inboxes are full) pays for its HTTP answer and,
+    in some designs, its hand-off to an engine, but not for the engine's work or the insert: ρ of a stored one."""
+    per_order = cpu_us_per_order_at(rate, fig)
+    refused = max(0.0, rate - taken)
+    return (cycles * fig.cycle_us + per_order * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
+
+
+def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
+    """The orders/s CORES take, at the saturation figure (the cores run out at saturation, where it was measured)."""
+    if fig.cpu_us_per_order <= 0:
+        return math.inf
+    return max(0.0, cores * 1e6 - cycles * fig.cycle_us) / fig.cpu_us_per_order
+
+
+def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, delay_ms: float,
+            fig: Figures | None, machine: Machine, settings: dict | None = None) -> Prediction:
+    """What a design with IN_FLIGHT inserts in flight and ENGINES engines stores and costs at RATE orders/s.
+
+    FIG None: no figures for this design on this machine: only Little's law and the load are known."""
+    overhead = fig.insert_overhead_ms if fig else 0.0
+    spo = machine.sales_per_order
+    offered = rate * spo
+    bound = bound_sales_per_s(in_flight, rtt_ms, overhead)
+    cpu_orders = None
+    if fig is not None:
+        cpu_orders = orders_the_cores_answer(machine.cores, fig, cycles_per_s(engines, delay_ms, rtt_ms + overhead,
+                                                                               offered, in_flight))
+    limits = [("load", offered)]
+    if bound is not None:
+        limits.append(("in flight", bound))
+    if cpu_orders is not None:
+        limits.append(("cores", cpu_orders * spo))
+    # the load wins a tie: a design that just carries it is not limited by anything else
+    limit, sales = min(limits, key=lambda kv: (kv[1], kv[0] != "load"))
+    cores = rss = None
+    if fig is not None:
+        cycles = cycles_per_s(engines, delay_ms, rtt_ms + overhead, sales, in_flight)
+        # every offered order is answered; those beyond what it stores cost ρ of one stored
+        cores = min(machine.cores, cores_used(rate, sales / spo if spo else rate, fig, cycles))
+        if fig.rss_base_mb is not None:
+            rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
+    return Prediction(rate=rate, rtt_ms=rtt_ms, in_flight=in_flight, engines=engines, offered_sales=offered,
+                      bound_sales=bound, cpu_orders=cpu_orders, sales=sales, limit=limit, cores=cores, rss_mb=rss,
+                      settings=dict(settings or {}))
+
+
+def smallest_setting(reaches, start: int, most: int = MAX_SETTING) -> int | None:
+    """The least value v in [start, most] with reaches(v) true, reaches growing with v; None if none does."""
+    if reaches(start):
+        return start
+    if not reaches(most):
+        return None
+    lo, hi = start, most          # reaches(lo) false, reaches(hi) true
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi

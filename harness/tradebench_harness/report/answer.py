@@ -1,0 +1,485 @@
+"""The latency sweep's and the map's view of a results folder: per series (a variant with its row's
+settings) and cell (a database latency and a load), the figures over the repeats, the design's bound,
+where two designs cross, and which design stored the most sales in each cell of the map.
+
+summary.md's and report.html's sections for a document made by cells.py (doc["cells"])."""
+from __future__ import annotations
+
+import html as h
+
+from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+from ..model import check
+from . import bounds, stats, tables
+from .page import COLORS, CSS, img, plt, png, table
+
+# CPU groups of a cell, in the order the tables show them
+GROUPS = ("variant", "database", "link", "loadclient")
+# a point measured once has no range of its own: for telling a tie from a lead it gets ±this share around its
+# figure: an assumption the tables state (--repeat 2 or more measures the spread instead)
+SINGLE_RUN_NOISE = 0.10
+
+
+def noise_band(s: dict | None) -> dict | None:
+    """S's min–max, at least ±SINGLE_RUN_NOISE around the median when it was measured once."""
+    if not s or s.get("n", 1) > 1:
+        return s
+    m = s["median"]
+    return {**s, "min": min(s["min"], m * (1 - SINGLE_RUN_NOISE)), "max": max(s["max"], m * (1 + SINGLE_RUN_NOISE))}
+
+
+def tie(a: dict | None, b: dict | None) -> bool:
+    return stats.overlaps(noise_band(a), noise_band(b))
+
+
+def load_key(r: dict) -> str:
+    return f"{r['rate']}/s" if r.get("rate") else f"{r.get('concurrency')} clients"
+
+
+def points(doc: dict) -> list[dict]:
+    """One point per (series, latency, load): medians and ranges over its repeats, the bound, its fraction."""
+    groups: dict[tuple, list[dict]] = {}
+    failed: dict[tuple, str] = {}
+    for r in doc["runs"]:
+        key = (r["series"], r["dbLatencyMs"], load_key(r))
+        if r.get("error") or r.get("salesPerMinute") is None:
+            failed.setdefault(key, r.get("error") or "no figures")
+            continue
+        groups.setdefault(key, []).append(r)
+    out = []
+    for key in sorted(set(groups) | set(failed), key=lambda k: (k[0], k[1], k[2])):
+        rs = groups.get(key, [])
+        series, lat, load = key
+        first = rs[0] if rs else next(r for r in doc["runs"] if (r["series"], r["dbLatencyMs"], load_key(r)) == key)
+        bound = first.get("boundSalesPerMinute")
+        p = {"series": series, "variant": first["variant"], "latencyMs": lat, "load": load,
+             "rate": first.get("rate"), "concurrency": first.get("concurrency"), "rttMs": first.get("rttMs"),
+             "inFlight": first.get("inFlight"), "engines": first.get("engines"), "persist": first.get("persist"),
+             "bound": bound, "repeats": len(rs), "error": None if rs else failed.get(key),
+             "salesPerMinute": stats.spread(r["salesPerMinute"] for r in rs),
+             "ordersPerSecond": stats.spread(r.get("ordersPerSecond") for r in rs),
+             "p50Ms": stats.spread(r.get("p50Ms") for r in rs),
+             "p99Ms": stats.spread(r.get("p99Ms") for r in rs),
+             "p999Ms": stats.spread(r.get("p999Ms") for r in rs),
+             "dbConnectionsOpen": stats.spread(r.get("dbConnectionsOpen") for r in rs),
+             "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
+                            for g in GROUPS},
+             "cpuUsPerOrder": stats.spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
+             "rssMb": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
+             "threads": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
+             "processes": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
+        s = p["salesPerMinute"]
+        p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
+        p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
+        out.append(p)
+    for p in out:
+        p["withinNoiseOf"] = sorted(o["series"] for o in out if o is not p and o["latencyMs"] == p["latencyMs"]
+                                    and o["load"] == p["load"]
+                                    and tie(p["salesPerMinute"], o["salesPerMinute"]))
+    return out
+
+
+def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
+    """Per load: where two series swap places along the round trip (bounds.crossovers)."""
+    out = {}
+    for load in sorted({p["load"] for p in pts}):
+        series: dict[str, dict] = {}
+        for p in pts:
+            if p["load"] == load and p["salesPerMinute"]:
+                series.setdefault(p["series"], {})[p["latencyMs"]] = {"rttMs": p["rttMs"],
+                                                                      **noise_band(p["salesPerMinute"])}
+        out[load] = bounds.crossovers(series)
+    return out
+
+
+def winners(pts: list[dict]) -> list[dict]:
+    """Per cell (latency, load): the series that stored the most sales, by how much over the next one, the
+    series within noise of it (a tie), and by how much the tied series' least is over the best of the rest
+    (overRest: a tie of the leaders can still be far ahead of the others; None when every series ties)."""
+    out = []
+    for lat in sorted({p["latencyMs"] for p in pts}):
+        for load in loads_of(pts):
+            cell = sorted((p for p in pts if p["latencyMs"] == lat and p["load"] == load and p["salesPerMinute"]),
+                          key=lambda p: -p["salesPerMinute"]["median"])
+            if not cell:
+                continue
+            best = cell[0]
+            tied = [p for p in cell[1:] if tie(best["salesPerMinute"], p["salesPerMinute"])]
+            rest = [p for p in cell[1:] if p not in tied]
+            nxt = cell[1]["salesPerMinute"]["median"] if len(cell) > 1 else None
+            least_tied = min(p["salesPerMinute"]["median"] for p in [best, *tied])
+            over_rest = least_tied / rest[0]["salesPerMinute"]["median"] if tied and rest else None
+            out.append({"latencyMs": lat, "load": load, "rttMs": best["rttMs"], "winner": best["series"],
+                        "salesPerMinute": best["salesPerMinute"]["median"],
+                        "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None,
+                        "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell)})
+    return out
+
+
+def median(s: dict | None):
+    return (s or {}).get("median")
+
+
+def cheapest(pts: list[dict]) -> list[dict]:
+    """Per cell, among the series that carry its load (within noise of the most sales: the winner and its
+    ties): the one whose process group used the least CPU and the one with the lowest p99, each with by how much
+    the next carrier is above it (None: the only carrier). Where every design stores the offered load, this
+    is what decides between them."""
+    out = []
+    for w in winners(pts):
+        names = [w["winner"], *w["ties"]]
+        carriers = [p for p in pts if p["series"] in names and p["latencyMs"] == w["latencyMs"] and p["load"] == w["load"]]
+
+        def least(key, carriers=carriers):
+            got = sorted((p for p in carriers if median(key(p)) is not None), key=lambda p: median(key(p)))
+            if not got:
+                return None, None, None
+            nxt = median(key(got[1])) / median(key(got[0])) if len(got) > 1 and median(key(got[0])) else None
+            return got[0]["series"], median(key(got[0])), nxt
+
+        cpu_s, cpu, cpu_next = least(lambda p: p["cpuPercent"].get("variant"))
+        p99_s, p99, p99_next = least(lambda p: p["p99Ms"])
+        out.append({"latencyMs": w["latencyMs"], "load": w["load"], "rttMs": w["rttMs"], "carriers": names,
+                    "leastCpu": cpu_s, "cpuPercent": cpu, "cpuNextOver": cpu_next,
+                    "lowestP99": p99_s, "p99Ms": p99, "p99NextOver": p99_next})
+    return out
+
+
+def cheapest_text(c: dict) -> str:
+    def part(what, series, figure, nxt):
+        return f"{what} {series} ({figure}{f', next ×{nxt:.1f}' if nxt else ', the only carrier' if nxt is None else ''})"
+    if not c["leastCpu"]:
+        return "–"
+    return (part("least CPU:", c["leastCpu"], f"{c['cpuPercent'] / 100:.2f} cores", c["cpuNextOver"]) + "; "
+            + part("lowest p99:", c["lowestP99"], f"{c['p99Ms']:.1f} ms", c["p99NextOver"]))
+
+
+def loads_of(pts: list[dict]) -> list[str]:
+    def order(load: str):
+        n = load.split("/")[0].split()[0]
+        return (0 if "/s" in load else 1, int(n) if n.isdigit() else 0)
+    return sorted({p["load"] for p in pts}, key=order)
+
+
+def fmt_rtt(ms) -> str:
+    return "–" if ms is None else (f"{ms:.2f}" if ms < 10 else f"{ms:.1f}")
+
+
+def cpu_text(p: dict) -> str:
+    return " / ".join(tables.fmt((p["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in GROUPS)
+
+
+def point_cells(p: dict) -> list[str]:
+    bound = p["bound"]
+    frac = p["boundFraction"]
+    notes = []
+    if p["atBound"]:
+        notes.append(f"at its bound (within {bounds.AT_BOUND:.0%})")
+    if p["withinNoiseOf"]:
+        notes.append("≈ " + ", ".join(p["withinNoiseOf"]))
+    if p["error"]:
+        notes.append(f"failed: {p['error'][:120]}")
+    res = p["rssMb"], p["threads"], p["processes"]
+    return [p["series"], str(p["latencyMs"]), fmt_rtt(p["rttMs"]), p["load"], tables.cell(p["salesPerMinute"]),
+            (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
+            f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
+            " / ".join(tables.fmt(median(p[k]), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms")),
+            cpu_text(p), tables.cell(p["cpuUsPerOrder"], ".1f"),
+            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
+            "; ".join(notes)]
+
+
+HEAD = ["series", "+ms", "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
+        "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
+        "RSS MB / threads / processes", "database connections open", "notes"]
+
+EXPLAIN = ("+ms: latency added to every database round trip (Toxiproxy, in the path at every latency); round trip: "
+           "one INSERT on one connection through that link, measured before the series. A design's bound is the "
+           "inserts it keeps in flight (its manifest's inFlight) ÷ the round trip (Little's law), in sales/min; "
+           "none for a multi-row INSERT per cycle, whose bound is in cycles, not sales. Each cell: median "
+           "(min–max) over the repeats, which are passes over the cells of one process, interleaved in time. "
+           f"≈: sales/min ranges overlap (within noise; a figure measured once counts as ±{SINGLE_RUN_NOISE:.0%}). CPU %: 100 = one core; link: the Toxiproxy process.")
+
+
+def crossover_text(c: dict) -> str:
+    return (f"{c['below']} ahead below, {c['above']} ahead above about {fmt_rtt(c['rttMs'])} ms round trip "
+            f"(they cross between {fmt_rtt(c['between'][0])} and {fmt_rtt(c['between'][1])} ms)")
+
+
+def md(doc: dict) -> str:
+    pts = points(doc)
+    kind = doc["cells"]["kind"]
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", EXPLAIN + "\n"]
+    if kind == "map":
+        lines += ["## The map: which design stored the most sales", "",
+                  "| +ms | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+                  "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
+        ws = winners(pts)
+        for lat in sorted({w["latencyMs"] for w in ws}):
+            row = [str(lat), fmt_rtt(next(w["rttMs"] for w in ws if w["latencyMs"] == lat))]
+            for load in loads_of(pts):
+                w = next((w for w in ws if w["latencyMs"] == lat and w["load"] == load), None)
+                row.append(winner_text(w) if w else "–")
+            lines.append("| " + " | ".join(row) + " |")
+        lines += ["", "## What carrying the load costs: the cheapest carrier of each cell", "",
+                  "Among the designs that carry a cell's load (within noise of the most sales), the one whose process "
+                  "group used the least CPU (in cores) and the one with the lowest p99, and how far the next carrier "
+                  "is above it. Where a cell is a tie, this decides.", "",
+                  "| +ms | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+                  "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
+        cs = cheapest(pts)
+        for lat in sorted({c["latencyMs"] for c in cs}):
+            row = [str(lat), fmt_rtt(next(c["rttMs"] for c in cs if c["latencyMs"] == lat))]
+            for load in loads_of(pts):
+                c = next((c for c in cs if c["latencyMs"] == lat and c["load"] == load), None)
+                row.append(cheapest_text(c) if c else "–")
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    lines += ["## Every series at every latency", "", "| " + " | ".join(HEAD) + " |",
+              "| " + " | ".join(["---"] * 4 + ["---:"] * 4 + ["---"] * 4 + ["---:", "---"]) + " |"]
+    lines += ["| " + " | ".join(point_cells(p)) + " |" for p in pts]
+    lines += ["", "## Where two designs cross", ""]
+    any_cross = False
+    for load, cs in crossovers(pts).items():
+        for c in cs:
+            any_cross = True
+            lines.append(f"- {load}: {crossover_text(c)}")
+    if not any_cross:
+        lines.append("- none: no pair was clearly ahead on one side of a latency and clearly behind on the other")
+    lines += model_md(doc)
+    rtt = doc["cells"].get("rttMs") or {}
+    lines += ["", "## Round trips", "", "| +ms | one INSERT's round trip ms |", "| ---: | ---: |"]
+    lines += [f"| {k} | {fmt_rtt(v)} |" for k, v in sorted(rtt.items(), key=lambda kv: int(kv[0]))]
+    lines += ["", "## Environment", "", environment_text(doc)]
+    return "\n".join(lines) + "\n"
+
+
+def model_md(doc: dict) -> list[str]:
+    """The model (docs/model.md) beside every cell: how many it has within 15 %, and each cell's errors."""
+    m = doc.get("model")
+    if not m:
+        return []
+    s = m["summary"]
+    counts = ", ".join(f"{name} {s[key]['within']} of {s[key]['of']}" for key, name in
+                       (("sales", "sales"), ("cpu", "variant CPU"), ("rss", "RSS")) if s.get(key))
+    return ["", "## The model beside the measurement", "",
+            f"Each open-loop cell predicted by `./tradebench predict`'s model ({m['parameters']}) from what the cell "
+            f"was asked to do, not from what it measured; within {check.WITHIN:.0%}: {counts} "
+            f"(cells {s['cells']}).{' The parameters were fitted from this run: no check.' if m.get('inSample') else ''} "
+            "Why a cell misses: [docs/model.md](../../docs/model.md).", "", check.table(m["rows"])]
+
+
+def ahead_of_rest(w: dict) -> str:
+    """"×N over the rest" for a tie of leaders, or "" (every series tied, or the rest just outside the noise)."""
+    r = w.get("overRest")
+    return f"×{r:.1f} over the rest" if r and r >= 1.05 else ""
+
+
+def winner_text(w: dict) -> str:
+    if w["ties"]:
+        ahead = ahead_of_rest(w)
+        return "tie: " + ", ".join([w["winner"], *w["ties"]]) + (f" ({ahead})" if ahead else "")
+    by = f" ×{w['overNext']:.1f}" if w["overNext"] else ""
+    return f"{w['winner']}{by}"
+
+
+def environment_text(doc: dict) -> str:
+    e = doc.get("environment") or {}
+    return (f"git {e.get('gitCommit')} (dirty: {e.get('gitDirty')}), {e.get('cpuModel')}, {e.get('cores')} cores, "
+            f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
+            f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}; started {doc.get('startedAt')}, "
+            f"{tables.fmt(doc.get('elapsedS'), '.0f')} s")
+
+
+# --- charts -------------------------------------------------------------------------------------------------
+
+def colours(pts: list[dict]) -> dict[str, str]:
+    return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
+
+
+def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
+    """sales/min against the round trip (log-log), a line per series with its min–max, its bound dashed."""
+    own = ax is None
+    if own:
+        fig, ax = plt.subplots(figsize=(9, 5.5))
+    col = colours(pts)
+    load = load or loads_of(pts)[0]
+    top = max((p["salesPerMinute"]["max"] for p in pts if p["load"] == load and p["salesPerMinute"]), default=None)
+    for s in sorted(col):
+        ps = sorted((p for p in pts if p["series"] == s and p["load"] == load and p["rttMs"]), key=lambda p: p["rttMs"])
+        got = [p for p in ps if p["salesPerMinute"]]
+        if got:
+            x = [p["rttMs"] for p in got]
+            med = [p["salesPerMinute"]["median"] for p in got]
+            lo = [m - p["salesPerMinute"]["min"] for m, p in zip(med, got)]
+            hi = [p["salesPerMinute"]["max"] - m for m, p in zip(med, got)]
+            ax.errorbar(x, med, yerr=[lo, hi], marker="o", capsize=3, color=col[s], label=s, lw=1.8)
+        bs = [p for p in ps if p["bound"]]
+        if bs:
+            ax.plot([p["rttMs"] for p in bs], [p["bound"] for p in bs], "--", color=col[s], lw=1, alpha=0.8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    if top:
+        ax.set_ylim(top=top * 3)     # the bounds run far above what the cores allow at a fast database
+    ax.set_xlabel("database round trip, ms (log): one INSERT, added latency + the database's own time" if own
+                  else "database round trip, ms (log)")
+    ax.set_ylabel("sales stored per minute (log)")
+    ax.set_title(title or f"Sales/min against the database's round trip ({load}); dashed: each design's bound")
+    ax.grid(which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    if own:
+        return png(fig)
+    return None
+
+
+TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within noise; the leaders within noise
+
+
+def map_chart(pts: list[dict]):
+    """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
+    ws = winners(pts)
+    lats = sorted({w["latencyMs"] for w in ws})
+    loads = loads_of(pts)
+    col = colours(pts)
+    fig, axes = plt.subplots(1, 1 + len(loads), figsize=(5 + 4.2 * len(loads), 4.6),
+                             gridspec_kw={"width_ratios": [1.3] + [1] * len(loads)})
+    ax = axes[0]
+    for w in ws:
+        x, y = loads.index(w["load"]), lats.index(w["latencyMs"])
+        ahead = ahead_of_rest(w)   # a tie of the leaders says by how much they are ahead of the rest
+        face = (TIE_AHEAD if ahead else TIE) if w["ties"] else col[w["winner"]]
+        ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
+        tied = [w["winner"], *w["ties"]]
+        # a tie of every design is said so: six names do not fit in a cell
+        text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) +
+                (f"\n{ahead}" if ahead else "")) if w["ties"] else \
+            (w["winner"].replace(" ", "\n", 1) + (f"\n×{w['overNext']:.1f}" if w["overNext"] else ""))
+        ax.text(x, y, text, ha="center", va="center", fontsize=6.5 if len(tied) <= 4 or not w["ties"] else 5.5,
+                color="black" if w["ties"] else "white")
+    ax.set_xlim(-0.5, len(loads) - 0.5)
+    ax.set_ylim(-0.5, len(lats) - 0.5)
+    ax.set_xticks(range(len(loads)), loads, fontsize=8)
+    rtt = {w["latencyMs"]: w["rttMs"] for w in ws}
+    ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
+    ax.set_xlabel("offered load")
+    ax.set_ylabel("added latency (round trip)")
+    ax.set_title("Most sales stored (×: over the next)")
+    ax.legend(handles=[Patch(color=c, label=s) for s, c in col.items()] + [Patch(color=TIE, label="tie (within noise)"),
+              Patch(color=TIE_AHEAD, label="tie, ahead of the rest")],
+              fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+    for ax, load in zip(axes[1:], loads):
+        sweep_chart(pts, load, ax=ax, title=f"{load}: sales/min against the round trip")
+    fig.tight_layout()
+    return png(fig)
+
+
+def cheapest_chart(pts: list[dict]):
+    """The map's second view: per cell, the carrier that used the least CPU and the one with the lowest p99."""
+    cs = cheapest(pts)
+    lats = sorted({c["latencyMs"] for c in cs})
+    loads = loads_of(pts)
+    col = colours(pts)
+    fig, axes = plt.subplots(1, 2, figsize=(4 + 3.2 * len(loads), 4.4))
+    for ax, key, fig_key, nxt_key, title, unit in (
+            (axes[0], "leastCpu", "cpuPercent", "cpuNextOver", "Least CPU among the carriers", "cores"),
+            (axes[1], "lowestP99", "p99Ms", "p99NextOver", "Lowest p99 among the carriers", "ms")):
+        for c in cs:
+            if not c[key]:
+                continue
+            x, y = loads.index(c["load"]), lats.index(c["latencyMs"])
+            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
+            figure = c[fig_key] / 100 if unit == "cores" else c[fig_key]
+            nxt = f"\nnext ×{c[nxt_key]:.1f}" if c[nxt_key] else "\nonly carrier"
+            ax.text(x, y, c[key].replace(" ", "\n", 1) + f"\n{figure:.2f} {unit}{nxt}", ha="center", va="center",
+                    fontsize=6.5, color="white")
+        ax.set_xlim(-0.5, len(loads) - 0.5)
+        ax.set_ylim(-0.5, len(lats) - 0.5)
+        ax.set_xticks(range(len(loads)), loads, fontsize=8)
+        rtt = {c["latencyMs"]: c["rttMs"] for c in cs}
+        ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
+        ax.set_xlabel("offered load")
+        ax.set_title(title, fontsize=10)
+    axes[0].set_ylabel("added latency (round trip)")
+    fig.tight_layout()
+    return png(fig)
+
+
+def cost_chart(pts: list[dict]):
+    """What carrying the load costs: the variant's cores and RSS against the offered load, a line per series, a
+    panel per round trip (cores on top, memory below)."""
+    lats = sorted({p["latencyMs"] for p in pts})
+    rates = sorted({p["rate"] for p in pts if p["rate"]})
+    col = colours(pts)
+    carries = {(s, c["latencyMs"], c["load"]) for c in cheapest(pts) for s in c["carriers"]}
+    fig, axes = plt.subplots(2, len(lats), figsize=(3.4 * len(lats) + 1, 6.4), squeeze=False, sharex=True)
+    for j, lat in enumerate(lats):
+        for s in sorted(col):
+            ps = sorted((p for p in pts if p["series"] == s and p["latencyMs"] == lat and p["rate"]
+                         and p["salesPerMinute"]), key=lambda p: p["rate"])
+            if not ps:
+                continue
+            x = [p["rate"] for p in ps]
+            for row, ys in ((0, [(median(p["cpuPercent"].get("variant")) or 0) / 100 for p in ps]),
+                            (1, [median(p["rssMb"]) or 0 for p in ps])):
+                axes[row][j].plot(x, ys, color=col[s], label=s, lw=1.6)
+                # filled: the design carries the cell's load; hollow: it falls short of the most sales
+                for p, y in zip(ps, ys):
+                    full = (s, lat, p["load"]) in carries
+                    axes[row][j].plot([p["rate"]], [y], "o", color=col[s], mfc=col[s] if full else "white")
+        rtt = next((p["rttMs"] for p in pts if p["latencyMs"] == lat), None)
+        axes[0][j].set_title(f"+{lat} ms ({fmt_rtt(rtt)} ms round trip)", fontsize=9)
+        axes[1][j].set_xlabel("offered orders/s")
+        for ax in (axes[0][j], axes[1][j]):
+            ax.set_xscale("log")
+            ax.xaxis.set_major_locator(FixedLocator(rates))
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+            ax.xaxis.set_minor_locator(NullLocator())
+            ax.grid(which="both", alpha=0.3)
+    axes[0][0].set_ylabel("variant's cores")
+    axes[1][0].set_ylabel("variant's RSS, MB")
+    axes[0][0].legend(fontsize=6)
+    fig.suptitle("What carrying the load costs: cores and memory against the offered load (hollow: it does not "
+                 "carry that load)", fontsize=10)
+    fig.tight_layout()
+    return png(fig)
+
+
+def charts(doc: dict) -> dict[str, tuple[str, str]]:
+    """Every chart of a sweep or a map: id -> (caption, PNG as base64), in the report's order."""
+    pts = points(doc)
+    out = {}
+    if pts and doc["cells"]["kind"] == "map":
+        out["map"] = ("the map: which design stored the most sales per cell; each design's curves beside it",
+                      map_chart(pts))
+        out["map-cost"] = ("the carriers of each cell: the least CPU and the lowest p99 among the designs that "
+                           "carry its load", cheapest_chart(pts))
+        if any(p["rate"] for p in pts):
+            out["cost"] = ("what carrying the load costs: each design's cores and memory against the offered load, "
+                           "a panel per round trip", cost_chart(pts))
+    for i, load in enumerate(loads_of(pts)):
+        out["latency-sweep" if i == 0 else f"latency-sweep-{load.split()[0].replace('/', '-')}"] = (
+            f"sales/min against the round trip, {load}; dashed: each design's bound", sweep_chart(pts, load))
+    return out
+
+
+def html(doc: dict, drawn: dict | None = None) -> str:
+    """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
+    pts = points(doc)
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
+             f"<style>{CSS}</style></head><body>",
+             f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
+             f"<p>{h.escape(EXPLAIN)}</p>"]
+    for name, (caption, data) in (drawn if drawn is not None else charts(doc)).items():
+        parts.append(img(name, caption, data))
+    attrs = [f'class="point{" at-bound" if p["atBound"] else ""}" data-series="{h.escape(p["series"])}"' for p in pts]
+    parts.append("<h2>Every series at every latency</h2>" + table(HEAD, [point_cells(p) for p in pts], "points", attrs))
+    items = [f"<li>{h.escape(load)}: {h.escape(crossover_text(c))}</li>" for load, cs in crossovers(pts).items() for c in cs]
+    parts.append("<h2>Where two designs cross</h2><ul class='crossovers'>" + ("".join(items) or
+                 "<li>none: no pair was clearly ahead on one side of a latency and clearly behind on the other</li>")
+                 + "</ul>")
+    env = doc.get("environment") or {}
+    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
+    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
+    parts.append("</body></html>")
+    return "\n".join(parts)

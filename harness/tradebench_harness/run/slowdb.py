@@ -1,0 +1,106 @@
+"""The two other kinds of slow database, beside a far one (toxiproxy.py adds a round trip):
+
+  busy     its server held to a share of the cores: a cgroup's CPU quota (cgroup v2's cpu.max, or v1's
+           cpu.cfs_quota_us) on the server process, as a database on a small or shared machine has
+  durable  every commit synced to disk (innodb_flush_log_at_trx_commit=1): each commit waits for an fsync,
+           and group commit rewards many commits in flight
+
+`slowed(db, cpu, durable)` makes the database so for what runs inside and puts it back after. The cgroup
+needs the server's process on this machine (the private database, or a local one whose pid file the harness
+knows) and a writable cgroup file system (root, or a delegated cgroup)."""
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from .db import DbError
+
+PERIOD_US = 100_000
+V2 = Path("/sys/fs/cgroup")
+V1 = Path("/sys/fs/cgroup/cpu")
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as e:
+        raise DbError(f"--db-cpu: cannot write {path} ({e.strerror}): a CPU quota needs root or a delegated cgroup") from e
+
+
+def _cgroup_dir(name: str) -> tuple[Path, str]:
+    """A new cgroup NAME with the CPU controller: (its folder, "v2" or "v1")."""
+    if "cpu" in ((V2 / "cgroup.controllers").read_text().split() if (V2 / "cgroup.controllers").exists() else []):
+        with contextlib.suppress(OSError):         # the controller offered to the children (may already be)
+            (V2 / "cgroup.subtree_control").write_text("+cpu")
+        d = V2 / name
+        kind = "v2"
+    elif (V1 / "cpu.cfs_quota_us").exists():
+        d = V1 / name
+        kind = "v1"
+    else:
+        raise DbError("--db-cpu: no cgroup CPU controller on this machine (neither cgroup v2's cpu nor v1's cpu)")
+    try:
+        d.mkdir(exist_ok=True)
+    except OSError as e:
+        raise DbError(f"--db-cpu: cannot create the cgroup {d} ({e.strerror})") from e
+    return d, kind
+
+
+@contextlib.contextmanager
+def cpu_limited(pid: int | None, cores: float, name: str):
+    """The process PID (every thread of it) held to CORES of CPU (0.25: a quarter of one core)."""
+    if not pid:
+        raise DbError("--db-cpu: the database server's process is not on this machine (no pid): use the private database")
+    if cores <= 0:
+        raise DbError(f"--db-cpu {cores}: a share of the cores above 0 (0.25: a quarter of one core)")
+    d, kind = _cgroup_dir(name)
+    quota = max(1000, int(cores * PERIOD_US))
+    before = Path(f"/proc/{pid}/cgroup").read_text()
+    if kind == "v2":
+        _write(d / "cpu.max", f"{quota} {PERIOD_US}")
+    else:
+        _write(d / "cpu.cfs_period_us", str(PERIOD_US))
+        _write(d / "cpu.cfs_quota_us", str(quota))
+    _write(d / "cgroup.procs", str(pid))
+    try:
+        yield quota / PERIOD_US
+    finally:
+        home = _home(before, kind)
+        with contextlib.suppress(OSError):
+            (home / "cgroup.procs").write_text(str(pid))
+        with contextlib.suppress(OSError):
+            d.rmdir()
+
+
+def _home(cgroup_text: str, kind: str) -> Path:
+    """The cgroup the process was in before (from /proc/PID/cgroup), to put it back."""
+    for line in cgroup_text.splitlines():
+        _, controllers, path = line.split(":", 2)
+        if (kind == "v2" and controllers == "") or (kind == "v1" and "cpu" in controllers.split(",")):
+            return (V2 if kind == "v2" else V1) / path.lstrip("/")
+    return V2 if kind == "v2" else V1
+
+
+@contextlib.contextmanager
+def durable(db, on: bool):
+    """Every commit synced to disk while inside (ON), the server's setting put back after."""
+    if not on:
+        yield None
+        return
+    was = db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")
+    db.sql("SET GLOBAL innodb_flush_log_at_trx_commit = 1")
+    try:
+        yield 1
+    finally:
+        db.sql(f"SET GLOBAL innodb_flush_log_at_trx_commit = {int(was)}")
+
+
+@contextlib.contextmanager
+def slowed(db, cpu: float | None, durable_commits: bool):
+    """DB busy (held to CPU cores) and/or durable (every commit synced) for what runs inside."""
+    with contextlib.ExitStack() as stack:
+        if cpu:
+            stack.enter_context(cpu_limited(db.pid(), cpu, f"tradebench-db-{db.port}-{os.getpid()}"))
+        stack.enter_context(durable(db, durable_commits))
+        yield

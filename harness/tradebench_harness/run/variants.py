@@ -1,0 +1,251 @@
+"""Variant manifests: every folder of the repository holding a variant.yaml.
+
+A manifest says the variant's runtime, how it is built and run, the settings
+it reads (contract section 5) with their defaults, how many database
+connections it opens, and its end-to-end configurations. Adding a variant is
+adding a folder with one; nothing here names a variant.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import operator
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import build
+from .context import Context
+
+MANIFEST = "variant.yaml"
+RUNTIMES = ("java", "node")
+
+
+class ManifestError(Exception):
+    pass
+
+
+@dataclass
+class Variant:
+    name: str
+    folder: Path
+    runtime: str
+    description: str
+    build: dict
+    run: list[str]
+    settings: dict
+    db_connections: str
+    e2e: list[dict] = field(default_factory=list)
+    floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
+    in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
+    rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
+    test_dbs: list[str] = field(default_factory=list)   # testDatabases: the databases its own tests use
+    # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
+    # None: it has no cluster mode
+    cluster: Variant | None = None
+
+    @property
+    def row_keys(self) -> set:
+        """The settings that tell its rows apart (WORKERS for node-engine)."""
+        return {k for row in self.rows for k in row}
+
+    def rows_given(self, pinned: dict) -> list[dict]:
+        """Its rows, unless PINNED (the caller's environment, a case's settings) names a setting that tells them
+        apart: `WORKERS=threads ./tradebench compare` shows node-engine once, as asked."""
+        if any(pinned.get(k) not in (None, "") for k in self.row_keys):
+            return [{}]
+        return self.rows
+
+    def command(self, ctx: Context) -> list[str]:
+        """The command line that runs the variant in the foreground (from the repository root)."""
+        return expand(ctx, self.run)
+
+    def floor_command(self, ctx: Context, port: int) -> list[str] | None:
+        """The command line of its floor server on PORT (None: its runtime's trivial server is its floor)."""
+        return expand(ctx, self.floor["command"], port) if self.floor else None
+
+    def effective_settings(self, env: dict) -> dict:
+        """Every setting the variant reads, as it will see it: env wins, else the manifest's default (evaluated)."""
+        out: dict = {}
+        for name, default in self.settings.items():
+            if env.get(name) not in (None, ""):
+                out[name] = env[name]
+            else:
+                out[name] = evaluate(default, out)
+        return out
+
+    def db_connection_count(self, env: dict) -> int:
+        return int(evaluate(self.db_connections, self.effective_settings(env)))
+
+    def needs_build(self, root: Path) -> bool:
+        return build.stale(root, [self.build["output"]], self.build.get("inputs", []))
+
+    def ensure_built(self, ctx: Context, log=None) -> None:
+        try:
+            build.ensure(ctx, self.name, self.build["command"], [self.build["output"]], self.build.get("inputs", []),
+                         cwd=ctx.root / self.build.get("cwd", "."), log=log)
+        except build.BuildError as e:
+            raise ManifestError(str(e)) from e
+
+    @property
+    def test_databases(self) -> list[str]:
+        """The databases its tests use (the manifest's testDatabases; by default TestDatabase.forModule's name,
+        TRADER_TEST_<NAME>)."""
+        return self.test_dbs or [test_database(self.name)]
+
+
+def test_database(module: str) -> str:
+    """A module's test database, as TestDatabase.forModule names it: java-threads -> TRADER_TEST_JAVA_THREADS."""
+    return "TRADER_TEST_" + module.upper().replace("-", "_")
+
+
+def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str]:
+    """A manifest's command line: {java}, {jvm_opts}, {node}, {port}; paths relative to the repository root."""
+    out: list[str] = []
+    for tok in tokens:
+        if tok == "{java}":
+            out.append(ctx.java)
+        elif tok == "{jvm_opts}":
+            out.extend(ctx.jvm_opts)
+        elif tok == "{node}":
+            out.append(ctx.env.get("TB_NODE") or "node")
+        elif tok == "{port}" and port is not None:
+            out.append(str(port))
+        else:
+            out.append(str(ctx.root / tok) if (ctx.root / tok).exists() else tok)
+    return out
+
+
+def say(msg: str) -> None:
+    print(f"tradebench: {msg}", file=sys.stderr, flush=True)
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+        ast.Div: operator.floordiv}
+_FUNCS = {"min": min, "max": max}
+
+
+def evaluate(value, names: dict):
+    """A default: a number, a word, or arithmetic on earlier settings (ENGINES + 4, min(DB_POOL, 2), cores)."""
+    if isinstance(value, (int, float)) or value is None:
+        return value
+    text = str(value).strip()
+    scope = {k: v for k, v in names.items()}
+    scope["cores"] = os.cpu_count() or 1
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return text
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in scope:
+                raise KeyError(node.id)
+            v = scope[node.id]
+            return int(v) if isinstance(v, str) and v.isdigit() else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
+            return _FUNCS[node.func.id](*[ev(a) for a in node.args])
+        raise ValueError(text)
+
+    try:
+        return ev(tree)
+    except KeyError:
+        return text
+    except ValueError:
+        return text
+
+
+def load(path: Path) -> Variant:
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise ManifestError(f"{path}: not YAML: {e}") from e
+    if not isinstance(doc, dict):
+        raise ManifestError(f"{path}: not a mapping")
+    folder = path.parent
+    missing = [k for k in ("name", "runtime", "build", "run") if k not in doc]
+    if missing:
+        raise ManifestError(f"{path}: missing {', '.join(missing)}")
+    if doc["name"] != folder.name:
+        raise ManifestError(f"{path}: name {doc['name']!r} is not the folder's name {folder.name!r}")
+    if doc["runtime"] not in RUNTIMES:
+        raise ManifestError(f"{path}: runtime must be one of {RUNTIMES} (got {doc['runtime']!r})")
+    build = doc["build"]
+    if not isinstance(build, dict) or not build.get("command") or not build.get("output"):
+        raise ManifestError(f"{path}: build needs command and output")
+    run = (doc["run"] or {}).get("command")
+    if not run:
+        raise ManifestError(f"{path}: run needs command")
+    e2e = doc.get("e2e") or []
+    if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
+        raise ManifestError(f"{path}: e2e must be a list of settings mappings")
+    in_flight = doc.get("inFlight") or {}
+    if not isinstance(in_flight, dict) or not set(in_flight) <= {"per-sale", "batch"}:
+        raise ManifestError(f"{path}: inFlight maps per-sale and batch to an expression of the settings (or null)")
+    rows = doc.get("rows") or [{}]
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ManifestError(f"{path}: rows must be a list of settings mappings")
+    rows = [{str(k): str(v) for k, v in r.items()} for r in rows]
+    test_dbs = doc.get("testDatabases") or []
+    if not isinstance(test_dbs, list) or not all(isinstance(n, str) and n.isidentifier() for n in test_dbs):
+        raise ManifestError(f"{path}: testDatabases must be a list of database names")
+    cluster = doc.get("cluster")
+    if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
+                                    and cluster["build"].get("command") and cluster["build"].get("output")
+                                    and (cluster.get("run") or {}).get("command")):
+        raise ManifestError(f"{path}: cluster needs build (command and output) and run (command)")
+    floor = doc.get("floor")
+    if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
+                                  and "{port}" in [str(t) for t in floor["command"]]):
+        raise ManifestError(f"{path}: floor needs a name and a command with {{port}}")
+    v = Variant(
+        name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
+        build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
+        db_connections=str(doc.get("dbConnections", "DB_POOL")),
+        e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
+        floor={"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None,
+        in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
+        rows=rows, test_dbs=test_dbs,
+    )
+    if cluster is not None:
+        v.cluster = dataclasses.replace(v, build=cluster["build"], run=[str(t) for t in cluster["run"]["command"]])
+    return v
+
+
+def row_label(settings: dict) -> str:
+    """A row's name beside its variant's: its settings that differ from the defaults ("WORKERS=threads")."""
+    return " ".join(f"{k}={v}" for k, v in sorted(settings.items()))
+
+
+def discover(root: Path) -> list[Variant]:
+    """Every variant of the repository, in name order."""
+    out = []
+    for manifest in sorted(root.glob(f"*/{MANIFEST}")):
+        out.append(load(manifest))
+    return out
+
+
+def by_name(root: Path, names) -> list[Variant]:
+    known = {v.name: v for v in discover(root)}
+    out = []
+    for n in names:
+        if n not in known:
+            raise ManifestError(f"unknown variant: {n} (one of: {', '.join(known)})")
+        out.append(known[n])
+    return out
+
+
+def select(root: Path, spec: str | None) -> list[Variant]:
+    """'all', None or a comma/space separated list of names."""
+    if not spec or spec == "all":
+        return discover(root)
+    return by_name(root, [n for n in spec.replace(",", " ").split() if n])

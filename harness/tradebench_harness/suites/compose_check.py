@@ -1,0 +1,680 @@
+"""The static check of docker-compose.yml and the images' Dockerfiles.
+
+There is no Docker engine on the project's machines, so the check reads the
+files themselves:
+
+- docker-compose.yml is resolved by the official Compose CLI,
+  ``docker-compose config --format json`` (it needs no engine): the YAML
+  (duplicate keys are errors), anchors, merge keys, profiles (every one on),
+  interpolation (no variable of the caller's shell), env files, and Compose's
+  own schema and references (``depends_on`` targets, named volumes, env
+  files), exactly as Compose reads them. A file the CLI rejects is a problem,
+  in the CLI's words. The harness installs the pinned CLI
+  (tools.py, ``compose``) and names it in ``TB_COMPOSE``; without
+  ``TB_COMPOSE`` the check runs ``tools/bin/docker-compose`` of the
+  repository, and without either it fails.
+- On the resolved file, the project's rules, which Compose does not check:
+  - the services mysql, loadclient and every variant (a folder holding a
+    variant.yaml) exist; each service's build context and Dockerfile, as the
+    file names them, and each bind-mounted path exist (Compose would create a
+    missing one as an empty folder);
+  - every path a Dockerfile COPYs, with the ARGs the Dockerfile declares and
+    the service's build args, exists in its build context and is not dropped
+    by .dockerignore; every module of the root pom is in the Maven images'
+    build stage, with the sources of the module built and of those it
+    depends on (with ``COPY . .``: in the context, not ignored); base images carry a version; the final stage (or the
+    service's build target) runs as a user other than root. Compose reads a
+    Dockerfile and .dockerignore only when it builds, through the engine's
+    BuildKit: this module reads them as BuildKit does;
+  - build arguments: a Dockerfile shared by several services (the Java
+    images' docker/java.Dockerfile, ``ARG MODULE``) is checked once per
+    service, with that service's build args; an argument a COPY source or
+    ``mvn -pl`` uses must be declared by an ARG of its stage and have a
+    value; every build arg a service passes (Docker's proxy arguments aside)
+    must be declared by an ARG of the Dockerfile; a variant's image builds
+    the variant's own Maven module;
+  - environment names are those of contract section 5 (the mysql service:
+    the mysql image's own MYSQL_* names);
+  - mysql is mysql:8.4 with schema.sql mounted into
+    /docker-entrypoint-initdb.d, a healthcheck and a named volume; each variant
+    waits for a healthy mysql and publishes its PORT; loadclient and toxiproxy
+    sit behind profiles;
+  - no two services publish the same host port.
+
+``check(root)`` returns the problems found (an empty list: the file is fine).
+``python -m tradebench_harness.compose_check [--variants a,b] [--compose CLI] [ROOT]``
+prints them and exits 1 when there are any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..run import variants as variants_mod
+
+#: The repository this module lives in (harness/tradebench_harness/suites/compose_check.py).
+REPO = Path(__file__).resolve().parents[2]
+#: Where the harness puts the Compose CLI it builds (tools.py).
+TOOLS_COMPOSE = Path("tools") / "bin" / "docker-compose"
+
+CONTRACT_ENV = {"PORT", "ENGINES", "DELAY_MS", "TIMEOUT_MS", "PRODUCTS", "INBOX_LIMIT", "PERSIST",
+                "DB_HOST", "DB_PORT", "DB_NAME", "DB_USER", "DB_PASSWORD", "DB_POOL",
+                # java-spray-async's cluster mode (contract sections 5 and 9)
+                "CLUSTER_HOST", "CLUSTER_PORT", "CLUSTER_SEEDS"}
+# The names the mysql image's entrypoint reads (each also as NAME_FILE).
+MYSQL_ENV = {"MYSQL_ROOT_PASSWORD", "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD",
+             "MYSQL_ONETIME_PASSWORD", "MYSQL_DATABASE", "MYSQL_USER", "MYSQL_PASSWORD",
+             "MYSQL_ROOT_HOST", "MYSQL_INITDB_SKIP_TZINFO"}
+# What a build context at the root must keep out (sample paths).
+MUST_IGNORE = ["engine-model/target", "node-engine/node_modules", ".tradebench", "results", "tools", ".git"]
+# The build arguments Docker knows without an ARG (the proxy settings).
+PREDEFINED_ARGS = {n for name in ("HTTP_PROXY", "HTTPS_PROXY", "FTP_PROXY", "NO_PROXY", "ALL_PROXY")
+                   for n in (name, name.lower())}
+
+
+def discover_variants(root: Path) -> list[str]:
+    """The variants of a tree: the folders holding a variant.yaml (variants.py), whatever their images."""
+    return sorted(v.name for v in variants_mod.discover(Path(root)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The Compose CLI
+# ---------------------------------------------------------------------------------------------
+
+def compose_cli(repo: Path | None = None) -> str | None:
+    """The Compose CLI to run: TB_COMPOSE (set by tools.compose), else tools/bin/docker-compose of REPO."""
+    named = os.environ.get("TB_COMPOSE")
+    if named:
+        return named
+    local = (Path(repo) if repo is not None else REPO) / TOOLS_COMPOSE
+    return str(local) if os.access(local, os.X_OK) else None
+
+
+def compose_config(cli: str, root: Path) -> tuple[dict | None, str]:
+    """(the resolved file, "") or (None, the CLI's complaint). Every profile on; no variable of the caller's shell."""
+    env = {k: os.environ[k] for k in ("PATH", "HOME", "TMPDIR") if k in os.environ}
+    env["COMPOSE_PROFILES"] = "*"
+    try:
+        r = subprocess.run([cli, "-f", "docker-compose.yml", "--profile", "*", "config", "--format", "json"],
+                           cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, str(e)
+    if r.returncode != 0:
+        return None, " ".join((r.stderr or r.stdout).strip().splitlines()) or f"exit {r.returncode}"
+    try:
+        return json.loads(r.stdout), ""
+    except ValueError as e:
+        return None, f"its output is not JSON: {e}"
+
+
+# ---------------------------------------------------------------------------------------------
+# .dockerignore and Dockerfiles (read as BuildKit reads them)
+# ---------------------------------------------------------------------------------------------
+
+def _ignore_regex(pattern: str):
+    """Docker's .dockerignore rules: ** any depth, a match on a folder covers its content."""
+    out, i = "", 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+            continue
+        if c == "*":
+            out += "[^/]*"
+        elif c == "?":
+            out += "[^/]"
+        elif c == "[":
+            j = pattern.find("]", i)
+            if j < 0:
+                out += re.escape(c)
+            else:
+                out += pattern[i:j + 1].replace("[!", "[^")
+                i = j
+        elif c == "\\" and i + 1 < len(pattern):
+            i += 1
+            out += re.escape(pattern[i])
+        else:
+            out += re.escape(c)
+        i += 1
+    return re.compile("^" + out + "$")
+
+
+def _read_ignore(context: str, dockerfile: str):
+    rules = []
+    for cand in (dockerfile + ".dockerignore", os.path.join(context, ".dockerignore")):
+        if os.path.isfile(cand):
+            with open(cand) as f:
+                for line in f:
+                    line = line.strip()
+                    if not line or line.startswith("#"):
+                        continue
+                    neg = line.startswith("!")
+                    pat = line[1:].strip() if neg else line
+                    pat = os.path.normpath(pat).lstrip("/")
+                    if pat in ("", "."):
+                        continue
+                    rules.append((neg, _ignore_regex(pat)))
+            break
+    return rules
+
+
+def _ignored(rules, path: str) -> bool:
+    path = os.path.normpath(path).lstrip("/")
+    parts = path.split("/")
+    prefixes = ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
+    result = False
+    for neg, rx in rules:
+        if any(rx.match(p) for p in prefixes):
+            result = not neg
+    return result
+
+
+def _dockerfile_instructions(text: str):
+    lines, cur = [], ""
+    for raw in text.splitlines():
+        s = raw.strip()
+        if not cur and (not s or s.startswith("#")):
+            continue
+        if cur and s.startswith("#"):
+            continue
+        if s.endswith("\\"):
+            cur += s[:-1] + " "
+            continue
+        cur += s
+        if cur.strip():
+            lines.append(cur.strip())
+        cur = ""
+    if cur.strip():
+        lines.append(cur.strip())
+    out = []
+    for line in lines:
+        parts = line.split(None, 1)
+        out.append((parts[0].upper(), parts[1] if len(parts) > 1 else ""))
+    return out
+
+
+def _copy_args(rest: str):
+    """(flags, sources, dest) of a COPY/ADD."""
+    flags = {}
+    tokens = rest.split()
+    while tokens and tokens[0].startswith("--"):
+        k, _, v = tokens.pop(0)[2:].partition("=")
+        flags[k] = v
+    rest = " ".join(tokens)
+    if rest.startswith("["):
+        try:
+            items = json.loads(rest)
+        except ValueError:
+            return flags, None, None
+    else:
+        items = rest.split()
+    if len(items) < 2:
+        return flags, None, None
+    return flags, items[:-1], items[-1]
+
+
+def image_pinned(ref: str) -> bool:
+    """A digest, or a tag other than latest."""
+    parts = ref.split("@", 1)
+    if len(parts) == 2:
+        return True
+    name = parts[0]
+    tag = name.rsplit(":", 1)[1] if ":" in name.rsplit("/", 1)[-1] else ""
+    return bool(tag) and tag != "latest"
+
+
+def _root_modules(context: str):
+    pom = os.path.join(context, "pom.xml")
+    if not os.path.isfile(pom):
+        return []
+    with open(pom) as f:
+        text = re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
+    return re.findall(r"<module>\s*([^<\s]+)\s*</module>", text)
+
+
+def _module_dependencies(context: str, module: str, modules) -> list:
+    """The modules of the root pom that MODULE depends on, directly or through another (what -am builds)."""
+    found, todo = [], [module]
+    while todo:
+        pom = os.path.join(context, todo.pop(), "pom.xml")
+        if not os.path.isfile(pom):
+            continue
+        with open(pom) as f:
+            text = re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
+        for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
+            name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", block)
+            if name and name.group(1) in modules and name.group(1) not in found and name.group(1) != module:
+                found.append(name.group(1))
+                todo.append(name.group(1))
+    return found
+
+
+def _expand(text):
+    text = str(text).strip()
+    if not text:
+        return []
+    if "-" in text:
+        a, b = text.split("-", 1)
+        return list(range(int(a), int(b) + 1))
+    return [int(text)]
+
+
+_REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def substitute(text: str, names: dict) -> str:
+    """TEXT with a Dockerfile's variable references (``$X``, ``${X}``, ``${X:-word}``, ``${X:+word}``, and the
+    same without the colon) replaced by the values in NAMES (the ARGs and ENVs in scope; None: no value)."""
+    def rep(m):
+        name = m.group(1) or m.group(4)
+        value, op, word = names.get(name), m.group(2), m.group(3) or ""
+        if op == ":-":
+            return value if value else word
+        if op == "-":
+            return value if value is not None else word
+        if op == ":+":
+            return word if value else ""
+        if op == "+":
+            return word if value is not None else ""
+        return value or ""
+    return _REF.sub(rep, text)
+
+
+def references(text: str) -> list[tuple[str, str | None]]:
+    """The variables TEXT refers to, as (name, operator): operator None, ":-", "-", ":+" or "+"."""
+    return [(m.group(1) or m.group(4), m.group(2)) for m in _REF.finditer(text)]
+
+
+def _assignments(rest: str, env: bool = False) -> list[tuple[str, str | None]]:
+    """The NAME[=value] pairs of an ARG (value None: none given) or of an ENV (also ``ENV NAME value``)."""
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        words = rest.split()
+    if env and words and "=" not in words[0]:
+        return [(words[0], " ".join(words[1:]))]
+    out = []
+    for w in words:
+        k, eq, v = w.partition("=")
+        out.append((k, v if eq else None))
+    return out
+
+
+@dataclass
+class _Checker:
+    root: str
+    variants: list[str]
+    problems: list[str] = field(default_factory=list)
+    #: the Maven modules each service's image builds (its mvn -pl, build args replaced)
+    built: dict = field(default_factory=dict)
+
+    def bad(self, msg: str) -> None:
+        self.problems.append(msg)
+
+    def rel(self, p: str) -> str:
+        return os.path.relpath(p, self.root)
+
+    def path(self, p) -> str:
+        """A path of the resolved file (the CLI writes them absolute; relative ones are to the root)."""
+        return os.path.normpath(os.path.join(self.root, str(p)))
+
+    # ---- Dockerfiles ----
+    def check_dockerfile(self, service: str, context: str, dockerfile: str, build_args: dict,
+                         target: str | None) -> list[str]:
+        """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage.
+        Returns the Maven modules it builds (mvn -pl)."""
+        where = "%s (%s)" % (self.rel(dockerfile), service)
+        with open(dockerfile) as f:
+            instructions = _dockerfile_instructions(f.read())
+        rules = _read_ignore(context, dockerfile)
+        if os.path.abspath(context) == self.root:
+            for p in MUST_IGNORE:
+                if not _ignored(rules, p):
+                    self.bad("%s: build context is the repository root but .dockerignore does not exclude %s" % (where, p))
+        # ARGs before the first FROM (FROM sees them), and the ARGs and ENVs of the current stage (the rest do)
+        global_args: dict = {}
+        scope: dict = {}
+        declared = set()  # every name an ARG of the file declares
+        stages, users, copied, runs = [], {}, [], []
+
+        def uses(text: str, what: str, scope: dict) -> None:
+            """The variables of TEXT (a COPY source, an mvn -pl) must be in SCOPE with a value, unless a default
+            is written (``${X:-word}``); Docker would put an empty string in their place."""
+            for name, op in references(text):
+                if op in (":-", "-", ":+", "+"):
+                    continue
+                if name not in scope:
+                    self.bad("%s: %s uses ${%s}, which no ARG of its stage declares (it would be empty)"
+                             % (where, what, name))
+                elif not scope[name]:
+                    self.bad("%s: %s uses ${%s}, which has no value: pass it (build: args: {%s: ...})"
+                             % (where, what, name, name))
+
+        for op, rest in instructions:
+            if op == "ARG":
+                for k, v in _assignments(rest):
+                    declared.add(k)
+                    if k in build_args:
+                        value = build_args[k]
+                    elif v is not None:
+                        value = substitute(v, scope if stages else global_args)
+                    else:
+                        value = global_args.get(k) if stages else None
+                    (scope if stages else global_args)[k] = value
+            elif op == "ENV" and stages:
+                for k, v in _assignments(rest, env=True):
+                    scope[k] = substitute(v or "", scope)
+            elif op == "FROM":
+                words = [w for w in rest.split() if not w.startswith("--")]
+                if not words:
+                    self.bad("%s: FROM without an image" % where)
+                    continue
+                image = substitute(words[0], global_args)
+                name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
+                if image not in [s for s in stages if s] and image != "scratch" and not image_pinned(image):
+                    self.bad("%s: base image %s has no version tag (pin it)" % (where, image))
+                stages.append(name)
+                users[len(stages) - 1] = None
+                scope = {}
+            elif op in ("COPY", "ADD"):
+                if not stages:
+                    self.bad("%s: %s before FROM" % (where, op))
+                    continue
+                raw_flags, raw_sources, _ = _copy_args(rest)
+                if "from" in raw_flags:
+                    uses(raw_flags["from"], "%s --from=%s" % (op, raw_flags["from"]), scope)
+                for src in raw_sources or []:
+                    if not (src.startswith("<<") or re.match(r"^(https?://|git@)", src)):
+                        uses(src, "%s %s" % (op, src), scope)
+                flags, sources, _ = _copy_args(substitute(rest, scope))
+                if sources is None:
+                    if "<<" not in rest:
+                        self.bad("%s: cannot read '%s %s'" % (where, op, rest))
+                    continue
+                if "from" in flags:
+                    src_stage = flags["from"]
+                    if src_stage not in [s for s in stages[:-1] if s] and not src_stage.isdigit() and not image_pinned(src_stage):
+                        self.bad("%s: COPY --from=%s names no earlier stage" % (where, src_stage))
+                    continue
+                for src in sources:
+                    if src.startswith("<<") or re.match(r"^(https?://|git@)", src):
+                        continue
+                    path = os.path.normpath(os.path.join(context, src.lstrip("/")))
+                    if not os.path.abspath(path).startswith(os.path.abspath(context)):
+                        self.bad("%s: %s %s leaves the build context %s" % (where, op, src, self.rel(context)))
+                        continue
+                    matches = glob.glob(path)
+                    if not matches:
+                        self.bad("%s: %s %s: no such path in the build context %s" % (
+                            where, op, src, self.rel(context) if self.rel(context) != "." else "(repository root)"))
+                        continue
+                    if all(_ignored(rules, os.path.relpath(m, context)) for m in matches):
+                        self.bad("%s: %s %s: excluded by .dockerignore" % (where, op, src))
+                    copied.append(os.path.normpath(src.lstrip("/")).rstrip("/"))
+            elif op == "USER":
+                if stages:
+                    users[len(stages) - 1] = substitute(rest.strip(), scope)
+            elif op == "RUN":
+                runs.append((rest, dict(scope)))
+        for k in sorted(build_args):
+            if k not in declared and k not in PREDEFINED_ARGS:
+                self.bad("%s: service %s passes the build argument %s, which no ARG declares" % (where, service, k))
+        if not stages:
+            self.bad("%s: no FROM" % where)
+            return []
+        final = len(stages) - 1
+        if target:
+            if target not in stages:
+                self.bad("%s: build target %s is not a stage of the Dockerfile" % (where, target))
+                return []
+            final = stages.index(target)
+        last_user = users.get(final)
+        if not last_user or last_user.split(":")[0] in ("root", "0"):
+            self.bad("%s: the final stage runs as root (add USER)" % where)
+        # Maven images: every reactor module's pom must be in the build stage, and
+        # the module built (-pl) must be one of them, with its sources.
+        mvn = [(r, values) for r, values in runs if re.search(r"\bmvn\b", r)]
+        modules = _root_modules(context)
+        built = []
+        whole = "." in copied  # COPY . .: every path the build needs must be in the context, and not ignored
+
+        def in_context(rel: str, why: str) -> None:
+            if not os.path.exists(os.path.join(context, rel)):
+                self.bad("%s: %s needs %s: no such path in the build context" % (where, why, rel))
+            elif _ignored(rules, rel):
+                self.bad("%s: %s needs %s: excluded by .dockerignore" % (where, why, rel))
+
+        if mvn and modules:
+            for m in modules:
+                if whole:
+                    in_context(m + "/pom.xml", "Maven (every module of the root pom)")
+                elif not any(c in (m, m + "/pom.xml") for c in copied):
+                    self.bad("%s: the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % (where, m))
+            for run, values in mvn:
+                for raw in re.findall(r"-pl\s+(\S+)", run):
+                    uses(raw, "mvn -pl %s" % raw, values)
+                    pl = substitute(raw, values).strip("'\"")
+                    for m in pl.split(","):
+                        if not m:
+                            continue
+                        built.append(m)
+                        if m not in modules:
+                            self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
+                        elif whole:
+                            for d in [m, *_module_dependencies(context, m, modules)]:
+                                in_context(d + "/src", "mvn -pl %s -am" % m)
+                        elif not any(c in (m, m + "/src") for c in copied):
+                            self.bad("%s: the build stage does not COPY %s/src" % (where, m))
+        return built
+
+    # ---- service parts, in the long syntax the CLI writes ----
+    def published_ports(self, service: str, spec):
+        """[(host_ip, host_port, container_port, protocol)]"""
+        out = []
+        for p in spec or []:
+            try:
+                hosts, targets = _expand(p.get("published", "") or ""), _expand(p.get("target", ""))
+                ip, proto = str(p.get("host_ip", "") or ""), str(p.get("protocol", "tcp") or "tcp")
+                if hosts and len(hosts) != len(targets) and len(targets) != 1:
+                    self.bad("service %s: port %r: ranges of different sizes" % (service, p))
+                    continue
+                for i, h in enumerate(hosts):
+                    out.append((ip, h, targets[i] if len(targets) > 1 else targets[0], proto))
+                if not hosts:
+                    out.extend((ip, None, t, proto) for t in targets)
+            except ValueError:
+                self.bad("service %s: cannot read port %r" % (service, p))
+        return out
+
+    @staticmethod
+    def env_names(svc: dict) -> dict:
+        """The service's environment (its env files already in it): name -> value (None: from the shell)."""
+        return {str(k): (None if v is None else str(v)) for k, v in (svc.get("environment") or {}).items()}
+
+    @staticmethod
+    def volume_mounts(svc: dict):
+        """[(type, source, target)]"""
+        return [(v.get("type", "volume"), v.get("source"), v.get("target")) for v in svc.get("volumes") or []]
+
+    # ---- the file ----
+    def check(self, doc: dict) -> None:
+        services = doc.get("services") or {}
+        for name in ["mysql", "loadclient"] + self.variants:
+            if name not in services:
+                self.bad("service %s is missing" % name)
+
+        ports_seen = {}
+        for name, svc in services.items():
+            build = svc.get("build")
+            if build is None and not svc.get("image"):
+                self.bad("service %s has neither build nor image" % name)
+            if build is not None:
+                context = self.path(build.get("context", "."))
+                if not os.path.isdir(context):
+                    self.bad("service %s: build context %s does not exist" % (name, self.rel(context)))
+                elif "dockerfile_inline" in build:
+                    self.bad("service %s: dockerfile_inline: keep the Dockerfile in a file" % name)
+                else:
+                    dockerfile = os.path.normpath(os.path.join(context, str(build.get("dockerfile", "Dockerfile"))))
+                    if not os.path.isfile(dockerfile):
+                        self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
+                    else:
+                        args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
+                        self.built[name] = self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
+            elif svc.get("image") and not image_pinned(str(svc["image"])):
+                self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
+
+            env = self.env_names(svc)
+            allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
+            for k in sorted(env):
+                if k not in allowed:
+                    self.bad("service %s: environment name %s is not %s" % (
+                        name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
+
+            for kind, src, _ in self.volume_mounts(svc):
+                if kind == "bind" and src and not os.path.exists(self.path(src)):
+                    self.bad("service %s: mounted path %s does not exist" % (name, self._shown(src)))
+
+            for ip, host, _, proto in self.published_ports(name, svc.get("ports")):
+                if host is None:
+                    continue
+                for (oip, oproto, ohost), owner in ports_seen.items():
+                    if ohost == host and oproto == proto and (not ip or not oip or ip in ("0.0.0.0", "::")
+                                                              or oip in ("0.0.0.0", "::") or ip == oip):
+                        first, second = sorted((owner, name))
+                        self.bad("host port %d/%s is published by both %s and %s" % (host, proto, first, second))
+                ports_seen[(ip, proto, host)] = name
+
+        self.check_mysql(services.get("mysql"))
+        self.check_variants(services)
+        lc = services.get("loadclient")
+        if lc is not None:
+            if not lc.get("profiles"):
+                self.bad("service loadclient: not behind a profile (`docker compose up` would start it)")
+            if "loadclient.jar" not in " ".join(map(str, lc.get("entrypoint") or [])) and lc.get("build") is None:
+                self.bad("service loadclient: neither built nor run with loadclient.jar")
+        tp = services.get("toxiproxy")
+        if tp is not None and not tp.get("profiles"):
+            self.bad("service toxiproxy: not behind a profile")
+
+    def _shown(self, src) -> str:
+        """A path as the file wrote it: the CLI makes bind sources absolute; show them relative to the root."""
+        s = str(src)
+        if os.path.isabs(s) and os.path.normpath(s).startswith(self.root + os.sep):
+            return "./" + self.rel(s)
+        return s
+
+    def check_mysql(self, mysql) -> None:
+        if mysql is None:
+            return
+        if not str(mysql.get("image", "")).startswith("mysql:8.4"):
+            self.bad("service mysql: image is %r, not mysql:8.4" % mysql.get("image"))
+        mounts = self.volume_mounts(mysql)
+        schema = os.path.join(self.root, "schema.sql")
+        init = [(k, s, t) for k, s, t in mounts if str(t).startswith("/docker-entrypoint-initdb.d")]
+        if not any(k == "bind" and s and self.path(s) == schema and str(t).endswith(".sql") for k, s, t in init):
+            self.bad("service mysql: schema.sql is not mounted as a .sql file in /docker-entrypoint-initdb.d")
+        for k, s, _ in init:
+            if k == "bind" and s and self.path(s) != schema:
+                self.bad("service mysql: %s mounted into /docker-entrypoint-initdb.d is not schema.sql" % self._shown(s))
+        if not any(k == "volume" and s and str(t).rstrip("/") == "/var/lib/mysql" for k, s, t in mounts):
+            self.bad("service mysql: no named volume at /var/lib/mysql")
+        hc = mysql.get("healthcheck") or {}
+        if not hc.get("test") or hc.get("disable"):
+            self.bad("service mysql: no healthcheck (the variants wait for a healthy mysql)")
+        menv = self.env_names(mysql)
+        if not any(menv.get(k) for k in ("MYSQL_ROOT_PASSWORD", "MYSQL_ROOT_PASSWORD_FILE",
+                                         "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD")):
+            self.bad("service mysql: the mysql image needs MYSQL_ROOT_PASSWORD (or MYSQL_RANDOM_ROOT_PASSWORD)")
+
+    def check_variants(self, services: dict) -> None:
+        """The variants: built, waiting for a healthy mysql, publishing their PORT."""
+        for v in self.variants:
+            svc = services.get(v)
+            if svc is None:
+                continue
+            if svc.get("build") is None:
+                self.bad("service %s: not built from a Dockerfile" % v)
+            modules = self.built.get(v) or []
+            if modules and v not in modules:
+                self.bad("service %s: its image builds %s, not %s (build: args: MODULE?)" % (v, ",".join(modules), v))
+            if svc.get("profiles"):
+                self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
+            if ((svc.get("depends_on") or {}).get("mysql") or {}).get("condition") != "service_healthy":
+                self.bad("service %s: does not depend on mysql with condition: service_healthy" % v)
+            env = self.env_names(svc)
+            port_text = str(env.get("PORT") or "3000")
+            port = int(port_text) if port_text.isdigit() else None
+            if port is None:
+                self.bad("service %s: PORT is not a number" % v)
+            elif not any(t == port and h is not None for _, h, t, _ in self.published_ports(v, svc.get("ports"))):
+                self.bad("service %s: its PORT %d is not published on a host port" % (v, port))
+            for k in ("DB_HOST", "DB_NAME", "DB_USER", "DB_PASSWORD"):
+                if not env.get(k):
+                    self.bad("service %s: %s is not set (the variants default to 127.0.0.1, not the mysql service)" % (v, k))
+
+
+@dataclass
+class Report:
+    problems: list[str]
+    services: int = 0
+
+
+def run(root: Path, variants: list[str] | None = None, cli: str | None = None) -> Report:
+    """The whole check of ROOT. CLI: the Compose CLI to run (default: compose_cli())."""
+    root = Path(root).resolve()
+    if not (root / "docker-compose.yml").is_file():
+        return Report(["%s/docker-compose.yml is missing" % root])
+    if variants is None:
+        variants = discover_variants(root)
+    cli = cli or compose_cli()
+    if cli is None:
+        return Report(["no Compose CLI: TB_COMPOSE is not set and %s is missing (./tradebench compose-check "
+                       "installs it)" % (REPO / TOOLS_COMPOSE)])
+    doc, complaint = compose_config(cli, root)
+    if doc is None:
+        return Report(["'%s config' rejects docker-compose.yml: %s" % (Path(cli).name, complaint)])
+    checker = _Checker(str(root), list(variants))
+    checker.check(doc)
+    return Report(checker.problems, len(doc.get("services") or {}))
+
+
+def check(root: Path, variants: list[str] | None = None, cli: str | None = None) -> list[str]:
+    """The problems of ROOT's docker-compose.yml and Dockerfiles (empty: none)."""
+    return run(root, variants, cli).problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tradebench_harness.compose_check",
+                                     description="static check of docker-compose.yml and the Dockerfiles")
+    parser.add_argument("root", nargs="?", default=str(REPO), help="the tree to check (default: this repository)")
+    parser.add_argument("--variants", help="comma-separated variant services (default: folders holding a variant.yaml)")
+    parser.add_argument("--compose", help="the Compose CLI (default: $TB_COMPOSE, else tools/bin/docker-compose)")
+    args = parser.parse_args(argv)
+    variants = [v for v in args.variants.split(",") if v] if args.variants else None
+    report = run(Path(args.root), variants, cli=args.compose)
+    for p in report.problems:
+        print("compose check: " + p)
+    if report.problems:
+        return 1
+    print("compose check: docker-compose.yml OK (%d services, resolved by the Compose CLI)" % report.services,
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
