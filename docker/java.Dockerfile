@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The Java images: java-threads, java-akka and java-virtual (embedded Tomcat over engine-servlet
-# and engine-jdbc), java-spray-async (Akka HTTP over jasync-mysql) and java-spray-cluster (a
+# and engine-jdbc; java-threads and java-virtual on engine-threads), java-spray-async (Akka HTTP over jasync-mysql) and java-spray-cluster (a
 # member of java-spray-async's cluster). Each is one module of the root pom packaged as one jar
 # and run with the same JVM flags, so one Dockerfile serves them all; MODULE says which. Built
 # from the repository root (it needs the root pom and the engine-* modules):

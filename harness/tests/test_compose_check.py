@@ -283,6 +283,7 @@ COPY ${{LIB}}/src ${{LIB}}/src
 COPY engine-wire/src engine-wire/src
 COPY engine-jdbc/src engine-jdbc/src
 COPY engine-servlet/src engine-servlet/src
+COPY engine-threads/src engine-threads/src
 COPY ${{MODULE}}/src ${{MODULE}}/src
 RUN mvn -B -q -DskipTests -pl ${{MODULE}} -am package && cp ${{MODULE}}/target/${{MODULE}}.jar /app.jar
 

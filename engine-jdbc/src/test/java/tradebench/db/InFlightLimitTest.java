@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import tradebench.testing.Wait;
 
 /**
  * The limit on inserts in flight, fed round trips of a modelled database on a clock of its own: a link of
@@ -55,7 +56,7 @@ class InFlightLimitTest {
             got.countDown();
         });
         waiting.await();
-        Thread.sleep(100); // parked in acquire
+        Wait.until(() -> waiter.getState() == Thread.State.WAITING, "the waiter parked in acquire");
         limit.release();
         assertTrue(got.await(5, TimeUnit.SECONDS), "the freed place goes to the one who waited");
         assertFalse(limit.tryAcquire(), "not to a writer that comes after");

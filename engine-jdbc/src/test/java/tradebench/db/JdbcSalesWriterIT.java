@@ -7,7 +7,7 @@ class JdbcSalesWriterIT extends SalesWriterContract {
     JdbcSalesWriterIT() {
         super("engine-model", config -> {
             Database db = new Database(config);
-            return new Writers(db::writer, db);
+            return new Writers(db::writer, db::close);
         });
     }
 }

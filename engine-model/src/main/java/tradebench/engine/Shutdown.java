@@ -1,6 +1,8 @@
 package tradebench.engine;
 
-import sun.misc.Signal;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 
 /**
  * SIGTERM (and Ctrl-C) as contract section 3 wants it: stop accepting, finish the
@@ -25,15 +27,45 @@ public final class Shutdown {
             System.exit(code);
         };
         boolean[] started = {false};
-        for (String name : new String[] {"TERM", "INT"}) {
-            Signal.handle(new Signal(name), sig -> {
-                synchronized (started) {
-                    if (started[0]) return; // a second signal changes nothing: the drain is under way
-                    started[0] = true;
-                }
-                // not a daemon (the signal thread is one, and would pass that on): the JVM must wait for the drain
-                Thread.ofPlatform().name("shutdown").daemon(false).start(handler);
-            });
+        Runnable onSignal = () -> {
+            synchronized (started) {
+                if (started[0]) return; // a second signal changes nothing: the drain is under way
+                started[0] = true;
+            }
+            // not a daemon (the signal thread is one, and would pass that on): the JVM must wait for the drain
+            Thread.ofPlatform().name("shutdown").daemon(false).start(handler);
+        };
+        for (String name : new String[] {"TERM", "INT"}) handle(name, onSignal);
+    }
+
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), handler)}, called through reflection. It is
+     * the JDK's only way to act on SIGTERM before the shutdown hooks run (and fix the exit code),
+     * and javac's warning on any use of {@code sun.misc} ("internal proprietary API") is mandatory:
+     * no {@code -Xlint} key or {@code @SuppressWarnings} silences it, so a direct call would fail
+     * the build's {@code -Werror}. JLine registers its handlers the same way. The class lives in
+     * the module jdk.unsupported, exported to all; a JDK without it stops the start here, loudly.
+     */
+    private static void handle(String name, Runnable onSignal) {
+        try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+            Object handler = Proxy.newProxyInstance(Shutdown.class.getClassLoader(), new Class<?>[] {handlerType},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "handle" -> {
+                            onSignal.run();
+                            yield null;
+                        }
+                        case "equals" -> proxy == args[0];
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        default -> "shutdown on SIG" + name;   // toString
+                    });
+            Method handle = signal.getMethod("handle", signal, handlerType);
+            handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("cannot handle SIG" + name, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot handle SIG" + name + ": this JDK has no sun.misc.Signal", e);
         }
     }
 }

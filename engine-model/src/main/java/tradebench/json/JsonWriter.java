@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
+import java.io.Serial;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
@@ -51,6 +52,8 @@ public final class JsonWriter {
      * U+007F..U+009F and U+2028/U+2029 raw).
      */
     private static final class QuoteEscapes extends CharacterEscapes {
+        @Serial
+        private static final long serialVersionUID = 1L;
         private final int[] ascii = standardAsciiEscapesForJSON();
 
         QuoteEscapes() {

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy in front of the test database that a test can cut and restore:
@@ -22,6 +23,9 @@ public final class TcpProxy implements AutoCloseable {
     private volatile boolean up = true;
     /** A slow database: every answer (server to client) held this long first. */
     private volatile long answerDelayMs;
+    /** Answers held now, and the most held at once: how many round trips were in flight together. */
+    private final AtomicInteger held = new AtomicInteger();
+    private final AtomicInteger peakHeld = new AtomicInteger();
 
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -51,6 +55,18 @@ public final class TcpProxy implements AutoCloseable {
         answerDelayMs = ms;
     }
 
+    /**
+     * The most answers {@link #delayAnswers} held at once since the last {@link #resetPeak}: the round
+     * trips in flight together, counted where they happen rather than guessed from a duration.
+     */
+    public int peakHeldAnswers() {
+        return peakHeld.get();
+    }
+
+    public void resetPeak() {
+        peakHeld.set(held.get());
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
@@ -76,7 +92,7 @@ public final class TcpProxy implements AutoCloseable {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 long delay = answers ? answerDelayMs : 0;
-                if (delay > 0) Thread.sleep(delay);
+                if (delay > 0) hold(delay);
                 out.write(buf, 0, n);
             }
         } catch (IOException | InterruptedException e) {
@@ -84,6 +100,15 @@ public final class TcpProxy implements AutoCloseable {
         } finally {
             closeQuietly(from);
             closeQuietly(to);
+        }
+    }
+
+    private void hold(long ms) throws InterruptedException {
+        peakHeld.accumulateAndGet(held.incrementAndGet(), Math::max);
+        try {
+            Thread.sleep(ms);
+        } finally {
+            held.decrementAndGet();
         }
     }
 

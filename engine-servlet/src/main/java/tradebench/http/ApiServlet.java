@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.Serial;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -27,6 +28,9 @@ import tradebench.wire.OrderViews;
  * once; it never waits for its trade.
  */
 public final class ApiServlet extends HttpServlet {
+    /** HttpServlet is Serializable (for containers that persist sessions); this one never is: its fields are transient. */
+    @Serial
+    private static final long serialVersionUID = 1L;
     private final transient OrderGateway gateway;
     private final transient Database db;
     private final transient FaultInjection.EngineCrasher crasher; // null unless FAULTS=on

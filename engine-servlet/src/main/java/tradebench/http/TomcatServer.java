@@ -53,7 +53,7 @@ public final class TomcatServer {
         host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
         Context ctx = tomcat.addContext("", base.getAbsolutePath());
         Tomcat.addServlet(ctx, "api", servlet);
-        ctx.addServletMappingDecoded("/", "api");
+        ctx.addServletMapping("/", "api"); // Tomcat 10.1.5x: the name of addServletMappingDecoded again
         tomcat.start();
         return new TomcatServer(tomcat);
     }

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.Serial;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,6 +27,9 @@ public final class TrivialTomcat {
 
     /** The answer only: what ApiServlet's send() does for a 202, without the order behind it. */
     static final class Answer202 extends HttpServlet {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         @Override
         protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             resp.setStatus(202);

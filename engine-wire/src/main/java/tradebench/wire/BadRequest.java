@@ -1,7 +1,11 @@
 package tradebench.wire;
 
+import java.io.Serial;
+
 /** Bad input: answered 4xx with {"error": message}; never reaches an engine. */
 public final class BadRequest extends Exception {
+    @Serial
+    private static final long serialVersionUID = 1L;
     private final int status;
 
     public BadRequest(String message) {

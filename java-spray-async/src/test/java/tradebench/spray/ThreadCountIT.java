@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * The design's claim: the JVM's thread count does not grow with ENGINES (the
@@ -84,9 +85,8 @@ class ThreadCountIT {
                 }
             }
             for (var a : answers) assertEquals(202, a.get().statusCode());
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (tdb.count("") < 100 && System.currentTimeMillis() < deadline) Thread.sleep(100);
-            assertEquals(100, tdb.count(""), "every engine traded and stored");
+            Wait.until(() -> tdb.count("") >= 100, "every engine traded and stored");
+            assertEquals(100, tdb.count(""), "every engine traded and stored, each sale once");
             int max = 0;
             for (int i = 0; i < 5; i++) {
                 Matcher m = THREADS.matcher(Files.readString(Path.of("/proc/" + p.pid() + "/status")));

@@ -27,7 +27,7 @@ class CrashEngineIT {
     void aCrashedEngineComesBackWithAFreshMarketForItsPartition() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-threads");
         tdb.deleteAllSales();
-        ThreadsService service = ThreadsService.start(tdb.config("PORT", "0", "ENGINES", "2", "DELAY_MS", "1",
+        ThreadsService service = ThreadsService.start(Main.DESIGN, tdb.config("PORT", "0", "ENGINES", "2", "DELAY_MS", "1",
                 "PERSIST", "per-sale", "FAULTS", "on"));
         String base = "http://127.0.0.1:" + service.port();
 
@@ -59,7 +59,7 @@ class CrashEngineIT {
     @Test
     void withoutFaultsTheCrashPathIsUnknown() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-threads");
-        ThreadsService service = ThreadsService.start(tdb.config("PORT", "0", "ENGINES", "1"));
+        ThreadsService service = ThreadsService.start(Main.DESIGN, tdb.config("PORT", "0", "ENGINES", "1"));
         try {
             assertEquals(404, post("http://127.0.0.1:" + service.port() + "/faults/crash-engine?engine=0").statusCode());
             assertEquals(0, service.engines().engine(0).restarts());

@@ -27,7 +27,7 @@ class OverloadIT {
         // one engine that sleeps a minute after its first cycle: what arrives stays in the inbox
         Config config = tdb.config("PORT", "0", "ENGINES", "1", "DELAY_MS", "60000",
                 "INBOX_LIMIT", "2");
-        ThreadsService service = ThreadsService.start(config);
+        ThreadsService service = ThreadsService.start(Main.DESIGN, config);
         Wait.until(() -> service.stats().engine(0).cycles() >= 1, "the first cycle ran");
         String base = "http://127.0.0.1:" + service.port();
 

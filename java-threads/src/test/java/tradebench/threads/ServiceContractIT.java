@@ -5,7 +5,7 @@ import tradebench.testing.ServiceContract;
 /** The service behaviours every Java variant shows (ServiceContract), on java-threads. */
 class ServiceContractIT extends ServiceContract {
     ServiceContractIT() {
-        super("java-threads", ThreadsService::start, ThreadsService::port, ThreadsService::stats,
-                ThreadsService::gateway, ThreadsService::drain);
+        super("java-threads", config -> ThreadsService.start(Main.DESIGN, config), ThreadsService::port,
+                ThreadsService::stats, ThreadsService::gateway, ThreadsService::drain);
     }
 }

@@ -18,6 +18,7 @@ import tradebench.engine.EngineStats;
 import tradebench.engine.SalesWindow;
 import tradebench.testing.SalesWriterContract;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * The jasync writer against the real test database: the writers' contract,
@@ -41,7 +42,7 @@ class AsyncSalesWriterIT extends SalesWriterContract {
     @Override
     protected Writers open(Config config) {
         AsyncDatabase db = database(config);
-        return new Writers((mode, stats) -> db.writer(mode, stats), db);
+        return new Writers((mode, stats) -> db.writer(mode, stats), db::close);
     }
 
     @AfterAll
@@ -83,7 +84,7 @@ class AsyncSalesWriterIT extends SalesWriterContract {
             EngineStats bigStats = new EngineStats(0, new SalesWindow());
             CompletableFuture<Long> bigDone = new CompletableFuture<>();
             db.writer(PersistMode.PER_SALE, bigStats, 20).store(sales(base + 1, 3000), () -> bigDone.complete(System.nanoTime()));
-            Thread.sleep(50); // the big cycle holds the only connection now
+            Wait.until(() -> tdb.count("") > 0, "the big cycle holds the only connection, storing");
             store(db.writer(PersistMode.PER_SALE, new EngineStats(1, new SalesWindow())), sales(base + 100_001, 1), 60);
             long smallDone = System.nanoTime();
             assertNull(bigDone.getNow(null), "the small cycle was stored while the big one was still running");

@@ -32,6 +32,7 @@ import tradebench.spray.db.AsyncDatabase;
 import tradebench.testing.BadInput;
 import tradebench.testing.TcpProxy;
 import tradebench.testing.TestDatabase;
+import tradebench.testing.Wait;
 
 /**
  * The API without a socket: requests go straight into the handler the server
@@ -283,7 +284,9 @@ class ApiRoutesIT {
                 HttpResponse up = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
                 assertEquals(200, up.status().intValue());
                 proxy.cut();
-                Thread.sleep(600); // the answer is cached for 500 ms
+                // the answer is cached for 500 ms: the next ones may still say "up"
+                Wait.until(() -> routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS)
+                        .status().intValue() == 503, "/health says the database is away");
                 HttpResponse down = routes.apply(HttpRequest.GET("/health")).toCompletableFuture().get(10, TimeUnit.SECONDS);
                 expect(down, 503, "{\"status\":\"down\",\"error\":\"database unreachable\"}");
                 HttpResponse view = routes.apply(HttpRequest.GET("/orders/12")).toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package tradebench.spray.cluster;
 
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,28 +26,26 @@ import tradebench.model.OrderStatus;
 public final class Desk {
     private final OrderRegistry registry;
     private final InboxLimit[] limits;
-    private final Map<Long, Order>[] inFlight;
-    private final Map<Long, Order>[] open;
+    /** Per engine (a list: Java has no arrays of a generic type). */
+    private final List<Map<Long, Order>> inFlight = new ArrayList<>();
+    private final List<Map<Long, Order>> open = new ArrayList<>();
 
-    @SuppressWarnings("unchecked")
     public Desk(int engines, int inboxLimit, OrderRegistry registry, ServiceStats stats) {
         this.registry = registry;
         this.limits = new InboxLimit[engines];
-        this.inFlight = new Map[engines];
-        this.open = new Map[engines];
         for (int e = 0; e < engines; e++) {
             InboxLimit limit = new InboxLimit(inboxLimit);
             limits[e] = limit;
             stats.engine(e).pendingFrom(limit::pending); // /stats pendingOrders: admitted here, not joined yet
-            inFlight[e] = new ConcurrentHashMap<>();
-            open[e] = new ConcurrentHashMap<>();
+            inFlight.add(new ConcurrentHashMap<>());
+            open.add(new ConcurrentHashMap<>());
         }
     }
 
     /** From a request's thread: false (503) when the engine's inbox is full; else the order is in flight. */
     public boolean admit(int engine, Order o) {
         if (!limits[engine].tryAdmit()) return false;
-        inFlight[engine].put(o.id, o);
+        inFlight.get(engine).put(o.id, o);
         return true;
     }
 
@@ -54,10 +53,10 @@ public final class Desk {
     void report(ClusterProtocol.CycleReport r) {
         int e = r.engine();
         for (long id : r.joined()) {
-            Order o = inFlight[e].remove(id);
+            Order o = inFlight.get(e).remove(id);
             if (o != null) {
                 limits[e].release(1);
-                open[e].put(id, o);
+                open.get(e).put(id, o);
             } else {
                 revive(e, id);
             }
@@ -74,14 +73,14 @@ public final class Desk {
         Order o = registry.find(id);
         if (o != null && o.status() == OrderStatus.LOST) {
             o.status(OrderStatus.OPEN);
-            open[e].put(id, o);
+            open.get(e).put(id, o);
         }
     }
 
     private void close(int e, long id, OrderStatus status) {
-        Order o = open[e].remove(id);
+        Order o = open.get(e).remove(id);
         if (o == null) {
-            o = inFlight[e].remove(id);
+            o = inFlight.get(e).remove(id);
             if (o != null) limits[e].release(1);
         }
         if (o == null) o = registry.find(id); // counted lost before: the partition says otherwise
@@ -95,12 +94,12 @@ public final class Desk {
      */
     int lost(int e, long sinceMs) {
         int n = 0;
-        for (Map<Long, Order> m : List.of(inFlight[e], open[e])) {
+        for (Map<Long, Order> m : List.of(inFlight.get(e), open.get(e))) {
             for (Iterator<Order> it = m.values().iterator(); it.hasNext(); ) {
                 Order o = it.next();
                 if (o.arrivalMs >= sinceMs) continue;
                 it.remove();
-                if (m == inFlight[e]) limits[e].release(1);
+                if (m == inFlight.get(e)) limits[e].release(1);
                 registry.closed(o, OrderStatus.LOST);
                 n++;
             }
@@ -116,7 +115,7 @@ public final class Desk {
      */
     int resend(int e, long sinceMs, java.util.function.BiConsumer<Integer, Order> send) {
         int n = 0;
-        for (Order o : inFlight[e].values()) {
+        for (Order o : inFlight.get(e).values()) {
             if (o.arrivalMs < sinceMs) {
                 send.accept(e, o);
                 n++;

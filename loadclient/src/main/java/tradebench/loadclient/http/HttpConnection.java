@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.Serial;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -358,6 +359,9 @@ public final class HttpConnection implements Closeable {
 
     /** The server ended a kept-alive connection before answering: the request may be sent again. */
     private static final class StaleConnectionException extends IOException {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         StaleConnectionException() {
             super("stale keep-alive connection");
         }

@@ -91,7 +91,7 @@ final class DbCrashPhase extends Phase {
             runner.join();
             OrderLog.write(options.ordersOut(), load.orders);
         }
-        try (SalesTable ignored = sales) {
+        try (SalesTable table = sales) { // closed however the checks end (null: never opened)
             out.println("load: " + load.summary() + "; slowest answer " + load.slowestMs.get() + " ms");
 
             int killSec = killedAt < 0 ? LoadDriver.SECONDS : (int) ((killedAt - load.startMs) / 1000);
@@ -111,11 +111,11 @@ final class DbCrashPhase extends Phase {
                     + " the crash within %.0f s of the database's return; per second from it: %s", FULL_RATE * 100, reference,
                     recovery, perSecond));
 
-            if (sales == null) return;
-            waitQuiet(sales, true);
+            if (table == null) return;
+            waitQuiet(table, true);
             List<SentOrder> everything = new ArrayList<>(load.orders);
             for (String f : options.orderFiles()) everything.addAll(OrderLog.read(f));
-            List<SalesTable.Row> rows = audit(everything, sales);
+            List<SalesTable.Row> rows = audit(everything, table);
             JsonNode stats = stats();
             long counted = stats == null ? -1 : stats.path("salesPersisted").asLong(-1);
             if (report.expect(counted == rows.size(), "dbcrash-stored", "/stats salesPersisted=" + counted + ", SALES holds "
@@ -124,7 +124,7 @@ final class DbCrashPhase extends Phase {
             }
             StringBuilder timeline = new StringBuilder();
             for (long t = load.startMs; t < System.currentTimeMillis() - 1000; t += 1000) {
-                timeline.append(timeline.isEmpty() ? "" : ", ").append(sales.countCreated(t, t + 1000));
+                timeline.append(timeline.isEmpty() ? "" : ", ").append(table.countCreated(t, t + 1000));
             }
             out.println("sales stored per second since the load started (the kill at +" + (killedAt - load.startMs)
                     + " ms, back at +" + (backAt - load.startMs) + " ms): " + timeline);

@@ -22,6 +22,7 @@ import tradebench.loadclient.Main;
 import tradebench.loadclient.TestDb;
 import tradebench.loadclient.verify.FakeMarket;
 import tradebench.loadclient.verify.FakeMarket.Breakage;
+import tradebench.testing.Wait;
 
 /**
  * {@code loadclient reliability} phases against the verifier's fake market
@@ -128,11 +129,9 @@ class ReliabilityIT {
                     "--orders-out", orders.toString());
             assertEquals(0, load.code(), load.output());
             assertTrue(load.figures().path("accepted").asLong() > 50, load.output());
-            long rows = -1;
-            for (long last = -2; rows != last; Thread.sleep(300)) {   // until the fake's engine stored its last sales
-                last = rows;
-                rows = count();
-            }
+            long answered = m.cycles();   // every order of the load was in the inbox before its answer
+            Wait.until(() -> m.quietAfter(answered), "the fake market's engine traded and stored its last sales");
+            long rows = count();
             assertTrue(rows > 0, "the fake market traded");
             Outcome audit = run("audit", "--url", m.url().toString(), "--orders", orders.toString(),
                     "--expect-sales", Long.toString(rows), "--expect-accepted", Long.toString(load.figures().path("accepted").asLong()));
@@ -160,17 +159,20 @@ class ReliabilityIT {
 
     /**
      * The dbcrash phase against the fake market, the launcher's part played here: the kill stamped
-     * 1 s into the load, the return 0.5 s later (no database is killed: the fake keeps storing, so
-     * its rate is back at once); {@code during} runs between the two.
+     * once the load has stored sales (the phase's reference rate is read from the ones before it),
+     * the return once the market has accepted orders since (the load went on through the "outage";
+     * no database is killed: the fake keeps storing, so its rate is back at once); {@code during}
+     * runs between the two.
      */
     private Outcome dbCrash(FakeMarket m, Runnable during) throws Exception {
         Path killed = tmp.resolve("killed"), back = tmp.resolve("back");
         Thread launcher = Thread.ofPlatform().start(() -> {
             try {
-                Thread.sleep(1_000);
+                Wait.until(() -> count() >= 20, "the load's first sales stored");
                 Files.writeString(killed, Long.toString(System.currentTimeMillis()));
                 during.run();
-                Thread.sleep(500);
+                long acceptedAtKill = m.accepted();
+                Wait.until(() -> m.accepted() > acceptedAtKill, "orders accepted after the kill");
                 Files.writeString(back, Long.toString(System.currentTimeMillis()));
             } catch (Exception e) {
                 throw new IllegalStateException(e);

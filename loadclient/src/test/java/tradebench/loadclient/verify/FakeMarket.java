@@ -96,6 +96,8 @@ public final class FakeMarket implements AutoCloseable {
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicLong salesPersisted = new AtomicLong();
     private final AtomicLong cycles = new AtomicLong();
+    /** The number of the last cycle that found no new order and made no sale. */
+    private final AtomicLong lastQuietCycle = new AtomicLong(-1);
     private final AtomicLong rejectedOverload = new AtomicLong();
     private final long startMs = System.currentTimeMillis();
     private volatile boolean hanging;
@@ -117,6 +119,25 @@ public final class FakeMarket implements AutoCloseable {
     /** ORDERS_HANG: from now on, every order waits 3 s before it is answered. */
     public void hangOrders() {
         hanging = true;
+    }
+
+    /** Orders answered 202 so far. */
+    public long accepted() {
+        return accepted.get();
+    }
+
+    /** Cycles run so far. */
+    public long cycles() {
+        return cycles.get();
+    }
+
+    /**
+     * True once a cycle after cycle {@code since} found no new order and made no sale: a cycle
+     * that changes nothing leaves nothing for the next, so until more orders arrive the market
+     * is done trading and SALES holds all it will.
+     */
+    public boolean quietAfter(long since) {
+        return lastQuietCycle.get() > since;
     }
 
     public URI url() {
@@ -327,7 +348,11 @@ public final class FakeMarket implements AutoCloseable {
     private void cycle() {
         try {
             Order o;
-            while ((o = inbox.poll()) != null) market.add(o);
+            boolean arrived = false;
+            while ((o = inbox.poll()) != null) {
+                market.add(o);
+                arrived = true;
+            }
             List<Object[]> sales = new ArrayList<>();
             for (Order buy : new ArrayList<>(market)) {
                 if (!buy.buy || buy.remaining <= 0) continue;
@@ -346,7 +371,8 @@ public final class FakeMarket implements AutoCloseable {
             }
             market.removeIf(x -> x.remaining <= 0);
             for (Object[] s : sales) store((Order) s[0], (Order) s[1], (BigDecimal) s[2], (Long) s[3]);
-            cycles.incrementAndGet();
+            long cycle = cycles.incrementAndGet();
+            if (!arrived && sales.isEmpty()) lastQuietCycle.set(cycle);
         } catch (Exception e) {
             e.printStackTrace();
         }

@@ -1,11 +1,16 @@
 package tradebench.threads;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import tradebench.db.Database;
 import tradebench.engine.Config;
+import tradebench.engine.EngineStats;
 import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
+import tradebench.engine.SalesPersister;
 import tradebench.engine.ServiceStats;
 import tradebench.engine.Shutdown;
 import tradebench.engine.Startup;
@@ -24,24 +29,21 @@ import tradebench.threads.engine.EngineThreads;
  *
  * <p>A {@link Design} says what differs in a variant built on the same blocking
  * engine threads: its name, the threads it runs on, and how its engines store
- * their sales (java-virtual: virtual threads, a cycle's inserts in flight together).
+ * their sales (java-threads: THREADS, one INSERT after another; java-virtual:
+ * virtual threads, a cycle's inserts in flight together). Each variant's
+ * {@code Main} holds its design; this module knows none of them.
  */
 public final class ThreadsService {
-    public static final String VARIANT = "java-threads";
-
-    /** What a variant on these engine threads chooses; {@link #THREADS} is java-threads itself. */
-    public record Design(String variant, java.util.function.Function<Config, ThreadKind> threads,
-                         java.util.function.Function<Config, Database> database, Writers writers) {
+    /** What a variant on these engine threads chooses. */
+    public record Design(String variant, Function<Config, ThreadKind> threads,
+                         Function<Config, Database> database, Writers writers) {
     }
 
     /** Each engine's writer, made once the database is open (one call per engine). */
     public interface Writers {
-        java.util.function.BiFunction<Config.PersistMode, tradebench.engine.EngineStats, tradebench.engine.SalesPersister>
-                of(Config config, Database db);
+        BiFunction<Config.PersistMode, EngineStats, SalesPersister> of(Config config, Database db);
     }
 
-    /** java-threads: THREADS (platform or virtual), each engine storing its sales one INSERT after another. */
-    public static final Design THREADS = new Design(VARIANT, ThreadKind::of, Database::new, (config, db) -> db::writer);
     /** How long start-up waits for the database (the launcher's health check waits 90 s). */
     private static final long DB_WAIT_MS = 60_000;
 
@@ -66,16 +68,8 @@ public final class ThreadsService {
         this.statsLine = statsLine;
     }
 
-    public static ThreadsService start(Config config) throws Exception {
-        return start(THREADS, config);
-    }
-
     public static ThreadsService start(Design design, Config config) throws Exception {
         return start(design, config, OrderBookMarket::new);
-    }
-
-    static ThreadsService start(Config config, Supplier<Market> markets) throws Exception {
-        return start(THREADS, config, markets);
     }
 
     public static ThreadsService start(Design design, Config config, Supplier<Market> markets) throws Exception {
@@ -123,7 +117,7 @@ public final class ThreadsService {
      */
     public static void serve(Design design, Startup.Starter<ThreadsService> starter) throws InterruptedException {
         ThreadsService service = Startup.startOrExit(design.variant(), starter);
-        java.util.concurrent.CountDownLatch drained = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch drained = new CountDownLatch(1);
         Shutdown.onSignal(() -> {
             System.out.println(service.drain());
             drained.countDown();
