@@ -119,6 +119,21 @@ def test_a_socket_read_from_the_event_loop_goes_by_its_process():
     assert set(main) <= {"HTTP framework"} and set(child) <= {"database driver"}
 
 
+def test_a_worker_threads_bare_socket_read_is_the_database_and_a_builtin_json_call_is_json():
+    read = "onStreamRead node:internal/stream_base_commons:166;Readable.push node:internal/streams/readable:394"
+    assert breakdown.part_of(f"[worker thread];{read}", "node") == "database driver"
+    assert breakdown.part_of(f"[main process];{read}", "node") == "HTTP framework"
+    # a timer's tick under the database driver is the driver's; alone on the event loop, it is nobody's order
+    tick = "processTicksAndRejections node:internal/process/task_queues:72"
+    assert breakdown.part_of(f"[worker thread];{tick};insertEach node-engine/src/sales-store.js:62", "node") == \
+        "database driver"
+    assert breakdown.part_of(f"[worker thread];{tick}", "node") == "other"
+    assert breakdown.part_of("[main process];answerJson node-engine/src/handlers/answers.js:23;stringify", "node") == "JSON"
+    # a function called parse in a package is that package's, not JSON's
+    assert breakdown.part_of("[main process];parserOnIncoming node:_http_server:1167;parse qs/lib/parse.js:1", "node") == \
+        "HTTP framework"
+
+
 def test_ipc_the_collector_the_market_and_validation_in_node():
     st = recorded("node-engine")
     assert only(parts_of(st, "node", lambda s: "writeChannelMessage" in s)) == "messaging"

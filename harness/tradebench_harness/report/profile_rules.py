@@ -65,7 +65,8 @@ RULES: list[tuple] = [
 
     # --- JSON
     ("JSON", "java", r"^(tradebench/json/|com/fasterxml/jackson/|tradebench/wire/(Answers|OrderViews)[.$])"),
-    ("JSON", "node", r"^(stringify|parse|JSON\.\w+|toJSON) |node-engine/src/handlers/answers\.js:"),
+    # V8's builtins have no script: JSON.stringify and JSON.parse show as a bare name
+    ("JSON", "node", r"^(stringify|parse|JSONStringify|JSONParse)$|node-engine/src/handlers/answers\.js:"),
 
     # --- the database driver, its pool and the variant's writers
     ("database driver", "java", r"^(com/mysql/cj/|com/zaxxer/hikari/|com/github/jasync/|io/netty/|"
