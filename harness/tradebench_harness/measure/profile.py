@@ -95,7 +95,8 @@ class Profiling:
                 return Counter()
             out = files[0].with_suffix(".collapsed")
             if index == 1:
-                self.event = profiler.jfr_event(self.ctx, files[0]) or self.event
+                engine = profiler.jfr_engine(self.ctx, files[0])
+                self.event = f"{profiler.JVM_EVENT} ({engine})" if engine else self.event
             profiler.jfr_to(self.ctx, files, out, int(start), int(end))
             stacks = breakdown.read_collapsed(out)
             for f in [*files, out]:

@@ -26,8 +26,8 @@ from .context import Context
 ASYNC_PROFILER_VERSION = "4.2"
 #: the sampling interval of both profilers, µs of CPU time (JVM) or of the sampler's clock (Node)
 INTERVAL_US = 1000
-#: async-profiler's event: perf_events' CPU clock where the kernel allows it; async-profiler falls back to a
-#: CPU-time timer by itself (ctimer) where perf events are not allowed (perf_event_paranoid, seccomp)
+#: async-profiler's event: CPU time, sampled with perf events where the kernel allows them; where it does not
+#: (perf_event_paranoid, seccomp), async-profiler falls back to a timer of its own (its recording says which)
 JVM_EVENT = "cpu"
 
 
@@ -98,16 +98,16 @@ def jvm_stop(ctx: Context, pid: int) -> None:
     _agent(ctx, lib, pid, "stop")
 
 
-def jfr_event(ctx: Context, jfr: Path) -> str | None:
-    """The event async-profiler really sampled (its recording's settings): `cpu` (perf events), or the timer
-    it fell back to."""
+def jfr_engine(ctx: Context, jfr: Path) -> str | None:
+    """How async-profiler really sampled (its recording's `engine` setting): `perf_events`, or the timer it
+    fell back to where perf events are not allowed."""
     tool = str(ctx.java_home / "bin" / "jfr") if ctx.java_home else "jfr"
     try:
         r = subprocess.run([tool, "print", "--events", "jdk.ActiveSetting", str(jfr)], capture_output=True, text=True,
                            timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    m = re.search(r'name = "event"\s*\n\s*value = "([^"]+)"', r.stdout)
+    m = re.search(r'name = "engine"\s*\n\s*value = "([^"]+)"', r.stdout)
     return m.group(1) if m else None
 
 
