@@ -125,6 +125,10 @@ class Profiling:
                 rec["profileError"] = str(e)
                 self.say(f"profile: {e}")
                 continue
+            if not stacks:
+                rec["profileError"] = ("no sample in the window" + (" (a Node process writes its profile only when it "
+                                                                    "exits cleanly)" if self.runtime == "node" else ""))
+                continue
             total += stacks
             rec["profile"] = {"event": self.event, "intervalUs": profiler.INTERVAL_US,
                               **breakdown.counts(stacks, self.runtime)}
