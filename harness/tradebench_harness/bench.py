@@ -101,6 +101,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
     """Runs V once; returns its run record (docs/results-format.md documents the fields). Raises RunFailed."""
     out.mkdir(parents=True, exist_ok=True)
     settings = variant_settings(v, case, ctx.env)
+    v = v.for_settings(settings)   # the build its settings pick (STACK=pekko: the Pekko jar, floor and members)
     record: dict = {
         "variant": v.name, "runtime": v.runtime, "case": case.label, "repeat": repeat,
         "row": row_label({k: x for k, x in case.settings.items() if k in v.row_keys}),

@@ -156,7 +156,8 @@ def all_series(variants, engines: int, persist: str, env: dict) -> list:
     """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
     ENV pins the row's setting)."""
     from .cells import Series
-    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
+    return [Series(v.for_settings({**env, **row}), engines, persist, dict(row)) for v in variants
+            for row in v.rows_given(env)]
 
 
 def equal_in_flight(series: list, env: dict, target: int | None) -> list:

@@ -63,6 +63,7 @@ def cmd_variants(ctx, args) -> int:
 def cmd_serve(ctx, args) -> int:
     from . import db as dbmod
     (v,) = select(ctx.root, args.variant)
+    v = v.for_settings(os.environ)   # STACK=pekko ./tradebench serve java-akka: its Pekko build
     v.ensure_built(ctx)
     env = dict(os.environ)
     if not env.get("DB_HOST"):

@@ -28,7 +28,8 @@ def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None)
         for v in variants:
             if case.variants is None or v.name in case.variants:
                 for row in v.rows_given({**(env or {}), **case.settings}):
-                    out.append((replace(case, settings={**case.settings, **row}) if row else case, v))
+                    out.append((replace(case, settings={**case.settings, **row}) if row else case,
+                                v.for_settings({**(env or {}), **case.settings, **row})))
     return out
 
 
