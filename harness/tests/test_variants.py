@@ -133,7 +133,7 @@ def test_a_value_of_the_when_key_runs_its_own_build_floor_and_members(ctx):
 
 def test_the_suites_run_the_rows_the_manifest_names_or_the_row_pinned():
     by = {v.name: v for v in variants.discover(ROOT)}
-    assert by["java-spray-async"].suite_rows("cluster-test") == [{}, {"STACK": "pekko"}]
+    assert by["java-spray-async"].suite_rows("cluster-test") == [{}, {"STACK": "pekko", "scenarios": "kill leave"}]
     assert by["java-akka"].suite_rows("reliability") == [{}]
     assert by["java-threads"].suite_rows("fuzz") == [{}]
     assert by["java-akka"].suite_rows("reliability", {"STACK": "pekko"}) == [{"STACK": "pekko"}]

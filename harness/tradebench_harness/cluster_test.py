@@ -531,8 +531,10 @@ def sample(ids: list[int], filled: dict, accepted: dict, most: int = VIEW_SAMPLE
 def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
     try:
         (base,) = select(ctx.root, VARIANT)
-        rows = [base.for_settings(row) for row in base.suite_rows("cluster-test", ctx.env)]
-        for v in rows:
+        # a row's "scenarios" (not a setting): the manifest's reduced set for that row; default every scenario
+        rows = [(base.for_settings(row), row.get("scenarios", "").split() or None)
+                for row in base.suite_rows("cluster-test", ctx.env)]
+        for v, _ in rows:
             members.member(v).ensure_built(ctx)   # its members: the manifest's cluster build (each row's)
     except ManifestError as e:
         steps.fail(f"cluster: build ({e})")
@@ -541,17 +543,18 @@ def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
     if db.private:
         dbmod.create(ctx, DB_NAME)   # ./tradebench test creates it before (DB_HOST set then)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    for v in rows:
-        run_row(ctx, steps, db, v, ctx.state / "cluster" / (stamp + v.slug[len(v.name):]), only)
+    for v, scenarios in rows:
+        run_row(ctx, steps, db, v, ctx.state / "cluster" / (stamp + v.slug[len(v.name):]),
+                [only] if only else scenarios)
 
 
-def run_row(ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path, only: str | None) -> None:
-    """The scenarios against one row of the variant (its default, or STACK=pekko's members)."""
+def run_row(ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path, only: list[str] | None) -> None:
+    """The scenarios (ONLY: those named) against one row of the variant (its default, or STACK=pekko's members)."""
     d.mkdir(parents=True, exist_ok=True)
     t = ClusterTest(ctx, steps, db, v, d)
     t0 = time.monotonic()
     for scenario in (t.cross_member, t.kill, t.leave, t.partition):
-        if only and scenario.__name__ != only:
+        if only and scenario.__name__ not in only:
             continue
         print(f"tradebench: cluster{t.row}: {scenario.__name__}", flush=True)
         try:

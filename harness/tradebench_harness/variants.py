@@ -89,7 +89,7 @@ class Variant:
         (the caller's environment) names a setting that tells its rows apart: `STACK=pekko ./tradebench fuzz
         java-akka` runs that row alone."""
         given = {k: pinned[k] for k in self.row_keys if (pinned or {}).get(k) not in (None, "")}
-        return [given] if given else self.suites.get(suite, [{}])
+        return [given] if given else [dict(r) for r in self.suites.get(suite, [{}])]
 
     def command(self, ctx: Context) -> list[str]:
         """The command line that runs the variant in the foreground (from the repository root)."""

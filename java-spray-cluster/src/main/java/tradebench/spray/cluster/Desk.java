@@ -28,7 +28,8 @@ public final class Desk {
     private final Map<Long, Order>[] inFlight;
     private final Map<Long, Order>[] open;
 
-    @SuppressWarnings("unchecked")
+    // an array of a generic type can only be created raw
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public Desk(int engines, int inboxLimit, OrderRegistry registry, ServiceStats stats) {
         this.registry = registry;
         this.limits = new InboxLimit[engines];
