@@ -140,12 +140,17 @@ def test_diff_gives_both_medians_the_ratio_and_overlap():
 
 
 def test_compare_plan_is_round_robin():
-    vs = variants.discover(ROOT)[:3]
-    order = [(rep, v.name) for rep, _, v in compare.plan(vs, [Case()], 2)]
-    names = [v.name for v in vs]
-    assert order == [(1, n) for n in names] + [(2, n) for n in names]
-    only = compare.plan(vs, [Case(variants=[names[1]])], 3)
-    assert [v.name for _, _, v in only] == [names[1]] * 3
+    """Repeat 1 of every variant row (java-akka's and java-spray-async's on both stacks), then repeat 2."""
+    vs = variants.by_name(ROOT, ["java-akka", "java-spray-async", "java-threads"])
+    titles = [v.title for _, v in compare.rows_of(vs, [Case()])]
+    assert titles == ["java-akka", "java-akka (STACK=pekko)", "java-spray-async", "java-spray-async (STACK=pekko)",
+                      "java-threads"]
+    order = [(rep, v.title) for rep, _, v in compare.plan(vs, [Case()], 2)]
+    assert order == [(1, t) for t in titles] + [(2, t) for t in titles]
+    only = compare.plan(vs, [Case(variants=["java-threads"])], 3)
+    assert [v.name for _, _, v in only] == ["java-threads"] * 3
+    pinned = compare.plan(vs, [Case(variants=["java-akka"], settings={"STACK": "pekko"})], 1)
+    assert [v.title for _, _, v in pinned] == ["java-akka (STACK=pekko)"]
 
 
 def test_the_2014_experiment_file_has_the_articles_cases(ctx):

@@ -131,6 +131,14 @@ def test_a_value_of_the_when_key_runs_its_own_build_floor_and_members(ctx):
     assert {"STACK": "pekko"} in spray.rows and {"STACK": "pekko"} in akka.rows
 
 
+def test_a_runs_row_is_named_however_its_settings_were_given():
+    """A result says STACK=pekko whether the row came from compare's rows or the caller's environment."""
+    by = {v.name: v for v in variants.discover(ROOT)}
+    assert by["java-akka"].row_of({"STACK": "pekko", "ENGINES": "4"}) == "STACK=pekko"
+    assert by["java-akka"].row_of({"STACK": "akka"}) == by["java-akka"].row_of({}) == ""
+    assert by["node-engine"].row_of({"WORKERS": "threads"}) == "WORKERS=threads"
+
+
 def test_the_suites_run_the_rows_the_manifest_names_or_the_row_pinned():
     by = {v.name: v for v in variants.discover(ROOT)}
     assert by["java-spray-async"].suite_rows("cluster-test") == [{}, {"STACK": "pekko", "scenarios": "kill leave"}]

@@ -18,7 +18,7 @@ from pathlib import Path
 from . import figures, jit_warmup, loadclient, process, toxiproxy
 from .context import Context
 from .db import DbError
-from .variants import Variant, row_label
+from .variants import Variant
 
 
 
@@ -104,7 +104,7 @@ def run(ctx: Context, db, v: Variant, case: Case, timing: Timing, out: Path, rep
     v = v.for_settings(settings)   # the build its settings pick (STACK=pekko: the Pekko jar, floor and members)
     record: dict = {
         "variant": v.name, "runtime": v.runtime, "case": case.label, "repeat": repeat,
-        "row": row_label({k: x for k, x in case.settings.items() if k in v.row_keys}),
+        "row": v.row_of(settings),
         "engines": case.engines, "persist": case.persist, "waitMs": None if case.rate else case.wait_ms,
         "rate": case.rate, "concurrency": case.concurrency, "dbLatencyMs": case.db_latency_ms,
         "settings": settings, "dbConnections": v.db_connection_count(settings) * case.nodes,

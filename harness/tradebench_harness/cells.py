@@ -115,7 +115,7 @@ def measure_series(ctx: Context, db, s: Series, cells: list[Cell], t: CellTiming
     v = s.variant
     settings = s.run_settings(ctx.env)
     flight = bounds.in_flight(v, s.persist, settings)
-    base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": row_label(s.settings), "series": s.name,
+    base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": v.row_of(settings), "series": s.name,
             "engines": s.engines, "persist": s.persist, "settings": settings,
             "dbConnections": v.db_connection_count(settings), "nodes": 1,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight}

@@ -84,6 +84,13 @@ class Variant:
                 return v
         return self
 
+    def row_of(self, settings: dict) -> str:
+        """The label of the row SETTINGS run (the settings telling its rows apart that differ from their defaults),
+        however they were given: a row of compare, or the caller's environment (`STACK=pekko ./tradebench bench`)."""
+        defaults = self.effective_settings({})
+        chosen = self.effective_settings(settings)
+        return row_label({k: chosen[k] for k in self.row_keys if str(chosen.get(k)) != str(defaults.get(k))})
+
     def suite_rows(self, suite: str, pinned: dict | None = None) -> list[dict]:
         """The rows SUITE runs it with (the manifest's `suites` key; default its default row alone), unless PINNED
         (the caller's environment) names a setting that tells its rows apart: `STACK=pekko ./tradebench fuzz
