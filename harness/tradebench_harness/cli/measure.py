@@ -121,8 +121,9 @@ def cores(text: str) -> float:
 
 
 def timing_of(a, **over) -> Timing:
-    t = Timing(window=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
-               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+    # the map has no --warmup: each of its cells settles for --settle seconds (given in OVER)
+    t = Timing(window=a.duration, warmup=getattr(a, "warmup", "auto"), warmup_max=getattr(a, "warmup_max", 120),
+               verify=not a.no_verify, max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
     for k, v in over.items():
         setattr(t, k, v)
     return t
