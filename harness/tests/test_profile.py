@@ -88,6 +88,17 @@ def test_the_collectors_work_is_garbage_collection_and_allocating_is_the_allocat
     assert breakdown.part_of(alloc, "java") == "request parsing and validation"
 
 
+def test_akka_and_pekko_frames_go_to_the_same_parts():
+    for pkg in ("akka", "org/apache/pekko"):
+        def part(frame):
+            return breakdown.part_of(f"java/lang/Thread.run_[j];java/util/concurrent/ForkJoinWorkerThread.run_[j];{frame}", "java")
+        assert part(f"{pkg}/http/impl/engine/parsing/HttpHeaderParser.parseHeaderLine_[j]") == "HTTP framework"
+        assert part(f"{pkg}/stream/impl/fusing/GraphInterpreter.execute_[j]") == "HTTP framework"
+        assert part(f"{pkg}/dispatch/Mailbox.run_[j]") == "messaging"
+        assert part(f"{pkg}/actor/LightArrayRevolverScheduler.waitNanos_[j]") == "other"
+        assert part(f"{pkg}/dispatch/Mailbox.run_[j];tradebench/akka/engine/EngineActor.onOrders_[j]") == "matching"
+
+
 def test_a_stack_no_rule_owns_is_unclaimed():
     assert breakdown.part_of("java/lang/Thread.run_[j];java/util/HashMap.get_[i];do_syscall_64_[k]", "java") == \
         breakdown.UNCLAIMED

@@ -6,6 +6,9 @@ claimed by nobody and a sample in them goes to the first owned frame above them 
 database driver is the driver's, under Tomcat the HTTP framework's). Rules are tried in order; the first that
 matches a frame claims it.
 
+The actor designs run on Akka or, as STACK=pekko rows, on Apache Pekko (the same code under org/apache/pekko/):
+every rule that names Akka names both.
+
 Frames are as the profilers name them: async-profiler's `tradebench/model/ProductBook.trade_[j]` (a JVM's
 classes with '/', a suffix for compiled, inlined, kernel frames), `PSScavenge::invoke` (the JVM's own C++),
 and for Node `name file:line` (files from their package on: `express/lib/router/index.js`, the variant's from
@@ -100,14 +103,14 @@ RULES: list[tuple] = [
     ("request parsing and validation", "node", r"node-engine/src/(validation|front)\.js|node-engine/src/handlers/"),
 
     # Akka's scheduler thread is its timer (ticks, timeouts), not a message's way
-    ("other", "java", r"^akka/actor/LightArrayRevolverScheduler"),
+    ("other", "java", r"^(akka|org/apache/pekko)/actor/LightArrayRevolverScheduler"),
 
     # --- messaging between threads, actors, processes: the runtime's machinery for it. A thread's park and
     # unpark are not claimed here: they belong to the code above them (an engine's inbox, its cycle's sleep,
     # Tomcat's worker pool, a connection pool)
     ("messaging", "java", r"^(java/util/concurrent/(ForkJoinPool|ForkJoinWorkerThread)[.$]|java/lang/VirtualThread|"
-                          r"jdk/internal/vm/Continuation|akka/dispatch/|akka/actor/|akka/pattern/|scala/concurrent/|"
-                          r"akka/cluster/|akka/remote/|"
+                          r"jdk/internal/vm/Continuation|(akka|org/apache/pekko)/(dispatch|actor|pattern|cluster|remote)/|"
+                          r"scala/concurrent/|"
                           r"java/util/concurrent/ThreadPoolExecutor\.getTask|"
                           # virtual threads' timers and their poller of blocking sockets: their scheduling
                           r"java/util/concurrent/DelayScheduler[.$]|sun/nio/ch/(EPoll)?Poller[.$])"),
@@ -115,8 +118,8 @@ RULES: list[tuple] = [
                           r"node:worker_threads|^(postMessage|emitMessage|channel\.\w+)( |$)|serialization"),
 
     # --- the HTTP framework
-    ("HTTP framework", "java", r"^(org/apache/(tomcat|coyote|catalina)/|jakarta/servlet/|akka/http/|akka/stream/|"
-                               r"akka/io/|akka/util/ByteString|tradebench/http/TomcatServer)"),
+    ("HTTP framework", "java", r"^(org/apache/(tomcat|coyote|catalina)/|jakarta/servlet/|(akka|org/apache/pekko)/"
+                               r"(http|stream|io)/|(akka|org/apache/pekko)/util/ByteString|tradebench/http/TomcatServer)"),
     ("HTTP framework", "node", r"^\S+ (express/|router/|body-parser/|finalhandler/|send/|on-finished/|parseurl/|"
                                r"path-to-regexp/|qs/|statuses/|type-is/|content-type/|accepts/|negotiator/|"
                                r"mime-types/|mime-db/|debug/|depd/|http-errors/|vary/|etag/|fresh/|"
