@@ -225,3 +225,15 @@ def test_predict_names_the_busy_database_as_the_limit_and_the_fsync_of_a_durable
     assert "fsync" in out and "more in flight helps" in out and "ENGINES ≥" in out
     with pytest.raises(SystemExit):
         predict_main(["--db-latency", "0", "--rate", "3000", "--db-cpu", "0"])
+
+
+def test_at_saturation_every_design_stores_the_busy_databases_capacity_and_a_durable_one_bounds_the_few_in_flight(
+        ctx, capsys):
+    assert predict_main(["--db-latency", "0", "--saturation", "--db-cpu", "0.25"]) == 0
+    busy = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| java-")]
+    assert busy and all(line.endswith("| database |") for line in busy)
+    assert len({line.split("|")[3] for line in busy}) == 1              # one capacity, whatever the design
+    assert predict_main(["--db-latency", "0", "--saturation", "--db-durable"]) == 0
+    rows = {line.split("|")[1].strip(): line.split("|")[4].strip()
+            for line in capsys.readouterr().out.splitlines() if line.startswith("| java-")}
+    assert rows["java-threads"] == "in flight"                          # 4 in flight, each waiting for an fsync

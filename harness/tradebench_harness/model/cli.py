@@ -3,6 +3,7 @@
     ./tradebench predict --db-latency 7 --rate 3000 [--cores 4] [--persist per-sale|batch] [--params FILE]
     ./tradebench predict --db-latency 0 --rate 3000 --db-cpu 0.25      # a busy database: held to a quarter core
     ./tradebench predict --db-latency 0 --rate 3000 --db-durable       # a durable one: every commit synced
+    ./tradebench predict --db-latency 0 --saturation --db-cpu 0.25     # what a compare (closed loop) would store
     ./tradebench predict --fit RUN [RUN...] [--fsync FILE] [--out FILE]   # fit the parameters from results folders
     ./tradebench predict --probe-fsync [--out FILE]           # what an fsync adds to a commit here (seconds)
     ./tradebench predict --check RUN [--params FILE]          # the model beside a map's (or sweep's) cells
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from . import check, fit, fsync, params
 from .designs import all_designs
-from .plan import cheapest, plan
+from .plan import cheapest, plan, saturation
 from .predict import round_trip_ms
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
@@ -165,6 +166,38 @@ def answer(args, out=None) -> int:
     return 0
 
 
+def answer_saturation(args, out=None) -> int:
+    """Each design as configured in a closed loop with no pause (a compare's run): what it stores and what limits it."""
+    out = out or sys.stdout
+    root = _root()
+    pset, which = choose_set(root, args.params)
+    try:
+        db = params.database(pset, args.persist, args.db_cpu, args.db_durable)
+    except ValueError as e:
+        print(f"tradebench: {e}", file=sys.stderr)
+        return 2
+    rtt = round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+    print(f"A closed loop with no pause (as ./tradebench compare), a database {args.db_latency:g} ms away"
+          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {args.persist}, each design as configured; "
+          f"its cores are those of its saturation run on this kind of machine (beside the database and the load "
+          f"client).", file=out)
+    print(f"Parameters: {which}.", file=out)
+    for line in _db_notes(db, pset, args.persist, float("inf")):
+        print(line, file=out)
+    print("", file=out)
+    print("| design | in flight | sales/min | limit |", file=out)
+    print("| --- | ---: | ---: | --- |", file=out)
+    for d in all_designs(root):
+        got = saturation(d, args.persist, pset, rtt, db)
+        if got is None:
+            print(f"| {d.key} |  |  | no figures for it on this machine |", file=out)
+            continue
+        sales, limit, n = got
+        print(f"| {d.key} | {n if n is not None else 'a multi-row INSERT per cycle'} | {_fmt(sales * 60)} | {limit} |",
+              file=out)
+    return 0
+
+
 def _db_kind(db) -> str:
     kinds = []
     if db.cores is not None:
@@ -273,6 +306,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--db-latency", type=float, metavar="MS",
                    help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
     p.add_argument("--rate", type=float, metavar="N", help="offered orders a second")
+    p.add_argument("--saturation", action="store_true",
+                   help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
     p.add_argument("--cores", type=float, metavar="C", help="cores the variant may use (default: this machine's)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
     p.add_argument("--db-cpu", type=float, metavar="CORES",
@@ -308,12 +343,14 @@ def main(argv: list[str], root: Path | None = None) -> int:
         return do_check(args)
     if args.probe_fsync:
         return do_probe_fsync(args)
-    if args.db_latency is None or args.rate is None:
-        p.error("--db-latency and --rate are needed (or --fit RUN..., or --check RUN)")
-    if args.rate <= 0 or args.db_latency < 0 or (args.cores is not None and args.cores <= 0):
-        p.error("--rate and --cores must be positive, --db-latency not negative")
     if args.db_cpu is not None and args.db_cpu <= 0:
         p.error("--db-cpu is a share of the cores above 0 (0.25: a quarter of one core)")
+    if args.saturation and args.db_latency is not None and args.db_latency >= 0:
+        return answer_saturation(args)
+    if args.db_latency is None or args.rate is None:
+        p.error("--db-latency and --rate (or --saturation) are needed (or --fit RUN..., or --check RUN)")
+    if args.rate <= 0 or args.db_latency < 0 or (args.cores is not None and args.cores <= 0):
+        p.error("--rate and --cores must be positive, --db-latency not negative")
     return answer(args)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import params
 from .designs import Design
-from .predict import MAX_SETTING, Database, Prediction, in_flight_needed, predict, smallest_setting
+from .predict import MAX_SETTING, Database, Prediction, at_saturation, in_flight_needed, predict, smallest_setting
 
 
 @dataclass
@@ -43,6 +43,21 @@ def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms
     delay = design.number("DELAY_MS", overrides) or 0
     return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides,
                    db_sales=db.capacity() if db else None)
+
+
+def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,
+               db: Database | None = None) -> tuple[float, str, int | None] | None:
+    """What DESIGN as configured stores in a closed loop with no pause (a compare): (sales/s, its limit, in
+    flight); None without figures for it on this machine."""
+    fig = params.figures(pset, design.key, persist)
+    if fig is None:
+        return None
+    n = design.in_flight(persist)
+    products = design.number("PRODUCTS")
+    if n is not None and products and "ENGINES" in design.knobs(persist):
+        n = min(n, products)
+    sales, limit = at_saturation(rtt_ms, n, fig, params.machine(pset), db.capacity() if db else None)
+    return sales, limit, n
 
 
 def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
