@@ -59,11 +59,14 @@ def test_a_durable_commit_waits_one_fsync_so_more_in_flight_store_more():
 
 def test_at_saturation_a_closed_loop_stores_the_least_of_its_cores_littles_law_and_the_database():
     f = fig(saturation_orders=10_000.0, insert_overhead_ms=0.1)
-    assert m.at_saturation(0.3, 64, f, MACHINE) == (pytest.approx(9000.0), "cores")
+    assert m.at_saturation(0.3, 64, f, MACHINE) == (pytest.approx(9000.0), "saturation")
     assert m.at_saturation(2.3, 4, f, MACHINE) == (pytest.approx(4000 / 2.4), "in flight")
     assert m.at_saturation(0.3, 64, f, MACHINE, db_sales=2500.0) == (pytest.approx(2500.0), "database")
-    # batch: no bound in sales, only the cores and the database
-    assert m.at_saturation(2.3, None, f, MACHINE)[1] == "cores"
+    # batch: no bound in sales, only its saturation and the database
+    assert m.at_saturation(2.3, None, f, MACHINE)[1] == "saturation"
+    # what its saturation run stored, where it refused part of what it answered, rather than orders × s
+    assert m.at_saturation(0.3, 64, fig(saturation_orders=10_000.0, saturation_sales=5_000.0), MACHINE) == \
+        (pytest.approx(5000.0), "saturation")
 
 
 # --- the parameter set ------------------------------------------------------------------------------------

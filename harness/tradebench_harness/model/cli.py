@@ -178,9 +178,9 @@ def answer_saturation(args, out=None) -> int:
         return 2
     rtt = round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
     print(f"A closed loop with no pause (as ./tradebench compare), a database {args.db_latency:g} ms away"
-          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {args.persist}, each design as configured; "
-          f"its cores are those of its saturation run on this kind of machine (beside the database and the load "
-          f"client).", file=out)
+          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {args.persist}, each design as configured: the least "
+          f"of what its saturation run on this kind of machine stored (\"saturation\", its cores shared with the "
+          f"database and the load client), Little's law and the database's capacity.", file=out)
     print(f"Parameters: {which}.", file=out)
     for line in _db_notes(db, pset, args.persist, float("inf")):
         print(line, file=out)

@@ -104,6 +104,7 @@ class _Folder:
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
                       "orders": _median([r["ordersPerSecond"] for r in rs]),
+                      "sales": _median([r["salesPerSecond"] for r in rs]),
                       "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
                       "delay": _median([_num((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
         return out
@@ -174,7 +175,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                     continue
                 # a machine this much slower per order saturated at this many fewer orders
                 chosen[k] = {**g, "order": g["order"] * ratio,
-                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
+                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
+                                       "sales": g["point"]["sales"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
         for k, c in chosen.items():
@@ -190,6 +192,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
             figs[k][persist] = {
                 "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+                "saturationSales": _r(p["sales"], 0),
                 "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
                 "insertOverheadMs": None,
                 "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
@@ -443,6 +446,8 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                         if e.get("saturationOrders"):
                             # a machine this much slower per order saturates at this many fewer orders
                             e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+                            if e.get("saturationSales"):
+                                e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
                         theirs_name = other["machine"]["cpuModel"]
                         e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                                      for name, how in e["from"].items()}

@@ -14,7 +14,7 @@ A set:
      "dbOwnMs": {"value", "from"},
      "database": {PERSIST: {"cpuUsPerSale", "insertCeilingCpuUsPerRow", "from"}}: the database's CPU per sale stored,
      "fsyncMs": {"value", "probeMs", "durableProbeMs", "from"}: what one fsync adds to a commit (a durable database),
-     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
+     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "saturationSales", "loadExponent", "cycleUs",
                                  "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
                                  "from": {figure: how it was obtained}}}}}
 """
@@ -75,6 +75,7 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
         return None
     return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
                    saturation_orders=entry.get("saturationOrders"),
+                   saturation_sales=entry.get("saturationSales"),
                    load_exponent=float(entry.get("loadExponent") or 0.0),
                    cycle_us=float(entry.get("cycleUs") or 0.0),
                    refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),

@@ -36,6 +36,7 @@ class Figures:
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
+    saturation_sales: float | None = None    # the sales/s that saturation run stored (some orders it answered 503)
 
 
 @dataclass
@@ -200,11 +201,15 @@ def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures, machine: M
     """What a closed loop with no pause (a compare's run) stores: (sales/s, its limit).
 
     Such a loop offers as many orders as the variant answers, on the cores it gets beside the database and
-    the load client on the same machine: those of its saturation run, which stored its saturation rate.
-    Behind a slower database it stores the least of that, Little's law and the database's capacity."""
+    the load client on the same machine: those of its saturation run, whose sales are the most it stores
+    ("saturation": an engine's backlog refuses part of what it answers, so they are fewer than its orders ×
+    sales per order). Behind a slower database it stores the least of that, Little's law and the database's
+    capacity."""
     limits = []
-    if fig.saturation_orders:
-        limits.append(("cores", fig.saturation_orders * machine.sales_per_order))
+    if fig.saturation_sales:
+        limits.append(("saturation", fig.saturation_sales))
+    elif fig.saturation_orders:
+        limits.append(("saturation", fig.saturation_orders * machine.sales_per_order))
     bound = bound_sales_per_s(in_flight, rtt_ms, fig.insert_overhead_ms)
     if bound is not None:
         limits.append(("in flight", bound))
