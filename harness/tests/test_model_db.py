@@ -240,3 +240,32 @@ def test_at_saturation_every_design_stores_the_busy_databases_capacity_and_a_dur
     rows = {line.split("|")[1].strip(): line.split("|")[4].strip()
             for line in capsys.readouterr().out.splitlines() if line.startswith("| java-")}
     assert rows["java-threads"] == "in flight"                          # 4 in flight, each waiting for an fsync
+
+
+def test_a_run_against_a_busy_or_durable_database_is_not_fitted_from(ctx, tmp_path):
+    designs = all_designs(ctx.root)
+    free = folder(tmp_path, "free", "2026-11-24T10:00:00+0000", [run("java-threads", 50.0, 5000)])
+    synced = folder(tmp_path, "synced", "2026-11-25T10:00:00+0000", [run("java-threads", 50.0, 500)])
+    doc = json.loads((synced / "results.json").read_text())
+    doc["environment"]["databaseDurable"] = True
+    (synced / "results.json").write_text(json.dumps(doc))
+    (s,) = fit.fit([free, synced], designs)
+    assert [src["folder"] for src in s["sources"]] == ["free"]
+    assert s["leftOut"]["folders"] == ["synced"]
+    assert s["database"]["per-sale"]["cpuUsPerSale"] == pytest.approx(100.0)
+    with pytest.raises(ValueError, match="free database"):
+        fit.fit([synced], designs)
+
+
+def test_a_map_against_a_busy_database_is_held_against_its_capacity(ctx):
+    from tradebench_harness.model import check
+    s = a_set(keys=["java-threads"], database={"per-sale": {"cpuUsPerSale": 100.0}})
+    cell = {"variant": "java-threads", "persist": "per-sale", "engines": 4, "rate": 5000, "dbLatencyMs": 0,
+            "rttMs": 0.2, "settings": {"ENGINES": "4"}, "salesPerMinute": 150_000, "salesPerSecond": 2500,
+            "ordersPerSecond": 5000, "cpu": {"variant": {"cpuPercent": 25.0}}}
+    doc = {"environment": {"cores": 2, "databaseCpuCores": 0.25}, "cells": {"rttMs": {"0": 0.2}}, "runs": [cell]}
+    (row,) = check.against(doc, s, all_designs(ctx.root))
+    assert row["limit"] == "database" and row["salesError"] == pytest.approx(0.0)
+    doc["environment"]["databaseCpuCores"] = None                       # a free database: it keeps up
+    (row,) = check.against(doc, s, all_designs(ctx.root))
+    assert row["limit"] == "load"

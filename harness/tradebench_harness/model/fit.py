@@ -488,23 +488,37 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                 s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
+def slowed_database(doc: dict) -> bool:
+    """The run's database was held to a share of the cores or synced every commit (--db-cpu, --db-durable)."""
+    env = doc.get("environment") or {}
+    return bool(env.get("databaseCpuCores")) or bool(env.get("databaseDurable"))
+
+
 def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
         fsync_probes: list[dict] | None = None) -> list[dict]:
     """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
     cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS; a durable
     database's fsync time from FSYNC_PROBES (fsync.read), each on its own machine."""
     by_machine: dict = {}
-    loaded = []
+    loaded, slowed = [], []
     for folder in folders:
         doc, name = read(folder)
+        if slowed_database(doc):
+            # a run against a busy or durable database is what the model predicts from a free one's figures
+            slowed.append(name)
+            continue
         loaded.append(_Folder(doc, name, designs))
         by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
     shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
     shapes = shapes_of(shape_folders, [d.key for d in designs])
     light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    if not by_machine:
+        raise ValueError(f"no run against a free database among {', '.join(slowed) or 'the folders given'}")
     sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
     for s in sets:
         s["fsyncMs"] = _fsync_for(s["machine"], fsync_probes or [])
+        if slowed:
+            s["leftOut"] = {"folders": slowed, "why": "run against a busy or durable database"}
     for s in sets:
         # the runs β, the cycles' cost and memory below saturation came from, whichever machine ran them
         s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders

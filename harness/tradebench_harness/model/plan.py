@@ -35,11 +35,7 @@ def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms
     overrides = dict(overrides or {})
     fig = params.figures(pset, design.key, persist)
     engines = design.number("ENGINES", overrides) or 1
-    products = design.number("PRODUCTS", overrides)
-    n = design.in_flight(persist, overrides)
-    if n is not None and products and "ENGINES" in design.knobs(persist):
-        # an engine owns the products i with i mod ENGINES = its number: engines beyond PRODUCTS trade nothing
-        n = min(n, products)
+    n = _in_flight(design, persist, overrides)
     delay = design.number("DELAY_MS", overrides) or 0
     return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides,
                    db_sales=db.capacity() if db else None)
@@ -52,12 +48,18 @@ def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,
     fig = params.figures(pset, design.key, persist)
     if fig is None:
         return None
-    n = design.in_flight(persist)
-    products = design.number("PRODUCTS")
-    if n is not None and products and "ENGINES" in design.knobs(persist):
-        n = min(n, products)
+    n = _in_flight(design, persist, {})
     sales, limit = at_saturation(rtt_ms, n, fig, params.machine(pset), db.capacity() if db else None)
     return sales, limit, n
+
+
+def _in_flight(design: Design, persist: str, overrides: dict) -> int | None:
+    n = design.in_flight(persist, overrides)
+    products = design.number("PRODUCTS", overrides)
+    if n is not None and products and "ENGINES" in design.knobs(persist):
+        # an engine owns the products i with i mod ENGINES = its number: engines beyond PRODUCTS trade nothing
+        n = min(n, products)
+    return n
 
 
 def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
