@@ -159,3 +159,13 @@ def test_the_check_names_a_cycle_however_it_is_imported(tmp_path):
     assert sorted(cycles(graph)) == [["a", "b", "c", "a"], ["d", "e", "d"], ["r.x", "r.y", "r.x"]]
     (pkg / "c.py").write_text("import os\n")
     assert cycles(import_graph(pkg)) == [["d", "e", "d"], ["r.x", "r.y", "r.x"]]
+
+
+def test_the_package_finds_the_repository_without_tb_root():
+    """A module that finds the tree from its own file (the context, the compose check) names the repository's
+    root wherever its room puts it."""
+    from tradebench_harness.run import context
+    from tradebench_harness.suites import compose_check
+    root = context.from_env({}).root
+    assert (root / "pom.xml").is_file() and (root / "docker-compose.yml").is_file(), root
+    assert compose_check.REPO == root

@@ -87,7 +87,7 @@ def find_java_home(env: dict) -> Path | None:
 
 def from_env(env: dict | None = None) -> Context:
     env = dict(os.environ if env is None else env)
-    root = Path(env.get("TB_ROOT") or Path(__file__).resolve().parents[2])
+    root = Path(env.get("TB_ROOT") or Path(__file__).resolve().parents[3])
     state = Path(env.get("TB_STATE") or root / ".tradebench")
     java_home = find_java_home(env)
     jvm = ([UNSAFE_OPT] if java_major(java_home) >= 24 else []) + JVM_OPTS

@@ -62,7 +62,7 @@ from pathlib import Path
 from ..run import variants as variants_mod
 
 #: The repository this module lives in (harness/tradebench_harness/suites/compose_check.py).
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 #: Where the harness puts the Compose CLI it builds (tools.py).
 TOOLS_COMPOSE = Path("tools") / "bin" / "docker-compose"
 

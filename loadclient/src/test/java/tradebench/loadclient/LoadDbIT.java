@@ -56,8 +56,7 @@ class LoadDbIT {
                     "--wait", "5", "--duration", "2", "--warmup", "0.5", "--db-url", url}),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
             Map<String, Object> json = r.toJson();
-            @SuppressWarnings("unchecked")
-            Map<String, Object> dbFigures = (Map<String, Object>) json.get("db");
+            Map<?, ?> dbFigures = (Map<?, ?>) json.get("db");
             long from = (Long) dbFigures.get("windowStartMs");
             long to = (Long) dbFigures.get("windowEndMs");
             assertEquals(2000, to - from, 5);
@@ -67,8 +66,7 @@ class LoadDbIT {
             assertEquals(expected, sales, "every row of the window, and no other test writes this database now");
             assertEquals(sales * 30.0, (Double) dbFigures.get("salesPerMinute"), 0.5, "2 s window: per minute = 30 x");
             assertEquals(List.of(sales), dbFigures.get("salesByMinute"));
-            @SuppressWarnings("unchecked")
-            Map<String, Object> counters = (Map<String, Object>) dbFigures.get("counters");
+            Map<?, ?> counters = (Map<?, ?>) dbFigures.get("counters");
             // MySQL has Innodb_rows_inserted, MariaDB 10.6+ does not; Handler_write is in both.
             Long innodb = (Long) counters.get("innodbRowsInserted");
             long rowsWritten = innodb != null ? innodb : (Long) counters.get("handlerWrite");

@@ -190,8 +190,7 @@ public final class InsertCeiling {
     }
 
     public String summary(Result r) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> lat = (Map<String, Object>) r.json().get("latencyMs");
+        Map<?, ?> lat = (Map<?, ?>) r.json().get("latencyMs");
         return String.format("insert-ceiling connections=%d batchRows=%d duration=%.1fs warmup=%.1fs: rows/s %.1f"
                         + " (rows %d, statements %d, statements/s %s, deadlock retries %s) statement latency ms: p50=%s p99=%s max=%s%n",
                 options.connections(), options.batchRows(), options.window().durationS(), r.json().get("warmupS"), r.rowsPerSecond(),
