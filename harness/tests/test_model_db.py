@@ -158,6 +158,9 @@ def test_an_fsync_probe_goes_to_its_machines_set_and_to_another_said_to_be_a_gue
     assert "not measured" not in sets["CPU X"]["fsyncMs"]["from"]
     assert sets["CPU Y"]["fsyncMs"]["value"] == pytest.approx(2.05)
     assert sets["CPU Y"]["fsyncMs"]["from"].startswith("not measured on this machine")
+    earlier = {**probe, "measuredAt": "2026-11-25T11:00", "fsyncMs": fsync.fsync_figure([0.2], [0.5])}
+    (newest,) = [s for s in fit.fit([x], designs, fsync_probes=[probe, earlier])]
+    assert newest["fsyncMs"]["value"] == pytest.approx(2.05) and "an earlier probe: 0.3 ms" in newest["fsyncMs"]["from"]
     (alone,) = fit.fit([y], designs, fsync_probes=[probe])
     assert alone["fsyncMs"] is None                                     # no probe of any machine fitted with it
 
@@ -218,28 +221,49 @@ def test_no_setting_carries_a_load_beyond_a_busy_database_and_a_durable_one_asks
     assert near.needs == {} and synced.needs == {"ENGINES": 6}
 
 
-def test_predict_names_the_busy_database_as_the_limit_and_the_fsync_of_a_durable_one(ctx, capsys):
-    assert predict_main(["--db-latency", "0", "--rate", "20000", "--db-cpu", "0.25"]) == 0
+def params_file(ctx, tmp_path):
+    """A parameter file of every design: 50 µs an order, 20,000 sales/s at saturation; the database 100 µs a
+    sale, an fsync 2 ms."""
+    s = a_set(keys=[d.key for d in all_designs(ctx.root)], database={"per-sale": {"cpuUsPerSale": 100.0}},
+              fsyncMs={"value": 2.0, "from": "a probe"})
+    for per in s["designs"].values():
+        per["per-sale"]["saturationSales"] = 20_000
+    path = tmp_path / "parameters.json"
+    params.save(params.document([s]), path)
+    return str(path)
+
+
+def test_predict_names_the_busy_database_as_the_limit_and_the_fsync_of_a_durable_one(ctx, tmp_path, capsys):
+    given = ["--params", params_file(ctx, tmp_path)]
+    assert predict_main([*given, "--db-latency", "0", "--rate", "20000", "--db-cpu", "0.25"]) == 0
     out = capsys.readouterr().out
     assert "the database is the limit" in out and "more in flight does not help" in out
-    assert "limit: database" in out
-    assert predict_main(["--db-latency", "0", "--rate", "3000", "--db-durable"]) == 0
+    assert "limit: database" in out and "150,000 sales/min" in out        # 0.25 cores ÷ 100 µs a sale
+    assert predict_main([*given, "--db-latency", "0", "--rate", "3000"]) == 0
+    free = capsys.readouterr().out
+    assert predict_main([*given, "--db-latency", "0", "--rate", "3000", "--db-durable"]) == 0
     out = capsys.readouterr().out
-    assert "fsync" in out and "more in flight helps" in out and "ENGINES ≥" in out
+    assert "fsync" in out and "more in flight helps" in out
+    # 2,700 sales/s: 0.54 in flight at 0.2 ms, 5.94 with the fsync: java-threads carries it as configured
+    # next to a free database and needs six engines next to a durable one
+    assert "| java-threads | carries it (4 in flight) | as configured |" in free
+    assert "| java-threads | stores " in out and "| ENGINES ≥ 6 |" in out
     with pytest.raises(SystemExit):
         predict_main(["--db-latency", "0", "--rate", "3000", "--db-cpu", "0"])
 
 
 def test_at_saturation_every_design_stores_the_busy_databases_capacity_and_a_durable_one_bounds_the_few_in_flight(
-        ctx, capsys):
-    assert predict_main(["--db-latency", "0", "--saturation", "--db-cpu", "0.25"]) == 0
+        ctx, tmp_path, capsys):
+    given = ["--params", params_file(ctx, tmp_path)]
+    assert predict_main([*given, "--db-latency", "0", "--saturation", "--db-cpu", "0.25"]) == 0
     busy = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| java-")]
-    assert busy and all(line.endswith("| database |") for line in busy)
-    assert len({line.split("|")[3] for line in busy}) == 1              # one capacity, whatever the design
-    assert predict_main(["--db-latency", "0", "--saturation", "--db-durable"]) == 0
-    rows = {line.split("|")[1].strip(): line.split("|")[4].strip()
+    assert busy and all(line.endswith("| 150,000 | database |") for line in busy)
+    assert predict_main([*given, "--db-latency", "0", "--saturation", "--db-durable"]) == 0
+    rows = {line.split("|")[1].strip(): (line.split("|")[3].strip(), line.split("|")[4].strip())
             for line in capsys.readouterr().out.splitlines() if line.startswith("| java-")}
-    assert rows["java-threads"] == "in flight"                          # 4 in flight, each waiting for an fsync
+    assert rows["java-threads"] == ("109,091", "in flight")              # 4 ÷ 2.2 ms
+    # 64 in flight hide the fsync: 64 ÷ 2.2 ms is above the 20,000 sales/s of its saturation run
+    assert rows["java-spray-async"] == ("1,200,000", "saturation")
 
 
 def test_a_run_against_a_busy_or_durable_database_is_not_fitted_from(ctx, tmp_path):

@@ -280,7 +280,10 @@ def _fsync_for(machine: dict, probes: list[dict]) -> dict | None:
                     f"{(p.get('machine') or {}).get('cores')} cores: `{p.get('command')}`: one commit's round trip "
                     f"{f.get('durableProbeMs')} ms with every commit synced, {f.get('probeMs')} ms without "
                     f"(one connection, single rows; medians of {len((f.get('probesMs') or {}).get('plain') or [])} "
-                    f"probes each way)"}
+                    f"probes each way)"
+                    + ("".join(f"; an earlier probe: {o['fsyncMs']['value']} ms ({o.get('measuredAt')})"
+                               for o in sorted(mine, key=lambda o: o.get("measuredAt") or "") if o is not p)
+                       if len(mine) > 1 else "")}
 
 
 def _pairs(f: _Folder, key: str, persist: str) -> dict:
