@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # The Java images: java-threads, java-akka and java-virtual (embedded Tomcat over engine-servlet
-# and engine-jdbc; java-threads and java-virtual on engine-threads), java-spray-async (Akka HTTP over jasync-mysql) and java-spray-cluster (a
-# member of java-spray-async's cluster). Each is one module of the root pom packaged as one jar
+# and engine-jdbc; java-threads and java-virtual on engine-threads), java-spray-async (Akka HTTP over jasync-mysql)
+# and java-spray-cluster (a member of java-spray-async's cluster), and the actor variants' Apache Pekko builds
+# (java-akka/pekko, java-spray-async/pekko, java-spray-cluster/pekko: the same sources, renamed
+# at build time). Each is one module of the root pom packaged as one jar
 # and run with the same JVM flags, so one Dockerfile serves them all; MODULE says which. Built
 # from the repository root (it needs the root pom and the engine-* modules):
 #   docker build -f docker/java.Dockerfile --build-arg MODULE=java-akka -t tradebench/java-akka .
@@ -10,7 +12,7 @@
 # ---- build: Maven + JDK 25 ----
 FROM maven:3.9.11-eclipse-temurin-25 AS build
 # the module to build: a Java variant's folder (java-threads, java-akka, java-spray-async,
-# java-virtual) or java-spray-cluster
+# java-virtual), java-spray-cluster, or a Pekko build (java-akka/pekko ...)
 ARG MODULE
 WORKDIR /src
 # The whole tree, less what .dockerignore keeps out: Maven reads every module of the root
@@ -19,9 +21,11 @@ WORKDIR /src
 COPY . .
 RUN test -n "$MODULE" && test -f "$MODULE/pom.xml" \
  || { echo "docker/java.Dockerfile builds a Java module: pass --build-arg MODULE=<its folder> (given: '$MODULE')" >&2; exit 1; }
+# The jar is named for the module's folder, a nested one's path joined by dashes
+# (java-akka/pekko: java-akka/pekko/target/java-akka-pekko.jar).
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q -Dstyle.color=never -DskipTests -pl ${MODULE} -am package \
- && cp ${MODULE}/target/${MODULE}.jar /variant.jar
+ && cp ${MODULE}/target/$(echo ${MODULE} | tr / -).jar /variant.jar
 
 # ---- run: JRE 25 (the JDK of the published figures), non-root ----
 FROM eclipse-temurin:25.0.3_9-jre

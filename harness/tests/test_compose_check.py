@@ -296,7 +296,7 @@ USER nobody
 def share_one_dockerfile(tree: Path, module_of: dict) -> None:
     """java-threads and java-akka built from one Dockerfile at the root, each with its build arg MODULE."""
     # every module of the tree's root pom (Maven reads them all), as docker/java.Dockerfile copies them
-    modules = re.findall(r"<module>([\w.-]+)</module>", (tree / "pom.xml").read_text())
+    modules = re.findall(r"<module>([\w./-]+)</module>", (tree / "pom.xml").read_text())
     (tree / "servlet.Dockerfile").write_text(SHARED.format(
         module_poms="\n".join(f"COPY {m}/pom.xml {m}/" for m in modules)))
     for service, module in module_of.items():

@@ -9,29 +9,30 @@ from tradebench_harness.run import variants
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def rows(names=("java-threads", "java-spray-async", "java-akka"), **case):
+def rows(names=("java-threads", "java-virtual", "java-akka"), **case):
+    """The rows of NAMES (java-akka's two: its Akka and its Pekko build)."""
     vs = variants.by_name(ROOT, list(names))
     return plan.rows_of(vs, [Case(**case)], {})
 
 
 def test_fresh_units_are_one_window_each_round_robin():
     units = plan.fresh_units(rows(), 2)
-    assert [(u.windows[0][0], u.series.variant.name) for u in units] == \
-        [(1, "java-threads"), (1, "java-spray-async"), (1, "java-akka"),
-         (2, "java-threads"), (2, "java-spray-async"), (2, "java-akka")]
+    titles = ["java-threads", "java-virtual", "java-akka", "java-akka (STACK=pekko)"]
+    assert [(u.windows[0][0], u.series.variant.title) for u in units] == [(1, t) for t in titles] + [(2, t) for t in titles]
     assert all(len(u.windows) == 1 for u in units)
 
 
 def test_window_units_are_a_process_per_row_with_its_repeats_back_to_back():
     units = plan.window_units(rows(rate=500, db_latency_ms=5), 3)
-    assert [u.series.variant.name for u in units] == ["java-threads", "java-spray-async", "java-akka"]
+    assert [u.series.variant.title for u in units] == ["java-threads", "java-virtual", "java-akka",
+                                                       "java-akka (STACK=pekko)"]
     assert [rep for rep, _ in units[0].windows] == [1, 2, 3]
     assert [w for _, w in units[0].windows] == [Window(5, 64, 0, 500)] * 3
 
 
 def test_a_case_that_names_variants_runs_only_those():
-    only = plan.rows_of(variants.discover(ROOT), [Case(variants=["java-akka"])], {})
-    assert [s.variant.name for s, _ in only] == ["java-akka"]
+    only = plan.rows_of(variants.discover(ROOT), [Case(variants=["java-threads"])], {})
+    assert [s.variant.name for s, _ in only] == ["java-threads"]
 
 
 def test_grid_units_measure_every_cell_of_a_series_in_one_process_in_passes():
@@ -61,3 +62,16 @@ def test_a_series_is_named_by_its_row_and_why_it_is_there():
     assert s.name == "node-engine WORKERS=threads (ENGINES=64: 64 in flight)"
     assert " " not in s.slug and "=" not in s.slug and "(" not in s.slug
     assert s.run_settings({})["WORKERS"] == "threads" and s.run_settings({})["ENGINES"] == "4"
+
+
+def test_each_stack_of_the_actor_designs_is_a_row_of_its_own():
+    """java-akka's and java-spray-async's Akka and Pekko builds are rows of one variant each; a case that pins
+    STACK runs that row alone."""
+    vs = variants.by_name(ROOT, ["java-akka", "java-spray-async", "java-threads"])
+    titles = [s.variant.title for s, _ in plan.rows_of(vs, [Case()], {})]
+    assert titles == ["java-akka", "java-akka (STACK=pekko)", "java-spray-async", "java-spray-async (STACK=pekko)",
+                      "java-threads"]
+    order = [(u.windows[0][0], u.series.variant.title) for u in plan.fresh_units(plan.rows_of(vs, [Case()], {}), 2)]
+    assert order == [(1, t) for t in titles] + [(2, t) for t in titles]
+    pinned = plan.rows_of(vs, [Case(variants=["java-akka"], settings={"STACK": "pekko"})], {})
+    assert [s.variant.title for s, _ in pinned] == ["java-akka (STACK=pekko)"]

@@ -58,6 +58,13 @@ def test_settings_defaults_are_evaluated_and_the_environment_wins():
      "run: {command: [x]}}\n", "cluster"),
     ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\ncluster: {build: {command: [x], "
      "output: z}}\n", "cluster"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\n"
+     "when: {STACK: {pekko: {run: {command: [x]}}}}\n", "when STACK=pekko needs build"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\n"
+     "when: {STACK: {pekko: {build: {command: [x], output: z}, run: {command: [x]}, floor: {name: f, command: [x]}}}}\n",
+     "when STACK=pekko: floor"),
+    ("name: bad\nruntime: java\nbuild: {command: [x], output: y}\nrun: {command: [x]}\nsuites: {bench: [{}]}\n",
+     "suites"),
 ])
 def test_a_broken_manifest_is_refused_with_its_reason(tmp_path, text, error):
     (tmp_path / "bad").mkdir()
@@ -104,6 +111,56 @@ def test_the_cluster_members_are_java_spray_clusters_jar_built_on_its_own_inputs
     # the variant's own build and command stay its own jar's
     assert by["java-spray-async"].build["output"] == "java-spray-async/target/java-spray-async.jar"
     assert [n for n, v in by.items() if v.cluster is not None] == ["java-spray-async"]
+
+
+def test_a_value_of_the_when_key_runs_its_own_build_floor_and_members(ctx):
+    """STACK=pekko: the actor variants' Pekko jars (the same sources renamed at build time), their floors and
+    members; any other value, and no value, the manifest's own."""
+    by = {v.name: v for v in variants.discover(ROOT)}
+    akka, spray = by["java-akka"], by["java-spray-async"]
+    assert akka.for_settings({}) is akka and akka.for_settings({"STACK": "akka"}) is akka
+    pekko = akka.for_settings({"STACK": "pekko", "PERSIST": "batch"})
+    assert pekko.name == "java-akka" and pekko.title == "java-akka (STACK=pekko)" and pekko.slug == "java-akka-stack-pekko"
+    assert pekko.command(ctx)[-1].endswith("java-akka/pekko/target/java-akka-pekko.jar")
+    assert pekko.floor["name"] == "tomcat" and pekko.floor_command(ctx, 1)[-3].endswith("java-akka-pekko.jar")
+    assert "scripts/pekko-sources.xml" in pekko.build["inputs"] and pekko.cluster is None and not pekko.when
+    sp = spray.for_settings({"STACK": "pekko"})
+    assert sp.floor["name"] == "pekko-http" and sp.build["output"].endswith("java-spray-async-pekko.jar")
+    assert sp.cluster.command(ctx)[-1].endswith("java-spray-cluster/pekko/target/java-spray-cluster-pekko.jar")
+    assert spray.cluster.command(ctx)[-1].endswith("java-spray-cluster/target/java-spray-cluster.jar")
+    assert {"STACK": "pekko"} in spray.rows and {"STACK": "pekko"} in akka.rows
+
+
+def test_a_runs_row_is_named_however_its_settings_were_given():
+    """A result says STACK=pekko whether the row came from compare's rows or the caller's environment."""
+    by = {v.name: v for v in variants.discover(ROOT)}
+    assert by["java-akka"].row_of({"STACK": "pekko", "ENGINES": "4"}) == "STACK=pekko"
+    assert by["java-akka"].row_of({"STACK": "akka"}) == by["java-akka"].row_of({}) == ""
+    assert by["node-engine"].row_of({"WORKERS": "threads"}) == "WORKERS=threads"
+
+
+def test_the_suites_run_the_rows_the_manifest_names_or_the_row_pinned():
+    by = {v.name: v for v in variants.discover(ROOT)}
+    assert by["java-spray-async"].suite_rows("cluster-test") == [{}, {"STACK": "pekko", "scenarios": "kill leave"}]
+    assert by["java-akka"].suite_rows("reliability") == [{}]
+    assert by["java-threads"].suite_rows("fuzz") == [{}]
+    assert by["java-akka"].suite_rows("reliability", {"STACK": "pekko"}) == [{"STACK": "pekko"}]
+    assert by["java-threads"].suite_rows("fuzz", {"STACK": "pekko"}) == [{}]   # not a setting of its rows
+
+
+def test_ensure_built_builds_every_value_of_the_when_key(tmp_path, ctx):
+    """A variant is built with what each of its rows runs: the e2e lines and suites start either jar."""
+    import dataclasses
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "variant.yaml").write_text(
+        "name: v\nruntime: java\nbuild: {command: [touch, v/a.jar], output: v/a.jar, inputs: [v/variant.yaml]}\n"
+        "run: {command: [v/a.jar]}\nsettings: {STACK: a}\nrows: [{}, {STACK: b}]\n"
+        "when: {STACK: {b: {build: {command: [touch, v/b.jar], output: v/b.jar, inputs: [v/variant.yaml]}, "
+        "run: {command: [v/b.jar]}}}}\n")
+    (v,) = variants.discover(tmp_path)
+    v.ensure_built(dataclasses.replace(ctx, root=tmp_path))
+    assert (tmp_path / "v/a.jar").exists() and (tmp_path / "v/b.jar").exists()
+    assert v.for_settings({"STACK": "b"}).run == ["v/b.jar"]
 
 
 def test_a_variant_without_a_cluster_key_has_no_members():

@@ -40,6 +40,7 @@ def cmd_serve(ctx, args) -> int:
     """The variant in the foreground, on the private database unless DB_HOST names one. A SIGTERM or Ctrl-C
     reaches the variant (it drains), and the private database, when this command started it, stops after it."""
     (v,) = select(ctx.root, args.variant)
+    v = v.for_settings(os.environ)   # STACK=pekko ./tradebench serve java-akka: its Pekko build
     v.ensure_built(ctx)
     env = dict(os.environ)
     if not env.get("DB_HOST"):

@@ -121,8 +121,9 @@ def cores(text: str) -> float:
 
 
 def timing_of(a, **over) -> Timing:
-    t = Timing(window=a.duration, warmup=a.warmup, warmup_max=a.warmup_max, verify=not a.no_verify,
-               max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
+    # the map has no --warmup: each of its cells settles for --settle seconds (given in OVER)
+    t = Timing(window=a.duration, warmup=getattr(a, "warmup", "auto"), warmup_max=getattr(a, "warmup_max", 120),
+               verify=not a.no_verify, max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max)
     for k, v in over.items():
         setattr(t, k, v)
     return t
@@ -189,7 +190,8 @@ def cmd_compare(ctx, a) -> int:
 def all_series(variants, engines: int, persist: str, env: dict) -> list[Series]:
     """Every row of every variant (its manifest's rows: node-engine's WORKERS=processes and threads; one where
     ENV pins the row's setting)."""
-    return [Series(v, engines, persist, dict(row)) for v in variants for row in v.rows_given(env)]
+    return [Series(v.for_settings({**env, **row}), engines, persist, dict(row)) for v in variants
+            for row in v.rows_given(env)]
 
 
 def equal_in_flight(series: list[Series], env: dict, target: int | None) -> list[Series]:
@@ -258,7 +260,8 @@ def cmd_in_flight_sweep(ctx, a) -> int:
                     print(f"tradebench: {v.name} declares no inserts in flight for {a.persist}: left out", file=sys.stderr)
                     break
                 engines = int(extra.pop("ENGINES", a.engines))
-                rows.append((Series(v, engines, a.persist, {**row, **extra}, f"{n} in flight"),
+                rows.append((Series(v.for_settings({**ctx.env, **row}), engines, a.persist, {**row, **extra},
+                                    f"{n} in flight"),
                              Window(a.db_latency, a.concurrency, a.wait, a.rate or None)))
     units = plan.window_units(rows, a.repeat)
     _, doc = execute(ctx, "sweep-in-flight", units, timing_of(a), options_of(a), calibration=calibration_of(a),

@@ -22,7 +22,7 @@ from ..report import bounds
 from ..run import loadclient, members, process, toxiproxy
 from ..run.context import Context
 from ..run.db import DbError
-from ..run.variants import ManifestError, row_label
+from ..run.variants import ManifestError
 from . import figures, jit_warmup
 from .plan import Series, Timing, Unit, Window
 
@@ -234,11 +234,12 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
                  say=lambda m: None, on_record=lambda r: None) -> list[dict]:
     """Every window of UNIT on one process; a run record per window (an error record for each window that
     could not be measured)."""
-    s, v = unit.series, unit.series.variant
+    s = unit.series
     out.mkdir(parents=True, exist_ok=True)
     settings = s.run_settings(ctx.env)
+    v = s.variant.for_settings(settings)   # the build its settings pick (STACK=pekko: the Pekko jar, floor and members)
     flight = s.in_flight(ctx.env)
-    base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": row_label(s.settings), "series": s.name,
+    base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": v.row_of(settings), "series": s.name,
             "engines": s.engines, "persist": s.persist, "settings": settings,
             "dbConnections": v.db_connection_count(settings) * s.nodes, "nodes": s.nodes,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight}

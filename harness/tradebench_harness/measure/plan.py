@@ -132,7 +132,10 @@ def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None)
         for v in variants:
             if case.variants is None or v.name in case.variants:
                 for row in v.rows_given({**(env or {}), **case.settings}):
-                    out.append((Series(v, case.engines, case.persist, {**case.settings, **row}, case.label, case.nodes),
+                    # the build the row's settings pick (STACK=pekko: the Pekko jar, floor and members)
+                    chosen = v.for_settings({**(env or {}), **case.settings, **row})
+                    out.append((Series(chosen, case.engines, case.persist, {**case.settings, **row}, case.label,
+                                       case.nodes),
                                 Window(case.db_latency_ms, case.concurrency, case.wait_ms, case.rate)))
     return out
 

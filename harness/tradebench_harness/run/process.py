@@ -161,6 +161,7 @@ class NotHealthy(Exception):
 def start_variant(ctx: Context, variant: Variant, settings: dict, log: Path, port: int | None = None,
                   health_timeout: float = 90.0, append: bool = False) -> Running:
     """Starts VARIANT with SETTINGS (+PORT) in its environment and waits until /health answers 200."""
+    variant = variant.for_settings(settings)   # the build that SETTINGS pick (STACK=pekko: the Pekko jar)
     port = port or free_port()
     env = {k: str(v) for k, v in settings.items()}
     env["PORT"] = str(port)

@@ -22,6 +22,8 @@ from .context import Context
 
 MANIFEST = "variant.yaml"
 RUNTIMES = ("java", "node")
+#: the suites of ./tradebench test whose rows a manifest chooses (its `suites` key); e2e has its own lines
+SUITES = ("fuzz", "reliability", "cluster-test")
 
 
 class ManifestError(Exception):
@@ -46,6 +48,22 @@ class Variant:
     # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
     # None: it has no cluster mode
     cluster: Variant | None = None
+    # the manifest's `when` key: (setting, value) -> the variant with that value's own build, run, floor and cluster
+    # (java-akka's STACK=pekko runs another jar of the same sources)
+    when: dict = field(default_factory=dict)
+    # the manifest's `suites` key: a suite of ./tradebench test (fuzz, reliability, cluster-test) -> the rows it runs
+    suites: dict = field(default_factory=dict)
+    label: str = ""   # a value of its `when` key: that row's label (STACK=pekko), shown beside its name
+
+    @property
+    def slug(self) -> str:
+        """Its title as a file name: java-akka-stack-pekko."""
+        return self.name + (f"-{self.label.replace('=', '-').lower()}" if self.label else "")
+
+    @property
+    def title(self) -> str:
+        """Its name, and the row of its `when` key it runs as: "java-akka (STACK=pekko)"."""
+        return f"{self.name} ({self.label})" if self.label else self.name
 
     @property
     def row_keys(self) -> set:
@@ -58,6 +76,29 @@ class Variant:
         if any(pinned.get(k) not in (None, "") for k in self.row_keys):
             return [{}]
         return self.rows
+
+    def for_settings(self, settings: dict) -> Variant:
+        """The variant as SETTINGS run it: where a setting has a value the manifest's `when` key names, that
+        value's build, run command, floor and cluster (java-akka with STACK=pekko: its Pekko jar)."""
+        chosen = self.effective_settings(settings)
+        for (name, value), v in self.when.items():
+            if str(chosen.get(name)) == value:
+                return v
+        return self
+
+    def row_of(self, settings: dict) -> str:
+        """The label of the row SETTINGS run (the settings telling its rows apart that differ from their defaults),
+        however they were given: a row of compare, or the caller's environment (`STACK=pekko ./tradebench bench`)."""
+        defaults = self.effective_settings({})
+        chosen = self.effective_settings(settings)
+        return row_label({k: chosen[k] for k in self.row_keys if str(chosen.get(k)) != str(defaults.get(k))})
+
+    def suite_rows(self, suite: str, pinned: dict | None = None) -> list[dict]:
+        """The rows SUITE runs it with (the manifest's `suites` key; default its default row alone), unless PINNED
+        (the caller's environment) names a setting that tells its rows apart: `STACK=pekko ./tradebench fuzz
+        java-akka` runs that row alone."""
+        given = {k: pinned[k] for k in self.row_keys if (pinned or {}).get(k) not in (None, "")}
+        return [given] if given else [dict(r) for r in self.suites.get(suite, [{}])]
 
     def command(self, ctx: Context) -> list[str]:
         """The command line that runs the variant in the foreground (from the repository root)."""
@@ -84,11 +125,13 @@ class Variant:
         return build.stale(root, [self.build["output"]], self.build.get("inputs", []))
 
     def ensure_built(self, ctx: Context, log=None) -> None:
-        try:
-            build.ensure(ctx, self.name, self.build["command"], [self.build["output"]], self.build.get("inputs", []),
-                         cwd=ctx.root / self.build.get("cwd", "."), log=log)
-        except build.BuildError as e:
-            raise ManifestError(str(e)) from e
+        """Its build when stale, and the build of every value of its `when` key (what its rows run)."""
+        for v in [self, *self.when.values()]:
+            try:
+                build.ensure(ctx, v.name, v.build["command"], [v.build["output"]], v.build.get("inputs", []),
+                             cwd=ctx.root / v.build.get("cwd", "."), log=log)
+            except build.BuildError as e:
+                raise ManifestError(str(e)) from e
 
     @property
     def test_databases(self) -> list[str]:
@@ -198,26 +241,49 @@ def load(path: Path) -> Variant:
     test_dbs = doc.get("testDatabases") or []
     if not isinstance(test_dbs, list) or not all(isinstance(n, str) and n.isidentifier() for n in test_dbs):
         raise ManifestError(f"{path}: testDatabases must be a list of database names")
-    cluster = doc.get("cluster")
-    if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
-                                    and cluster["build"].get("command") and cluster["build"].get("output")
-                                    and (cluster.get("run") or {}).get("command")):
-        raise ManifestError(f"{path}: cluster needs build (command and output) and run (command)")
-    floor = doc.get("floor")
-    if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
-                                  and "{port}" in [str(t) for t in floor["command"]]):
-        raise ManifestError(f"{path}: floor needs a name and a command with {{port}}")
+    suites = doc.get("suites") or {}
+    if not (isinstance(suites, dict) and set(suites) <= set(SUITES)
+            and all(isinstance(r, list) and all(isinstance(x, dict) for x in r) for r in suites.values())):
+        raise ManifestError(f"{path}: suites maps {', '.join(SUITES)} to a list of settings mappings")
     v = Variant(
         name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
         build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
         db_connections=str(doc.get("dbConnections", "DB_POOL")),
         e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
-        floor={"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None,
         in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
         rows=rows, test_dbs=test_dbs,
+        suites={k: [{str(a): str(b) for a, b in r.items()} for r in rows] for k, rows in suites.items()},
     )
-    if cluster is not None:
-        v.cluster = dataclasses.replace(v, build=cluster["build"], run=[str(t) for t in cluster["run"]["command"]])
+    with_builds(path, v, doc, "")
+    when = doc.get("when") or {}
+    if not (isinstance(when, dict) and all(isinstance(by, dict) and all(isinstance(o, dict) for o in by.values())
+                                           for by in when.values())):
+        raise ManifestError(f"{path}: when maps a setting to its values, each to its own build and run")
+    for name, by_value in when.items():
+        for value, o in by_value.items():
+            if not (isinstance(o.get("build"), dict) and o["build"].get("command") and o["build"].get("output")
+                    and (o.get("run") or {}).get("command")):
+                raise ManifestError(f"{path}: when {name}={value} needs build (command and output) and run (command)")
+            alt = dataclasses.replace(v, build=o["build"], run=[str(t) for t in o["run"]["command"]], when={},
+                                      label=f"{name}={value}")
+            v.when[(str(name), str(value))] = with_builds(path, alt, o, f"when {name}={value}: ")
+    return v
+
+
+def with_builds(path: Path, v: Variant, doc: dict, where: str) -> Variant:
+    """V with DOC's floor and cluster (a manifest's own, or those of a value of its `when` key)."""
+    cluster = doc.get("cluster")
+    if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
+                                    and cluster["build"].get("command") and cluster["build"].get("output")
+                                    and (cluster.get("run") or {}).get("command")):
+        raise ManifestError(f"{path}: {where}cluster needs build (command and output) and run (command)")
+    floor = doc.get("floor")
+    if floor is not None and not (isinstance(floor, dict) and floor.get("name") and floor.get("command")
+                                  and "{port}" in [str(t) for t in floor["command"]]):
+        raise ManifestError(f"{path}: {where}floor needs a name and a command with {{port}}")
+    v.floor = {"name": str(floor["name"]), "command": [str(t) for t in floor["command"]]} if floor else None
+    v.cluster = None if cluster is None else dataclasses.replace(
+        v, build=cluster["build"], run=[str(t) for t in cluster["run"]["command"]], cluster=None, when={})
     return v
 
 

@@ -135,6 +135,7 @@ class ClusterTest:
     def __init__(self, ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path):
         self.ctx, self.steps, self.db, self.v, self.d = ctx, steps, db, v, d
         self.figures: dict = {}
+        self.row = f" ({v.label})" if v.label else ""   # the manifest row it runs (STACK=pekko), in every step's name
 
     def settings(self, **extra) -> dict:
         return {**self.db.variant_env(DB_NAME), "ENGINES": str(ENGINES), **{k: str(x) for k, x in extra.items()}}
@@ -162,7 +163,7 @@ class ClusterTest:
 
     # ---- 1 ----
     def cross_member(self) -> None:
-        name = "cluster: three members"
+        name = f"cluster{self.row}: three members"
         try:
             ms = self.start("cross")
         except process.NotHealthy as e:
@@ -212,7 +213,7 @@ class ClusterTest:
 
     # ---- 2 ----
     def kill(self) -> None:
-        name = "cluster: kill -9 of member C under load"
+        name = f"cluster{self.row}: kill -9 of member C under load"
         try:
             ms = self.start("kill", PRODUCTS=110)
         except process.NotHealthy as e:
@@ -273,7 +274,7 @@ class ClusterTest:
 
     # ---- 3 ----
     def leave(self) -> None:
-        name = "cluster: SIGTERM of member B under load"
+        name = f"cluster{self.row}: SIGTERM of member B under load"
         try:
             ms = self.start("leave", TIMEOUT_MS=600000)
         except process.NotHealthy as e:
@@ -338,7 +339,7 @@ class ClusterTest:
 
     # ---- 4 ----
     def partition(self) -> None:
-        name = "cluster: member C cut off from A and B under load"
+        name = f"cluster{self.row}: member C cut off from A and B under load"
         why = netcut.missing()
         if why:
             self.steps.fail(f"{name}: C cannot be cut off on this machine: {why}")
@@ -547,26 +548,37 @@ def sample(ids: list[int], filled: dict, accepted: dict, most: int = VIEW_SAMPLE
 
 def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
     try:
-        (v,) = select(ctx.root, VARIANT)
-        members.member(v).ensure_built(ctx)   # its members: the manifest's cluster build
+        (base,) = select(ctx.root, VARIANT)
+        # a row's "scenarios" (not a setting): the manifest's reduced set for that row; default every scenario
+        rows = [(base.for_settings(row), row.get("scenarios", "").split() or None)
+                for row in base.suite_rows("cluster-test", ctx.env)]
+        for v, _ in rows:
+            members.member(v).ensure_built(ctx)   # its members: the manifest's cluster build (each row's)
     except ManifestError as e:
         steps.fail(f"cluster: build ({e})")
         return
     db = dbmod.open_db(ctx, DB_NAME)
     if db.private:
         dbmod.create(ctx, DB_NAME)   # ./tradebench test creates it before (DB_HOST set then)
-    d = ctx.state / "cluster" / datetime.now().strftime("%Y%m%d-%H%M%S")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    for v, scenarios in rows:
+        run_row(ctx, steps, db, v, ctx.state / "cluster" / (stamp + v.slug[len(v.name):]),
+                [only] if only else scenarios)
+
+
+def run_row(ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path, only: list[str] | None) -> None:
+    """The scenarios (ONLY: those named) against one row of the variant (its default, or STACK=pekko's members)."""
     d.mkdir(parents=True, exist_ok=True)
     t = ClusterTest(ctx, steps, db, v, d)
     t0 = time.monotonic()
     for scenario in (t.cross_member, t.kill, t.leave, t.partition):
-        if only and scenario.__name__ != only:
+        if only and scenario.__name__ not in only:
             continue
-        print(f"tradebench: cluster: {scenario.__name__}", flush=True)
+        print(f"tradebench: cluster{t.row}: {scenario.__name__}", flush=True)
         try:
             scenario()
         except Exception as e:   # a scenario that breaks must not hide the others
-            steps.fail(f"cluster: {scenario.__name__}: {type(e).__name__}: {e}")
+            steps.fail(f"cluster{t.row}: {scenario.__name__}: {type(e).__name__}: {e}")
     t.figures["seconds"] = int(time.monotonic() - t0)
     (d / "figures.json").write_text(json.dumps(t.figures, indent=2))
-    print(f"tradebench: cluster: figures {json.dumps(t.figures)}", flush=True)
+    print(f"tradebench: cluster{t.row}: figures {json.dumps(t.figures)}", flush=True)

@@ -263,6 +263,16 @@ def _module_dependencies(context: str, module: str, modules) -> list:
     return found
 
 
+def _module_sources(context: str, module: str) -> str:
+    """Where MODULE's sources are: its src, or for a build that generates its sources from its parent folder's
+    module (a pekko/ build: its pom's sourceDirectory is under its target), that module's src."""
+    pom = os.path.join(context, module, "pom.xml")
+    text = open(pom).read() if os.path.isfile(pom) else ""
+    if "/" in module and re.search(r"<sourceDirectory>\s*\$\{project\.build\.directory\}", text):
+        return module.rsplit("/", 1)[0] + "/src"
+    return module + "/src"
+
+
 def _expand(text):
     text = str(text).strip()
     if not text:
@@ -476,7 +486,7 @@ class _Checker:
                             self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
                         elif whole:
                             for d in [m, *_module_dependencies(context, m, modules)]:
-                                in_context(d + "/src", "mvn -pl %s -am" % m)
+                                in_context(_module_sources(context, d), "mvn -pl %s -am" % m)
                         elif not any(c in (m, m + "/src") for c in copied):
                             self.bad("%s: the build stage does not COPY %s/src" % (where, m))
         return built

@@ -83,9 +83,9 @@ def database(v: Variant) -> str:
 
 
 def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Steps, max_examples: int) -> None:
-    log = ctx.logs / f"fuzz-{v.name}.log"
-    out = ctx.logs / f"fuzz-{v.name}.schemathesis.txt"
-    report = ctx.logs / f"fuzz-{v.name}.schemathesis.json"
+    log = ctx.logs / f"fuzz-{v.slug}.log"
+    out = ctx.logs / f"fuzz-{v.slug}.schemathesis.txt"
+    report = ctx.logs / f"fuzz-{v.slug}.schemathesis.json"
     report.unlink(missing_ok=True)
     dbname = database(v)
     if db.private:
@@ -94,7 +94,7 @@ def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Step
     try:
         r = process.start_variant(ctx, v, {**db.variant_env(dbname), "ENGINES": "4", "PRODUCTS": "100"}, log)
     except process.NotHealthy as e:
-        steps.fail(f"{v.name}: fuzz: {e}")
+        steps.fail(f"{v.title}: fuzz: {e}")
         return
     t0 = time.monotonic()
     work = ctx.state / "fuzz"     # Schemathesis keeps a cache folder in its working directory
@@ -108,7 +108,7 @@ def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Step
         rc = "timeout"
     seconds = time.monotonic() - t0
     exit_code = r.stop(15)
-    name = f"{v.name}: schemathesis seed {seed}"
+    name = f"{v.title}: schemathesis seed {seed}"
     if not report.exists() or report.stat().st_size == 0:
         print(out.read_text(errors="replace")[-3000:], flush=True)
         steps.fail(f"{name}: no report (exit {rc} after {seconds:.0f} s; output: {out})")
@@ -135,4 +135,5 @@ def run(ctx: Context, variants: list[Variant], steps: Steps, seed: int, max_exam
         except ManifestError as e:
             steps.fail(f"{v.name}: build ({e})")
             continue
-        run_one(ctx, db, v, seed, steps, max_examples)
+        for row in v.suite_rows("fuzz", ctx.env):
+            run_one(ctx, db, v.for_settings(row), seed, steps, max_examples)

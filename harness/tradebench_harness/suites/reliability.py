@@ -161,7 +161,7 @@ class Suite:
             time.sleep(0.2)
 
     def run_a(self, v: Variant, d: Path) -> None:
-        name = f"reliability {v.name}"
+        name = f"reliability {v.title}"
         self.db.sql("DELETE FROM SALES")
         try:
             r = self.start(v, d / "run-a.log", self.db_port, ENGINES=4, PERSIST="per-sale")
@@ -286,7 +286,7 @@ class Suite:
             self.steps.fail(f"{name}: database killed (innodb_flush_log_at_trx_commit={flush}; log: {d / 'dbcrash.log'})")
 
     def run_b(self, v: Variant, d: Path) -> None:
-        name = f"reliability {v.name}"
+        name = f"reliability {v.title}"
         self.db.sql("DELETE FROM SALES")
         try:
             link = toxiproxy.SlowLink(self.ctx, "127.0.0.1", self.db_port, self.latency_ms, d / "toxiproxy.log").start()
@@ -417,13 +417,13 @@ def run(ctx: Context, variants: list[Variant], steps: Steps) -> None:
         suite = Suite(ctx, steps, root, db_dir, port)
         t0 = time.monotonic()
         try:
-            for v in variants:
-                d = root / v.name
+            for v in [w.for_settings(row) for w in variants for row in w.suite_rows("reliability", ctx.env)]:
+                d = root / v.slug
                 d.mkdir(parents=True, exist_ok=True)
-                print(f"tradebench: reliability: {v.name} (run A: bad input, database outage, database killed, shutdown)",
+                print(f"tradebench: reliability: {v.title} (run A: bad input, database outage, database killed, shutdown)",
                       flush=True)
                 suite.run_a(v, d)
-                print(f"tradebench: reliability: {v.name} (run B: overload, crash isolation, shutdown)", flush=True)
+                print(f"tradebench: reliability: {v.title} (run B: overload, crash isolation, shutdown)", flush=True)
                 suite.run_b(v, d)
         finally:
             dbmod.stop_private(ctx, db_dir, port)

@@ -35,7 +35,8 @@ public abstract class EndOfLifeFenceContract<S> {
 
     /**
      * {@code variant}: the module whose test database the service uses; {@code setting}: a path's
-     * value in the service's effective Akka configuration.
+     * value in the service's effective actor-system configuration, below its root ({@code akka},
+     * or {@code pekko} in the variant's Pekko build).
      */
     protected EndOfLifeFenceContract(String variant, ServiceContract.Start<S> start, ToIntFunction<S> port,
             BiFunction<S, String, String> setting, Consumer<S> drain) {
@@ -61,14 +62,14 @@ public abstract class EndOfLifeFenceContract<S> {
         return reads.port().applyAsInt(service);
     }
 
-    /** {@code path}'s value in the service's effective Akka configuration. */
+    /** {@code path}'s value in the service's effective actor-system configuration, below its root. */
     protected String setting(String path) {
         return reads.setting().apply(service, path);
     }
 
     @Test
     void akkasAsyncDnsResolverIsNotUsed() {
-        assertEquals("inet-address", setting("akka.io.dns.resolver"));
+        assertEquals("inet-address", setting("io.dns.resolver"));
     }
 
     @Test

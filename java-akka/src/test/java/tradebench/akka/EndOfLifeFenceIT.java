@@ -15,7 +15,7 @@ import tradebench.testing.EndOfLifeFenceContract;
 class EndOfLifeFenceIT extends EndOfLifeFenceContract<AkkaService> {
     EndOfLifeFenceIT() {
         super("java-akka", AkkaService::start, AkkaService::port,
-                (service, path) -> service.system().settings().config().getString(path), AkkaService::drain);
+                (service, path) -> service.system().settings().config().getConfig("akka").getString(path), AkkaService::drain);
     }
 
     @Test

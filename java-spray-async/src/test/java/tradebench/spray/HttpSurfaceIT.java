@@ -27,7 +27,7 @@ import tradebench.testing.RawHttp;
 class HttpSurfaceIT extends EndOfLifeFenceContract<SprayService> {
     HttpSurfaceIT() {
         super("java-spray-async", SprayService::start, SprayService::port,
-                (service, path) -> service.system().settings().config().getString(path), SprayService::drain);
+                (service, path) -> service.system().settings().config().getConfig("akka").getString(path), SprayService::drain);
     }
 
     private String send(String method, String path) throws IOException {
@@ -69,8 +69,9 @@ class HttpSurfaceIT extends EndOfLifeFenceContract<SprayService> {
     void noRouteStoresUploadedFiles() throws IOException {
         List<String> directives = List.of("storeUploadedFile", "storeUploadedFiles", "fileUpload", "fileUploadAll",
                 "uploadedFile");
-        Path main = Path.of("src", "main", "java");
-        assertTrue(Files.isDirectory(main), "run from the module folder: " + main.toAbsolutePath());
+        // the sources this build compiled (the Pekko build's are generated from this module's)
+        Path main = Path.of(System.getProperty("tradebench.sources", "src/main/java"));
+        assertTrue(Files.isDirectory(main), "the module's sources: " + main.toAbsolutePath());
         try (Stream<Path> files = Files.walk(main)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
                 String text = Files.readString(f);
