@@ -188,13 +188,11 @@ def answer_saturation(args, out=None) -> int:
     print("| design | in flight | sales/min | limit |", file=out)
     print("| --- | ---: | ---: | --- |", file=out)
     for d in all_designs(root):
-        got = saturation(d, args.persist, pset, rtt, db)
-        if got is None:
-            print(f"| {d.key} |  |  | no figures for it on this machine |", file=out)
-            continue
-        sales, limit, n = got
-        print(f"| {d.key} | {n if n is not None else 'a multi-row INSERT per cycle'} | {_fmt(sales * 60)} | {limit} |",
-              file=out)
+        sales, limit, n = saturation(d, args.persist, pset, rtt, db)
+        unknown = params.figures(pset, d.key, args.persist) is None
+        shown = "?" if sales == float("inf") else _fmt(sales * 60) + (" at most" if unknown else "")
+        why = (f"{limit}; " if limit != "none" else "") + "no saturation run of it on this machine" if unknown else limit
+        print(f"| {d.key} | {n if n is not None else 'a multi-row INSERT per cycle'} | {shown} | {why} |", file=out)
     return 0
 
 

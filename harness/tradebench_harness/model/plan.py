@@ -44,10 +44,9 @@ def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms
 def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,
                db: Database | None = None) -> tuple[float, str, int | None] | None:
     """What DESIGN as configured stores in a closed loop with no pause (a compare): (sales/s, its limit, in
-    flight); None without figures for it on this machine."""
+    flight); without figures for it on this machine only Little's law and the database bound it (sales/s
+    inf and limit "none" when neither does)."""
     fig = params.figures(pset, design.key, persist)
-    if fig is None:
-        return None
     n = _in_flight(design, persist, {})
     sales, limit = at_saturation(rtt_ms, n, fig, params.machine(pset), db.capacity() if db else None)
     return sales, limit, n

@@ -196,7 +196,7 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
                       settings=dict(settings or {}), db_sales=db_sales)
 
 
-def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures, machine: Machine,
+def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures | None, machine: Machine,
                   db_sales: float | None = None) -> tuple[float, str]:
     """What a closed loop with no pause (a compare's run) stores: (sales/s, its limit).
 
@@ -204,13 +204,13 @@ def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures, machine: M
     the load client on the same machine: those of its saturation run, whose sales are the most it stores
     ("saturation": an engine's backlog refuses part of what it answers, so they are fewer than its orders ×
     sales per order). Behind a slower database it stores the least of that, Little's law and the database's
-    capacity."""
+    capacity. FIG None: no saturation run of the design on this machine, only the other two are known."""
     limits = []
-    if fig.saturation_sales:
+    if fig is not None and fig.saturation_sales:
         limits.append(("saturation", fig.saturation_sales))
-    elif fig.saturation_orders:
+    elif fig is not None and fig.saturation_orders:
         limits.append(("saturation", fig.saturation_orders * machine.sales_per_order))
-    bound = bound_sales_per_s(in_flight, rtt_ms, fig.insert_overhead_ms)
+    bound = bound_sales_per_s(in_flight, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
     if bound is not None:
         limits.append(("in flight", bound))
     if db_sales is not None:
