@@ -64,6 +64,10 @@ def test_at_saturation_a_closed_loop_stores_the_least_of_its_cores_littles_law_a
     assert m.at_saturation(0.3, 64, f, MACHINE, db_sales=2500.0) == (pytest.approx(2500.0), "database")
     # batch: no bound in sales, only its saturation and the database
     assert m.at_saturation(2.3, None, f, MACHINE)[1] == "saturation"
+    # a design with no saturation run here: only Little's law and the database bound it
+    assert m.at_saturation(2.0, 4, None, MACHINE) == (pytest.approx(2000.0), "in flight")
+    assert m.at_saturation(2.0, 64, None, MACHINE, db_sales=2500.0) == (pytest.approx(2500.0), "database")
+    assert m.at_saturation(2.0, None, None, MACHINE)[1] == "none"
     # what its saturation run stored, where it refused part of what it answered, rather than orders × s
     assert m.at_saturation(0.3, 64, fig(saturation_orders=10_000.0, saturation_sales=5_000.0), MACHINE) == \
         (pytest.approx(5000.0), "saturation")
