@@ -141,4 +141,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { createApp, createService, VARIANT };
+module.exports = { createApp, createService };
