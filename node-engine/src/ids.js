@@ -60,10 +60,20 @@ class SharedIdSource {
       if (Atomics.compareExchange(this.cells, 0, last, id) !== last) continue; // another thread took one
       if (!this.firstTaken) {
         this.firstTaken = true;
-        Atomics.compareExchange(this.cells, 1, 0n, id);
+        this.lowerFirst(id);
       }
       this.arrival = arrival;
       return Number(id);
+    }
+  }
+
+  // Each thread's first id: the lowest of them is the process's first (another thread's first may
+  // be recorded before it, though issued after it).
+  lowerFirst(id) {
+    for (;;) {
+      const first = Atomics.load(this.cells, 1);
+      if (first !== 0n && first <= id) return;
+      if (Atomics.compareExchange(this.cells, 1, first, id) === first) return;
     }
   }
 
