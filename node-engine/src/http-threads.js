@@ -65,8 +65,14 @@ class HttpThreads {
         worker.on('message', (msg) => this.onMessage(thread, msg, resolve, reject));
         worker.on('error', (err) => reject(err));
       }));
-      // An HTTP thread that dies is a fault of the service, not of an engine: it stops, as on SIGTERM.
-      worker.on('exit', (code) => { if (!thread.closing) this.onThreadExit(k, code); });
+      // An HTTP thread that dies is a fault of the service, not of an engine: it stops, as on SIGTERM
+      // (what waited for the thread's answer goes on without it).
+      worker.on('exit', (code) => {
+        thread.exited = true;
+        for (const wait of thread.waits.values()) wait();
+        thread.waits.clear();
+        if (!thread.closing) this.onThreadExit(k, code);
+      });
     }
     return Promise.all(starting);
   }
@@ -87,6 +93,7 @@ class HttpThreads {
   }
 
   ask(thread, t, answer) {
+    if (thread.exited) return Promise.resolve();
     return new Promise((resolve) => {
       thread.waits.set(answer, resolve);
       thread.worker.postMessage({ t });
