@@ -99,7 +99,7 @@ def test_the_map_names_a_winner_per_cell(ctx, tmp_path):
         assert 0.5 * r["rate"] < r["ordersPerSecond"] < 1.5 * r["rate"], r["ordersPerSecond"]
     md = (out / "summary.md").read_text()
     assert "## The map: which design stored the most sales" in md
-    table = md.split("## The map", 1)[1].split("## Every series", 1)[0]
+    table = md.split("## The map", 1)[1].split("## What carrying the load costs", 1)[0]
     assert table.count("\n| 0 |") == 1 and table.count("\n| 20 |") == 1
     dom = dom_of(out / "report.html", tmp_path)
     assert drawn(dom, "map"), "no map chart"

@@ -108,5 +108,3 @@ if (require.main === module) {
     process.exit(1);
   });
 }
-
-module.exports = { generate, run };

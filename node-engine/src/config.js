@@ -31,6 +31,14 @@ function loadConfig(env = process.env) {
   if (persist !== 'per-sale' && persist !== 'batch') {
     throw new ConfigError(`PERSIST must be per-sale or batch (got ${JSON.stringify(persist)})`);
   }
+  const workers = workersOf(env);
+  const listeners = listenersOf(env);
+  if (listeners > 1 && workers !== 'threads') {
+    throw new ConfigError(`LISTENERS above 1 needs WORKERS=threads: the HTTP threads hand orders to engine threads through shared memory (got LISTENERS=${listeners}, WORKERS=${workers})`);
+  }
+  if (listeners > 1 && process.platform !== 'linux') {
+    throw new ConfigError('LISTENERS above 1 needs Linux: the HTTP threads share the port with SO_REUSEPORT');
+  }
   const dbName = text(env, 'DB_NAME');
   if (!/^[A-Za-z0-9_]+$/.test(dbName)) throw new ConfigError(`DB_NAME must be letters, digits and _ (got ${JSON.stringify(dbName)})`);
   return {
@@ -41,8 +49,9 @@ function loadConfig(env = process.env) {
     products: integer(env, 'PRODUCTS', 1, 1000000),
     inboxLimit: integer(env, 'INBOX_LIMIT', 1, 100000000),
     persist,
-    workers: workersOf(env),
+    workers,
     workerThreads: workerThreadsOf(env),
+    listeners,
     // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
     faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
@@ -79,6 +88,18 @@ function workerThreadsOf(env) {
   const engines = integer(env, 'ENGINES', 1, 256);
   if (env.WORKER_THREADS === undefined || String(env.WORKER_THREADS).trim() === '') return defaultWorkerThreads(engines);
   return Math.min(engines, integer(env, 'WORKER_THREADS', 1, 256));
+}
+
+// LISTENERS (WORKERS=threads only): how many threads answer HTTP on PORT, the main one and
+// LISTENERS - 1 worker threads beside it, each with a listening socket of its own on the port
+// (SO_REUSEPORT: the kernel spreads the connections over them). `cores`: one per core. One HTTP
+// thread bounds the threads mode at saturation; each further one takes the parsing, validation
+// and answers of its connections off it.
+function listenersOf(env, cores = os.availableParallelism()) {
+  const value = String(env.LISTENERS ?? '').trim().toLowerCase();
+  if (value === '') return 1;
+  if (value === 'cores') return Math.min(64, cores);
+  return integer(env, 'LISTENERS', 1, 64);
 }
 
 module.exports = { loadConfig, ConfigError, defaultWorkerThreads };

@@ -55,4 +55,4 @@ async function ping(pool) {
   await pool.query({ sql: 'SELECT 1', timeout: 2000 });
 }
 
-module.exports = { createPool, fillsOf, largestStoredOrderId, ping, QUERY_TIMEOUT_MS };
+module.exports = { createPool, fillsOf, largestStoredOrderId, ping };

@@ -17,7 +17,14 @@
 // engine, as the children do.
 //
 // Orders: a worker thread takes them from its engines' rings (order-ring.js)
-// as each tick starts; a child process gets them in messages.
+// as each tick starts; a child process gets them in messages. With several
+// HTTP threads (LISTENERS) an engine has a ring per HTTP thread: it takes them
+// all, merged by id (ids are one sequence over the threads, so the market
+// joins the orders in the order they were accepted), lowers the engine's
+// shared count of pending orders by what it took, and reports each HTTP
+// thread the sales and time-outs of the orders it accepted, on that thread's
+// port: the HTTP thread of the main event loop in the report to the parent,
+// the others in a message of their own.
 // Messages from the parent: {t: 'orders', list: flat orders (submitAll)} (a
 //                            child's one engine), {t: 'drain', engine?} (that
 //                            engine, or all of them).
@@ -74,6 +81,43 @@ function threadParent() {
   };
 }
 
+// An engine of several HTTP threads: its orders from every ring, merged by id, each one's HTTP thread
+// remembered until it closes; the shared pending count lowered by what joined.
+function takeFromListeners(e) {
+  const { orders, owner } = takeMerged(e.rings);
+  if (orders.length === 0) return;
+  for (let i = 0; i < orders.length; i++) {
+    e.owners.set(orders[i].id, owner[i]);
+    e.market.submit(orders[i]);
+  }
+  Atomics.sub(e.pending, 0, orders.length);
+}
+
+// Each sale [poId, soId, quantity] to the HTTP thread of its PO and to that of its SO (once when
+// they are the same), each time-out to its order's: the first thread's in what is returned (the
+// parent's report), the others' into forListeners[thread - 1]. Closed orders are forgotten.
+function splitByListener(e, sales, timedOut, filled, forListeners) {
+  const mine = { sales: [], timedOut: [] };
+  const box = (k) => (k === 0 ? mine : forListeners[k - 1]);
+  for (let i = 0; i < sales.length; i += 3) {
+    const po = e.owners.get(sales[i]);
+    const so = e.owners.get(sales[i + 1]);
+    box(po).sales.push(sales[i], sales[i + 1], sales[i + 2]);
+    if (so !== po) box(so).sales.push(sales[i], sales[i + 1], sales[i + 2]);
+  }
+  for (const id of timedOut) {
+    box(e.owners.get(id)).timedOut.push(id);
+    e.owners.delete(id);
+  }
+  for (const id of filled) e.owners.delete(id);
+  return mine;
+}
+
+function ringsEmpty(e) {
+  if (e.ring) return e.ring.isEmpty();
+  return !e.rings || e.rings.every((ring) => ring.isEmpty());
+}
+
 // The sales of a cycle as the parent wants them: flat [poId, soId, quantity, ...].
 function flatSales(sales) {
   const flat = new Array(sales.length * 3);
@@ -84,14 +128,41 @@ function flatSales(sales) {
   return flat;
 }
 
-// settings.engines: [{engine: index, orders: its ring's SharedArrayBuffer or null}].
+// The orders of several rings (one per HTTP thread, each in id order) merged by id; owner[i] is
+// the ring (the HTTP thread) order i came from.
+function takeMerged(rings) {
+  const lists = rings.map((ring) => {
+    const list = [];
+    ring.takeAll((o) => list.push(o));
+    return list;
+  });
+  const orders = [];
+  const owner = [];
+  const at = lists.map(() => 0);
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < lists.length; k++) {
+      if (at[k] < lists[k].length && (best < 0 || lists[k][at[k]].id < lists[best][at[best]].id)) best = k;
+    }
+    if (best < 0) return { orders, owner };
+    orders.push(lists[best][at[best]++]);
+    owner.push(best);
+  }
+}
+
+// settings.engines: [{engine: index, orders: its ring's SharedArrayBuffer or null, more: the rings of
+// the other HTTP threads (LISTENERS), pending: the engine's shared pending count (with `more`)}];
+// settings.listeners: a MessagePort per HTTP thread beyond the first (with `more`).
 function runEngines(settings, parent = processParent()) {
   const { delayMs, timeoutMs, persist, db } = settings;
-  const engines = settings.engines.map(({ engine, orders }) => {
+  const listenerPorts = settings.listeners || [];
+  const engines = settings.engines.map(({ engine, orders, more, pending }) => {
     const market = new Market({ timeoutMs });
+    const rings = orders ? [orders, ...(more || [])].map((b) => new OrderRing(b)) : [];
     return {
-      index: engine, market, ring: orders ? new OrderRing(orders) : null, submit: (order) => market.submit(order),
-      cycles: 0, failures: 0, draining: false, untold: 0, cycle: null,
+      index: engine, market, ring: rings.length === 1 ? rings[0] : null, rings: rings.length > 1 ? rings : null,
+      pending: pending ? new Int32Array(pending) : null, owners: new Map(),
+      submit: (order) => market.submit(order), cycles: 0, failures: 0, draining: false, untold: 0, cycle: null,
     };
   });
   // An engine's cycles run one after the other, so one connection is all it
@@ -144,6 +215,7 @@ function runEngines(settings, parent = processParent()) {
     const selling = [];
     for (const e of engines) {
       if (e.ring) e.ring.takeAll(e.submit);
+      else if (e.rings) takeFromListeners(e);
       e.cycle = e.market.cycle(Date.now());
       e.cycles++;
       e.untold = e.cycle.joined;
@@ -154,11 +226,15 @@ function runEngines(settings, parent = processParent()) {
     const now = Date.now();
     const heartbeat = now - lastReport >= IDLE_REPORT_MS;
     const reports = [];
+    const forListeners = listenerPorts.map(() => ({ sales: [], timedOut: [] }));
     for (const e of engines) {
       const r = e.cycle;
+      let sales = r.sales.length ? flatSales(r.sales) : [];
+      let timedOut = r.timedOut;
+      if (e.rings) ({ sales, timedOut } = splitByListener(e, sales, timedOut, r.filled, forListeners));
       if (e.untold || r.sales.length || r.timedOut.length || heartbeat) {
         reports.push({
-          engine: e.index, joined: e.untold, sales: r.sales.length ? flatSales(r.sales) : [], timedOut: r.timedOut,
+          engine: e.index, joined: e.untold, sold: r.sales.length, sales, timedOut,
           open: e.market.openCount, cycles: e.cycles, failures: e.failures,
         });
       }
@@ -169,11 +245,13 @@ function runEngines(settings, parent = processParent()) {
       lastReport = now;
       send({ t: 'report', reports });
     }
-    if (engines.every((e) => e.draining && e.market.pendingCount === 0 && (!e.ring || e.ring.isEmpty()))) return finish();
+    forListeners.forEach((m, k) => { if (m.sales.length || m.timedOut.length) listenerPorts[k].postMessage(m); });
+    if (engines.every((e) => e.draining && e.market.pendingCount === 0 && ringsEmpty(e))) return finish();
     timer = setTimeout(tick, delayMs);
   }
 
   async function finish() {
+    for (const port of listenerPorts) port.close();
     await pool.end().catch(() => {});
     const reports = engines.map((e) => ({ engine: e.index, open: e.market.openCount }));
     parent.send({ t: 'drained', reports }, () => parent.exit());

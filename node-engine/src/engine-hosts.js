@@ -29,8 +29,8 @@ function startProcess(file, settings, silent) {
   return host;
 }
 
-function startThread(file, settings, silent) {
-  const worker = new Worker(file, { workerData: settings, stdout: silent, stderr: silent });
+function startThread(file, settings, silent, transferList) {
+  const worker = new Worker(file, { workerData: settings, transferList, stdout: silent, stderr: silent });
   if (silent) {
     worker.stdout.on('data', () => {});
     worker.stderr.on('data', () => {});
@@ -48,8 +48,9 @@ function startThread(file, settings, silent) {
   return host;
 }
 
-function startEngineHost(kind, file, settings, { silent = false } = {}) {
-  if (kind === 'threads') return startThread(file, settings, silent);
+// transferList: MessagePorts in settings (threads only).
+function startEngineHost(kind, file, settings, { silent = false, transferList = [] } = {}) {
+  if (kind === 'threads') return startThread(file, settings, silent, transferList);
   return startProcess(file, settings, silent);
 }
 

@@ -7,9 +7,19 @@
 // dies and starts a replacement for it and its engines, and drains them all on
 // shutdown. "child" below is either kind of host.
 //
-// Events: 'sales' (flat [poId, soId, quantity, ...], engine), 'timedOut'
-// (ids, engine), 'lost' (engine): a host died with the engine's market.
+// With several HTTP threads (LISTENERS, threads only) each engine has a ring
+// per HTTP thread and one pending count in shared memory, which every HTTP
+// thread raises as it accepts an order and the engine lowers as it takes
+// them: the inbox limit holds over all of them at once. The pool is the first
+// HTTP thread's side; the others get their rings and a port to the host from
+// the 'hostReady' event (http-threads.js).
+//
+// Events: 'sales' (flat [poId, soId, quantity, ...] of this thread's orders,
+// engine, sales stored), 'timedOut' (ids, engine), 'lost' (engine): a host
+// died with the engine's market; 'hostReady' (host index, [{engine, rings,
+// pending}], ports: one per further HTTP thread).
 const path = require('node:path');
+const { MessageChannel } = require('node:worker_threads');
 const { startEngineHost } = require('./engine-hosts');
 const { OrderRing } = require('./order-ring');
 const { defaultWorkerThreads } = require('./config');
@@ -32,6 +42,7 @@ class EnginePool extends EventEmitter {
   constructor(config, { silent = false } = {}) {
     super();
     this.config = config;
+    this.listeners = config.workers === 'threads' ? config.listeners || 1 : 1;
     this.silent = silent; // tests keep the children's stderr to themselves
     this.draining = false;
     this.engines = [];
@@ -43,6 +54,7 @@ class EnginePool extends EventEmitter {
       const host = this.hosts[i % this.hosts.length];
       const e = {
         index: i, host, child: null, ready: false, queue: [], queued: 0, sent: 0, joined: 0, ring: null, drainAsked: false,
+        more: [], pending: null,
         accepted: 0, open: 0, cycles: 0, cyclesBefore: 0, failures: 0, failuresBefore: 0, salesPersisted: 0, restarts: 0,
       };
       host.engines.push(e);
@@ -64,8 +76,11 @@ class EnginePool extends EventEmitter {
     // A worker thread finds each engine's orders in a ring of shared memory (order-ring.js); a child
     // process gets them over IPC, one flat array per event-loop turn (flush).
     const threads = this.config.workers === 'threads';
+    const shared = this.listeners > 1;
     for (const e of host.engines) {
       e.ring = threads ? OrderRing.create(this.config.inboxLimit) : null;
+      e.more = shared ? Array.from({ length: this.listeners - 1 }, () => OrderRing.create(this.config.inboxLimit)) : [];
+      e.pending = shared ? new Int32Array(new SharedArrayBuffer(4)) : null;
       e.ready = false;
       e.drainAsked = false;
       e.queue = [];
@@ -74,11 +89,19 @@ class EnginePool extends EventEmitter {
       e.joined = 0;
       e.open = 0;
     }
+    // A port per further HTTP thread: the host reports the sales of that thread's orders on it.
+    const channels = shared ? Array.from({ length: this.listeners - 1 }, () => new MessageChannel()) : [];
     const settings = {
-      engines: host.engines.map((e) => ({ engine: e.index, orders: e.ring ? e.ring.buffer : null })),
+      engines: host.engines.map((e) => ({
+        engine: e.index, orders: e.ring ? e.ring.buffer : null,
+        ...(shared ? { more: e.more.map((r) => r.buffer), pending: e.pending.buffer } : {}),
+      })),
+      listeners: channels.map((c) => c.port1),
       delayMs: this.config.delayMs, timeoutMs: this.config.timeoutMs, persist: this.config.persist, db: this.config.db,
     };
-    const child = startEngineHost(this.config.workers, CHILD, settings, { silent: this.silent });
+    const child = startEngineHost(this.config.workers, CHILD, settings,
+      { silent: this.silent, transferList: channels.map((c) => c.port1) });
+    host.ports = channels.map((c) => c.port2);
     host.child = child;
     host.spawnedAt = Date.now();
     for (const e of host.engines) e.child = child;
@@ -93,6 +116,10 @@ class EnginePool extends EventEmitter {
     switch (msg.t) {
       case 'ready':
         for (const e of host.engines) e.ready = true;
+        if (this.listeners > 1) {
+          this.emit('hostReady', host.index, host.engines.map((e) => ({ engine: e.index, rings: e.more.map((r) => r.buffer), pending: e.pending.buffer })),
+            host.ports);
+        }
         resolveReady();
         break;
       case 'report':
@@ -120,9 +147,9 @@ class EnginePool extends EventEmitter {
     e.open = r.open;
     e.cycles = e.cyclesBefore + r.cycles;
     e.failures = e.failuresBefore + r.failures;
-    if (r.sales.length) {
-      e.salesPersisted += r.sales.length / 3;
-      this.emit('sales', r.sales, e.index);
+    if (r.sold) {
+      e.salesPersisted += r.sold;
+      this.emit('sales', r.sales, e.index, r.sold);
     }
     if (r.timedOut.length) this.emit('timedOut', r.timedOut, e.index);
     // The worker's cycle emptied the ring: room for what did not fit.
@@ -157,6 +184,8 @@ class EnginePool extends EventEmitter {
       e.joined = 0;
       e.open = 0;
       e.ring = null;
+      e.more = [];
+      e.pending = null;
       this.emit('lost', e.index);
     }
     resolveReady(); // start() must not wait for a host that is gone
@@ -164,8 +193,11 @@ class EnginePool extends EventEmitter {
   }
 
   // May engine e take one more order? 'ok' | 'unavailable' (no ready child) | 'overloaded' (INBOX_LIMIT).
+  // With several HTTP threads the pending count is shared: 'ok' takes its place in the inbox
+  // at once (raised, then checked), so two threads cannot both take the last one.
   check(e) {
     if (!e.ready) return 'unavailable';
+    if (e.pending) return reserve(e.pending, this.config.inboxLimit);
     if (this.pendingOf(e) >= this.config.inboxLimit) return 'overloaded';
     return 'ok';
   }
@@ -213,6 +245,7 @@ class EnginePool extends EventEmitter {
   }
 
   pendingOf(e) {
+    if (e.pending) return Atomics.load(e.pending, 0);
     return e.queued + e.sent - e.joined;
   }
 
@@ -242,12 +275,20 @@ class EnginePool extends EventEmitter {
     return Promise.all(waits);
   }
 
-  stats() {
+  // acceptedElsewhere(index): the engine's orders accepted by the other HTTP threads (LISTENERS).
+  stats(acceptedElsewhere = () => 0) {
     return this.engines.map((e) => ({
-      engine: e.index, accepted: e.accepted, openOrders: e.open, pendingOrders: this.pendingOf(e),
+      engine: e.index, accepted: e.accepted + acceptedElsewhere(e.index), openOrders: e.open, pendingOrders: this.pendingOf(e),
       salesPersisted: e.salesPersisted, cycles: e.cycles, persistenceFailures: e.failures,
     }));
   }
 }
 
-module.exports = { EnginePool };
+// One place in an engine's inbox, shared by several HTTP threads: 'ok' (taken) or 'overloaded'.
+function reserve(pending, limit) {
+  if (Atomics.add(pending, 0, 1) < limit) return 'ok';
+  Atomics.sub(pending, 0, 1);
+  return 'overloaded';
+}
+
+module.exports = { EnginePool, reserve };

@@ -68,5 +68,3 @@ if (require.main === module) {
   }
   console.log(summarise(process.argv[2], Number(process.argv[3] || 25)));
 }
-
-module.exports = { summarise };

@@ -26,5 +26,3 @@ function main(argv) {
 }
 
 if (require.main === module) process.exitCode = main(process.argv);
-
-module.exports = { main };

@@ -121,4 +121,4 @@ async function storeSales(pool, mode, sales, { onFailure = () => {} } = {}) {
   }
 }
 
-module.exports = { storeSales, insertManySql };
+module.exports = { storeSales };

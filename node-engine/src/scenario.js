@@ -51,4 +51,4 @@ function formatResult(result) {
   return `{\n  "sales": ${lines(result.sales)},\n  "timedOut": ${lines(result.timedOut)},\n  "open": ${lines(result.open)}\n}\n`;
 }
 
-module.exports = { runScenario, formatResult, orderOfEvent };
+module.exports = { runScenario, formatResult };

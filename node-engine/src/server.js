@@ -10,8 +10,10 @@ const { loadConfig, ConfigError } = require('./config');
 const { createPool, largestStoredOrderId } = require('./db');
 const { EnginePool } = require('./engine-pool');
 const { OrderRegistry } = require('./order-registry');
-const { IdSource } = require('./ids');
-const { Stats } = require('./stats');
+const { IdSource, SharedIdSource } = require('./ids');
+const { Stats, Tally } = require('./stats');
+const { Peers } = require('./peers');
+const { HttpThreads } = require('./http-threads');
 const { orderEntry } = require('./handlers/order-entry');
 const { orderStatus } = require('./handlers/order-status');
 const { statsReport } = require('./handlers/stats');
@@ -22,8 +24,17 @@ const faults = require('./handlers/faults');
 const VARIANT = 'node-engine';
 const STATS_EVERY_MS = 5000;
 
-// deps: {config, engines, registry, ids, stats, pool, state: {shuttingDown}}
-function createApp(deps) {
+// deps: {config, engines, registry, ids, stats, pool, state: {shuttingDown}}, and where several
+// HTTP threads share the service: counts (this thread's order counters), lookup(id) (an order's
+// record from any thread), issued(id), snapshot() (the /stats body). One thread: all from its own.
+function createApp(given) {
+  const deps = {
+    counts: given.stats,
+    lookup: async (id) => given.registry.get(id),
+    issued: (id) => given.registry.issued(id),
+    snapshot: () => given.stats.snapshot(given.engines.stats()),
+    ...given,
+  };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);          // counters and statuses change: no 304s
@@ -56,10 +67,13 @@ function createApp(deps) {
   return createFront(app, buy, sell);
 }
 
-// Everything the app needs, started: the pool, the id floor, the engines.
+// Everything the app needs, started: the pool, the id floor, the engines; with several HTTP threads
+// (LISTENERS) what they share: one id sequence, their counters, their lookups of each other's orders.
+// listen(port, host) serves it: on the main thread, and on the further HTTP threads beside it.
 async function createService(config, { silent = false, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
   const pool = createPool(config.db);
-  const ids = new IdSource();
+  const threads = config.workers === 'threads' ? config.listeners || 1 : 1;
+  const ids = threads > 1 ? SharedIdSource.create() : new IdSource();
   try {
     ids.raiseFloor((await largestStoredOrderId(pool)) + 1);
   } catch (err) {
@@ -67,28 +81,55 @@ async function createService(config, { silent = false, log = (line) => process.s
     log(`warning: could not read the largest stored order id (${err.code || err.message}); ids start from the clock`);
   }
   const registry = new OrderRegistry();
-  const stats = new Stats(VARIANT);
+  const tallyBuffer = threads > 1 ? Tally.buffer(threads, config.engines) : null;
+  const tally = tallyBuffer ? new Tally(tallyBuffer, 0, config.engines) : null;
+  const stats = new Stats(VARIANT, tally);
   const engines = new EnginePool(config, { silent });
-  engines.on('sales', (flat) => { registry.applySales(flat); stats.addSales(flat.length / 3); });
+  engines.on('sales', (flat, engine, sold) => { registry.applySales(flat); stats.addSales(sold); });
   engines.on('timedOut', (list) => registry.applyTimedOut(list));
   engines.on('lost', (engine) => {
     const n = registry.forgetEngine(engine);
     log(`engine ${engine}: ${n} open orders lost with the child; they now answer status unknown`);
   });
+  const engineStats = () => engines.stats(tally ? (e) => tally.engineSum(e, 0) : undefined);
+  const snapshot = () => stats.snapshot(engineStats());
+  const http = threads > 1 ? new HttpThreads({ config, engines, ids, tallyBuffer, snapshot, silent }) : null;
+  const peers = new Peers(registry, http ? http.mainPeerPorts : []);
   await engines.start();
   const state = { shuttingDown: false };
-  const deps = { config, engines, registry, ids, stats, pool, state };
+  const deps = {
+    config, engines, registry, ids, stats, pool, state, counts: tally || stats, snapshot,
+    lookup: (id) => peers.lookup(id), issued: (id) => (http ? ids.issued(id) : registry.issued(id)),
+  };
   const app = createApp(deps);
 
-  // SIGTERM: stop accepting, let every engine join its inbox and store its
-  // sales, then close the pool. Resolves with the exit line.
+  // The main thread first (on PORT=0 it picks the port), then the others on the same port.
+  async function listen(port, host) {
+    if (!http) {
+      return new Promise((resolve, reject) => {
+        const server = app.listen(port, host, () => resolve(server));
+        server.once('error', reject);
+      });
+    }
+    const server = await new Promise((resolve, reject) => {
+      const s = app.listen({ port, host, reusePort: true }, () => resolve(s));
+      s.once('error', reject);
+    });
+    await http.start(server.address().port, host);
+    return server;
+  }
+
+  // SIGTERM: stop accepting on every HTTP thread, let every engine join its
+  // inbox and store its sales, then close the pool. Resolves with the exit line.
   async function drain() {
     state.shuttingDown = true;
+    if (http) await http.stop();
     await engines.drain();
+    if (http) await http.close();
     await pool.end().catch(() => {});
     return `exit variant=${VARIANT} accepted=${stats.accepted} sales=${stats.salesPersisted}`;
   }
-  return { app, drain, ...deps };
+  return { app, listen, drain, engineStats, ...deps };
 }
 
 async function main() {
@@ -101,20 +142,24 @@ async function main() {
     process.exit(2);
   }
   const service = await createService(config);
-  const server = service.app.listen(config.port);
-  server.on('clientError', clientError);
-  server.on('error', async (err) => {
+  let server;
+  try {
+    server = await service.listen(config.port);
+  } catch (err) {
     process.stderr.write(`node-engine: cannot listen on port ${config.port}: ${err.message}\n`);
     await service.drain();
     process.exit(1);
-  });
-  server.on('listening', () => {
-    process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines (${config.workers === 'threads' ? `threads: ${Math.min(config.engines, config.workerThreads)} workers` : 'processes'}), ` +
+  }
+  server.on('clientError', clientError);
+  {
+    const threads = config.workers === 'threads'
+      ? `threads: ${Math.min(config.engines, config.workerThreads)} workers, ${config.listeners} HTTP threads` : 'processes';
+    process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines (${threads}), ` +
       `PERSIST=${config.persist}, DELAY_MS=${config.delayMs}, TIMEOUT_MS=${config.timeoutMs}, ` +
       `PRODUCTS=${config.products}, INBOX_LIMIT=${config.inboxLimit}, database ${config.db.host}:${config.db.port}/${config.db.database}\n`);
-  });
+  }
   const statsTimer = setInterval(() => {
-    process.stdout.write(`${service.stats.line(service.engines.stats())}\n`);
+    process.stdout.write(`${service.stats.line(service.engineStats())}\n`);
   }, STATS_EVERY_MS);
 
   let stopping = false;
@@ -127,7 +172,7 @@ async function main() {
     const exitLine = await service.drain();
     clearInterval(statsTimer);
     server.closeAllConnections();
-    process.stdout.write(`${service.stats.line(service.engines.stats())}\n${exitLine}\n`);
+    process.stdout.write(`${service.stats.line(service.engineStats())}\n${exitLine}\n`);
     process.exit(0);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
@@ -141,4 +186,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { createApp, createService, VARIANT };
+module.exports = { createApp, createService };

@@ -37,7 +37,7 @@ function decodeParam(raw) {
   if (raw.indexOf('%') < 0 && raw.indexOf('+') < 0) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch (err) {
+  } catch {
     throw new BadRequest('malformed URL encoding in the parameters');
   }
 }
@@ -118,4 +118,4 @@ function parseOrderId(text) {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-module.exports = { BadRequest, parseParams, paramsOf, parseOrder, parseOrderId };
+module.exports = { paramsOf, parseOrder, parseOrderId };

@@ -63,7 +63,7 @@ async function call(base, method, pathAndQuery, { body, headers } = {}) {
   const res = await fetch(base + pathAndQuery, { method, body, headers });
   const text = await res.text();
   let json;
-  try { json = JSON.parse(text); } catch (err) { json = undefined; }
+  try { json = JSON.parse(text); } catch { json = undefined; }
   return { status: res.status, headers: res.headers, text, json };
 }
 

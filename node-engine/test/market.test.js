@@ -144,7 +144,7 @@ test('a cycle does not cost buyers x sellers', () => {
   assert.ok(firstMs < 5000, `first cycle took ${firstMs} ms`);
   assert.ok(idleMs < 1000, `1000 idle cycles took ${idleMs} ms`);
   // One cheap seller: one trade, then the product settles again.
-  m.submit(sell(++id, 'cheap', '0', 1, 400));
+  m.submit(sell(id + 1, 'cheap', '0', 1, 400));
   assert.equal(m.cycle(2000).sales.length, 1);
   assert.equal(m.openCount, 8000 - 1);
 });

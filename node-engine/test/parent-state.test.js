@@ -2,10 +2,32 @@
 // The parent's bookkeeping: ids, the order registry, the counters and the stats line.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { IdSource } = require('../src/ids');
+const { IdSource, SharedIdSource } = require('../src/ids');
 const { OrderRegistry } = require('../src/order-registry');
 const { Stats } = require('../src/stats');
 const { parsePriceText, priceOfCents } = require('../src/prices');
+
+test('HTTP threads share one id sequence: ids grow over all of them, arrivals never go back, the issued range covers them', () => {
+  const shared = SharedIdSource.create();
+  const far = Date.now() * 1000 + 10_000_000_000;
+  shared.raiseFloor(far);
+  shared.raiseFloor(5); // a floor only rises
+  const threads = [shared, new SharedIdSource(shared.buffer), new SharedIdSource(shared.buffer)];
+  assert.equal(shared.issued(far), false);
+  const taken = [];
+  for (let i = 0; i < 300; i++) {
+    const t = threads[(i * 7) % 3];
+    taken.push([t.next(), t.arrival]);
+  }
+  assert.equal(taken[0][0], far);
+  for (let i = 1; i < taken.length; i++) {
+    assert.ok(taken[i][0] > taken[i - 1][0] && taken[i][1] >= taken[i - 1][1], `${taken[i - 1]} then ${taken[i]}`);
+  }
+  for (const t of threads) {
+    assert.ok(t.issued(far) && t.issued(taken[299][0]));
+    assert.ok(!t.issued(far - 1) && !t.issued(taken[299][0] + 1));
+  }
+});
 
 test('ids increase, follow the clock in microseconds, and respect the stored floor', () => {
   const ids = new IdSource();

@@ -191,8 +191,8 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
     measure.add(sub)
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
-        "in seconds from measured parameters (docs/model.md): --db-latency MS --rate N [--cores C] [--persist M] | "
-        "--fit RUN... | --check RUN", raw="ARGS")
+        "in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation [--cores C] "
+        "[--persist M] [--db-cpu CORES] [--db-durable] | --fit RUN... | --check RUN | --probe-fsync", raw="ARGS")
     add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")

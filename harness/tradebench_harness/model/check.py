@@ -25,7 +25,8 @@ def _err(pred, meas):
 def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
     """One row per open-loop run of DOC: measured and predicted sales/min, variant CPU % and RSS, and the errors."""
     by_key = {d.key: d for d in designs}
-    cores = (doc.get("environment") or {}).get("cores")
+    env = doc.get("environment") or {}
+    cores = env.get("cores")
     rtts = (doc.get("cells") or {}).get("rttMs") or {}
     out = []
     for r in doc.get("runs", []):
@@ -40,7 +41,11 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
         if rtt is None:
             continue
         overrides = {k: v for k, v in (r.get("settings") or {}).items() if k in d.variant.settings and k != "PERSIST"}
-        p = predict_design(d, r.get("persist") or "per-sale", pset, float(r["rate"]), float(rtt), cores, overrides)
+        persist = r.get("persist") or "per-sale"
+        # a durable database's fsync is in the probe's round trip already (the probe runs inside the run's
+        # database); a busy one's capacity is not, and is added from the cores the run held it to
+        p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides,
+                           db=_busy(pset, persist, env.get("databaseCpuCores")))
         cpu = (r.get("cpu") or {}).get("variant") or {}
         row = {"design": key, "latencyMs": lat, "rttMs": rtt, "rate": r["rate"],
                "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
@@ -52,6 +57,15 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
                "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
         out.append(row)
     return out
+
+
+def _busy(pset: dict, persist: str, db_cores):
+    if not db_cores:
+        return None
+    try:
+        return params.database(pset, persist, float(db_cores))
+    except ValueError:
+        return None
 
 
 def summary(rows: list[dict]) -> dict:

@@ -17,6 +17,11 @@ fitted apart):
   90 % of their load or more (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
   map cell above it, 0.75–1.25 of it, at least 1 ms added): in flight ÷ sales/s − round trip, the median;
+- the database's CPU µs per sale stored, per persist mode (a busy database's capacity is its cores ÷ this):
+  the saturation runs of the newest folder that measured the database's CPU in that mode, the median over
+  its designs; the calibration's insert ceiling's CPU per row of the same kind is kept beside it;
+- what an fsync adds to a commit (a durable database): the round-trip probe with and without every commit
+  synced (fsync.py), a small file of its own given with `--fsync`;
 - RSS: the median peak of the open-loop runs (the same runs as the shape: memory does not scale with a
   machine's speed), per engine from runs with two engine counts at the same latency; the saturation
   runs' peak is kept beside it, as the most a JVM grows to.
@@ -99,6 +104,7 @@ class _Folder:
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
                       "orders": _median([r["ordersPerSecond"] for r in rs]),
+                      "sales": _median([r["salesPerSecond"] for r in rs]),
                       "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
                       "delay": _median([_num((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
         return out
@@ -142,6 +148,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
                       if rtt_folder else {"value": None, "from": "no probe in these folders"})
 
+    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+
     figs: dict = {k: {} for k in keys}
     for persist in PERSISTS:
         chosen: dict[str, dict] = {}
@@ -167,7 +175,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                     continue
                 # a machine this much slower per order saturated at this many fewer orders
                 chosen[k] = {**g, "order": g["order"] * ratio,
-                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio},
+                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
+                                       "sales": g["point"]["sales"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
         for k, c in chosen.items():
@@ -183,6 +192,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
             figs[k][persist] = {
                 "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+                "saturationSales": _r(p["sales"], 0),
                 "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
                 "insertOverheadMs": None,
                 "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
@@ -217,6 +227,63 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
     out["designs"] = {k: v for k, v in figs.items() if v}
     return out
+
+
+def _db_cpu_of(run: dict) -> float | None:
+    """The database's CPU µs per sale stored in a run's window (a compare records it; a sweep's CPU samples say it)."""
+    if run.get("dbCpuUsPerSale") is not None:
+        return run["dbCpuUsPerSale"]
+    pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
+    return pct * 1e4 / run["salesPerSecond"] if pct is not None and run.get("salesPerSecond") else None
+
+
+def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict:
+    """The database's CPU µs per sale in PERSIST: the newest folder's saturation runs, per design at its default
+    engines (else the fewest), the median over the designs. The newest, as for the designs' own CPU: the
+    database shares the machine, and its cost per sale moves with the machine's speed that hour."""
+    for f in folders:                                       # newest first
+        per_design, ceilings = {}, []
+        for k in {k for k, _ in f.runs}:
+            rs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist and _saturation(r)]
+            if not rs:
+                continue
+            want = _default_engines(designs, k)
+            e = min({int(r.get("engines") or 0) for r in rs}, key=lambda n: (n != want, n))
+            xs = [_db_cpu_of(r) for r in rs if int(r.get("engines") or 0) == e]
+            if _median(xs) is not None:
+                per_design[k] = _median(xs)
+                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r.get("engines") or 0) == e]
+        if per_design:
+            ceiling = _median(ceilings)
+            shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_design.items()))
+            return {"cpuUsPerSale": _r(_median(list(per_design.values())), 1),
+                    "insertCeilingCpuUsPerRow": _r(ceiling, 2),
+                    "from": f"{f.name}: the database's CPU per sale in the saturation runs, the median over "
+                            f"{len(per_design)} designs ({shown})"
+                            + ("" if ceiling is None else
+                               f"; at the calibration's insert ceiling ({'multi' if persist == 'batch' else 'single'}"
+                               f"-row) a row cost it {ceiling:.1f}")}
+    return {"cpuUsPerSale": None, "insertCeilingCpuUsPerRow": None,
+            "from": f"no saturation run in {persist} with the database's CPU"}
+
+
+def _fsync_for(machine: dict, probes: list[dict]) -> dict | None:
+    """F of the newest probe on MACHINE (its CPU model and cores), as a parameter with where it came from."""
+    mine = [p for p in probes if params.same_machine(machine, (p.get("machine") or {}).get("cpuModel"),
+                                                     (p.get("machine") or {}).get("cores"))]
+    if not mine:
+        return None
+    p = max(mine, key=lambda p: p.get("measuredAt") or "")
+    f = p["fsyncMs"]
+    return {"value": f["value"], "probeMs": f.get("probeMs"), "durableProbeMs": f.get("durableProbeMs"),
+            "from": f"{p.get('measuredAt')}, {(p.get('machine') or {}).get('cpuModel')}, "
+                    f"{(p.get('machine') or {}).get('cores')} cores: `{p.get('command')}`: one commit's round trip "
+                    f"{f.get('durableProbeMs')} ms with every commit synced, {f.get('probeMs')} ms without "
+                    f"(one connection, single rows; medians of {len((f.get('probesMs') or {}).get('plain') or [])} "
+                    f"probes each way)"
+                    + ("".join(f"; an earlier probe: {o['fsyncMs']['value']} ms ({o.get('measuredAt')})"
+                               for o in sorted(mine, key=lambda o: o.get("measuredAt") or "") if o is not p)
+                       if len(mine) > 1 else "")}
 
 
 def _pairs(f: _Folder, key: str, persist: str) -> dict:
@@ -382,6 +449,8 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                         if e.get("saturationOrders"):
                             # a machine this much slower per order saturates at this many fewer orders
                             e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+                            if e.get("saturationSales"):
+                                e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
                         theirs_name = other["machine"]["cpuModel"]
                         e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                                      for name, how in e["from"].items()}
@@ -410,25 +479,49 @@ def fill_from_other_machines(sets: list[dict]) -> None:
             if known:
                 s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
                                 "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
+        if s.get("fsyncMs") is None:
+            known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
+            if known:
+                # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
+                s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
+                                f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
         if s["salesPerOrder"]["value"] is None:
             known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
             if known:
                 s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
-def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> list[dict]:
+def slowed_database(doc: dict) -> bool:
+    """The run's database was held to a share of the cores or synced every commit (--db-cpu, --db-durable)."""
+    env = doc.get("environment") or {}
+    return bool(env.get("databaseCpuCores")) or bool(env.get("databaseDurable"))
+
+
+def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
+        fsync_probes: list[dict] | None = None) -> list[dict]:
     """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
-    cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS."""
+    cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS; a durable
+    database's fsync time from FSYNC_PROBES (fsync.read), each on its own machine."""
     by_machine: dict = {}
-    loaded = []
+    loaded, slowed = [], []
     for folder in folders:
         doc, name = read(folder)
+        if slowed_database(doc):
+            # a run against a busy or durable database is what the model predicts from a free one's figures
+            slowed.append(name)
+            continue
         loaded.append(_Folder(doc, name, designs))
         by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
     shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
     shapes = shapes_of(shape_folders, [d.key for d in designs])
     light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    if not by_machine:
+        raise ValueError(f"no run against a free database among {', '.join(slowed) or 'the folders given'}")
     sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
+    for s in sets:
+        s["fsyncMs"] = _fsync_for(s["machine"], fsync_probes or [])
+        if slowed:
+            s["leftOut"] = {"folders": slowed, "why": "run against a busy or durable database"}
     for s in sets:
         # the runs β, the cycles' cost and memory below saturation came from, whichever machine ran them
         s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders
@@ -437,6 +530,7 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
     return sets
 
 
-def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None) -> dict:
-    return params.document(fit(folders, designs, shape_from),
+def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
+                 fsync_probes: list[dict] | None = None) -> dict:
+    return params.document(fit(folders, designs, shape_from, fsync_probes),
                            about="the model's parameters (docs/model.md), fitted by ./tradebench predict --fit")

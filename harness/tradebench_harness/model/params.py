@@ -12,7 +12,9 @@ A set:
      "shapeSources": [the same, and "cpuModel"]: the open-loop runs of the load shape and memory,
      "salesPerOrder": {"value", "n", "from"},
      "dbOwnMs": {"value", "from"},
-     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "loadExponent", "cycleUs",
+     "database": {PERSIST: {"cpuUsPerSale", "insertCeilingCpuUsPerRow", "from"}}: the database's CPU per sale stored,
+     "fsyncMs": {"value", "probeMs", "durableProbeMs", "from"}: what one fsync adds to a commit (a durable database),
+     "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "saturationSales", "loadExponent", "cycleUs",
                                  "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
                                  "from": {figure: how it was obtained}}}}}
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .predict import Figures, Machine
+from .predict import Database, Figures, Machine
 
 SCHEMA = 1
 COMMITTED = Path(__file__).with_name("parameters.json")
@@ -73,6 +75,7 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
         return None
     return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
                    saturation_orders=entry.get("saturationOrders"),
+                   saturation_sales=entry.get("saturationSales"),
                    load_exponent=float(entry.get("loadExponent") or 0.0),
                    cycle_us=float(entry.get("cycleUs") or 0.0),
                    refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
@@ -90,3 +93,18 @@ def machine(s: dict, cores: float | None = None) -> Machine:
 def fitted_from(s: dict) -> set[str]:
     """The run ids a set's figures came from: its own machine's runs and the open-loop runs of its shape."""
     return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}
+
+
+def database(s: dict, persist: str, cores: float | None = None, durable: bool = False) -> Database:
+    """The database as the model sees it: busy when held to CORES (its CPU per sale in PERSIST from the set),
+    durable when every commit is synced (the set's F). Raises ValueError when the set lacks the figure asked for."""
+    us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")
+    if cores is not None and us is None:
+        raise ValueError(f"no CPU per sale of the database in {persist} in this parameter set: fit it from a "
+                         f"compare or sweep (./tradebench predict --fit RUN)")
+    fsync = (s.get("fsyncMs") or {}).get("value")
+    if durable and fsync is None:
+        raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict --probe-fsync "
+                         "and fit with --fsync FILE")
+    return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
+                    fsync_ms=float(fsync) if durable else 0.0)

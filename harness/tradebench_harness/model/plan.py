@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import params
 from .designs import Design
-from .predict import MAX_SETTING, Prediction, in_flight_needed, predict, smallest_setting
+from .predict import MAX_SETTING, Database, Prediction, at_saturation, in_flight_needed, predict, smallest_setting
 
 
 @dataclass
@@ -29,25 +29,50 @@ class Plan:
 
 
 def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
-                   overrides: dict | None = None) -> Prediction:
-    """DESIGN in PERSIST mode with OVERRIDES at RATE orders/s behind RTT_MS, with PSET's figures."""
+                   overrides: dict | None = None, db: Database | None = None) -> Prediction:
+    """DESIGN in PERSIST mode with OVERRIDES at RATE orders/s behind RTT_MS (a durable database's fsync
+    included), with PSET's figures; DB: a busy database's capacity as a limit."""
     overrides = dict(overrides or {})
     fig = params.figures(pset, design.key, persist)
     engines = design.number("ENGINES", overrides) or 1
-    products = design.number("PRODUCTS", overrides)
+    n = _in_flight(design, persist, overrides)
+    delay = design.number("DELAY_MS", overrides) or 0
+    return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides,
+                   db_sales=db.capacity() if db else None)
+
+
+def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,
+               db: Database | None = None) -> tuple[float, str, int | None] | None:
+    """What DESIGN as configured stores in a closed loop with no pause (a compare): (sales/s, its limit, in
+    flight); without figures for it on this machine only Little's law and the database bound it (sales/s
+    inf and limit "none" when neither does)."""
+    fig = params.figures(pset, design.key, persist)
+    n = _in_flight(design, persist, {})
+    sales, limit = at_saturation(rtt_ms, n, fig, params.machine(pset), db.capacity() if db else None)
+    return sales, limit, n
+
+
+def _in_flight(design: Design, persist: str, overrides: dict) -> int | None:
     n = design.in_flight(persist, overrides)
+    products = design.number("PRODUCTS", overrides)
     if n is not None and products and "ENGINES" in design.knobs(persist):
         # an engine owns the products i with i mod ENGINES = its number: engines beyond PRODUCTS trade nothing
         n = min(n, products)
-    delay = design.number("DELAY_MS", overrides) or 0
-    return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides)
+    return n
 
 
-def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None) -> Plan:
-    base = predict_design(design, persist, pset, rate, rtt_ms, cores)
+def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
+         db: Database | None = None) -> Plan:
+    base = predict_design(design, persist, pset, rate, rtt_ms, cores, db=db)
     missing = "" if params.figures(pset, design.key, persist) else "no CPU or memory figures for it on this machine"
     if base.carries:
         return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing)
+    if base.db_sales is not None and base.db_sales < base.offered_sales:
+        # a busy database's capacity is its cores ÷ its CPU per sale: more inserts in flight only queue in it
+        return Plan(design, persist, base, None, None, _connections(design, {}),
+                    why_not=f"the database is the limit ({base.db_sales * 60:,.0f} sales/min on {db.cores:g} "
+                            f"cores); more in flight does not help",
+                    figures_from=missing)
     if base.limit == "cores" or (base.cpu_orders is not None and base.cpu_orders < rate):
         return Plan(design, persist, base, None, None, _connections(design, {}),
                     why_not=f"its CPU per order needs {base.rate * _us(pset, design, persist) / 1e6:.1f} cores "
@@ -65,7 +90,7 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
         v = smallest_setting(lambda x, knob=knob: (design.in_flight(persist, {knob: x}) or 0) >= need, start, most)
         if v is None:
             continue
-        p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v})
+        p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v}, db=db)
         if p.carries:
             return Plan(design, persist, base, {knob: v}, p, _connections(design, {knob: v}), figures_from=missing)
         return Plan(design, persist, base, None, p, _connections(design, {knob: v}),

@@ -2,7 +2,9 @@
 
     sales/s = min(offered orders/s × sales per order,                       the load
                   in flight ÷ (round trip + its own time per insert),       Little's law
-                  orders/s its cores answer × sales per order)              the cores
+                  orders/s its cores answer × sales per order,              the cores
+                  database cores × 10^6 ÷ its CPU µs per sale)              the database, when it is busy
+    round trip = the added latency + the database's own time per insert (+ one fsync when it is durable)
     cores   = engines × cycles/s × CPU per cycle                            the engines waking every DELAY_MS
               + CPU per order at this rate × (orders stored + ρ × orders answered but not stored)
     CPU per order at rate R = its saturation figure × (saturation rate ÷ R)^β   (fewer orders per wake-up)
@@ -34,6 +36,7 @@ class Figures:
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
+    saturation_sales: float | None = None    # the sales/s that saturation run stored (some orders it answered 503)
 
 
 @dataclass
@@ -41,6 +44,18 @@ class Machine:
     sales_per_order: float               # the load's matching rate: sales stored per order accepted
     db_own_ms: float                     # one INSERT's round trip with no added latency (the probe at +0 ms)
     cores: float                         # the cores the variant may use
+
+
+@dataclass
+class Database:
+    """What makes the database slow beside its distance: busy (its server held to CORES) or durable (F ms a commit)."""
+    cores: float | None = None           # busy: the cores its server may use (None: as many as it wants)
+    cpu_us_per_sale: float | None = None  # its CPU µs per sale stored, in the persist mode predicted
+    fsync_ms: float = 0.0                # durable: what one commit's fsync adds to its round trip
+
+    def capacity(self) -> float | None:
+        """The sales/s the database stores on its cores (None: not busy, or its CPU per sale unknown)."""
+        return database_sales_per_s(self.cores, self.cpu_us_per_sale)
 
 
 @dataclass
@@ -53,10 +68,11 @@ class Prediction:
     bound_sales: float | None            # Little's law, sales/s
     cpu_orders: float | None             # orders/s the cores answer (None: no CPU figure)
     sales: float                         # predicted sales/s
-    limit: str                           # what sets the sales: "load", "in flight" or "cores"
+    limit: str                           # what sets the sales: "load", "in flight", "cores" or "database"
     cores: float | None                  # cores used at this load
     rss_mb: float | None
     settings: dict = field(default_factory=dict)   # the settings changed from the design's row
+    db_sales: float | None = None        # sales/s the busy database stores (None: it keeps up)
 
     @property
     def carries(self) -> bool:
@@ -67,9 +83,22 @@ class Prediction:
         return self.sales * 60.0
 
 
-def round_trip_ms(db_latency_ms: float, db_own_ms: float) -> float:
-    """One INSERT's round trip: the latency the network adds, plus the database's own time per insert."""
-    return db_latency_ms + db_own_ms
+def round_trip_ms(db_latency_ms: float, db_own_ms: float, fsync_ms: float = 0.0) -> float:
+    """One INSERT's round trip: the latency the network adds, plus the database's own time per insert, plus,
+    when every commit is synced, one fsync. Group commit lets the commits in flight together share an fsync,
+    so each still waits about one: the round trip grows by F and Little's law rewards more in flight.
+
+    A busy database's round trip is not made longer here: a CPU quota lets its server run at full speed
+    until the period's share is spent, then stops it, so below its capacity an insert mostly takes the
+    probe's time; at its capacity the round trip is what Little's law makes it (in flight ÷ capacity)."""
+    return db_latency_ms + db_own_ms + fsync_ms
+
+
+def database_sales_per_s(cores: float | None, cpu_us_per_sale: float | None) -> float | None:
+    """A busy database's capacity: the sales its CORES store a second at CPU_US_PER_SALE each."""
+    if not cores or not cpu_us_per_sale or cpu_us_per_sale <= 0:
+        return None
+    return cores * 1e6 / cpu_us_per_sale
 
 
 def bound_sales_per_s(in_flight: int | None, rtt_ms: float, overhead_ms: float = 0.0) -> float | None:
@@ -132,10 +161,12 @@ def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
 
 
 def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, delay_ms: float,
-            fig: Figures | None, machine: Machine, settings: dict | None = None) -> Prediction:
+            fig: Figures | None, machine: Machine, settings: dict | None = None,
+            db_sales: float | None = None) -> Prediction:
     """What a design with IN_FLIGHT inserts in flight and ENGINES engines stores and costs at RATE orders/s.
 
-    FIG None: no figures for this design on this machine: only Little's law and the load are known."""
+    FIG None: no figures for this design on this machine: only Little's law and the load are known.
+    DB_SALES: the sales/s a busy database stores (Database.capacity), a limit no setting of the design moves."""
     overhead = fig.insert_overhead_ms if fig else 0.0
     spo = machine.sales_per_order
     offered = rate * spo
@@ -149,6 +180,8 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
         limits.append(("in flight", bound))
     if cpu_orders is not None:
         limits.append(("cores", cpu_orders * spo))
+    if db_sales is not None:
+        limits.append(("database", db_sales))
     # the load wins a tie: a design that just carries it is not limited by anything else
     limit, sales = min(limits, key=lambda kv: (kv[1], kv[0] != "load"))
     cores = rss = None
@@ -160,7 +193,32 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
             rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
     return Prediction(rate=rate, rtt_ms=rtt_ms, in_flight=in_flight, engines=engines, offered_sales=offered,
                       bound_sales=bound, cpu_orders=cpu_orders, sales=sales, limit=limit, cores=cores, rss_mb=rss,
-                      settings=dict(settings or {}))
+                      settings=dict(settings or {}), db_sales=db_sales)
+
+
+def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures | None, machine: Machine,
+                  db_sales: float | None = None) -> tuple[float, str]:
+    """What a closed loop with no pause (a compare's run) stores: (sales/s, its limit).
+
+    Such a loop offers as many orders as the variant answers, on the cores it gets beside the database and
+    the load client on the same machine: those of its saturation run, whose sales are the most it stores
+    ("saturation": an engine's backlog refuses part of what it answers, so they are fewer than its orders ×
+    sales per order). Behind a slower database it stores the least of that, Little's law and the database's
+    capacity. FIG None: no saturation run of the design on this machine, only the other two are known."""
+    limits = []
+    if fig is not None and fig.saturation_sales:
+        limits.append(("saturation", fig.saturation_sales))
+    elif fig is not None and fig.saturation_orders:
+        limits.append(("saturation", fig.saturation_orders * machine.sales_per_order))
+    bound = bound_sales_per_s(in_flight, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
+    if bound is not None:
+        limits.append(("in flight", bound))
+    if db_sales is not None:
+        limits.append(("database", db_sales))
+    if not limits:
+        return math.inf, "none"
+    name, sales = min(limits, key=lambda kv: kv[1])
+    return sales, name
 
 
 def smallest_setting(reaches, start: int, most: int = MAX_SETTING) -> int | None:

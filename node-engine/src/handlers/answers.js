@@ -33,4 +33,4 @@ function answerRefused(res, error) {
   answerJson(res, 503, { error }, { 'Retry-After': '1' });
 }
 
-module.exports = { answerAccepted, answerJson, answerRefused, JSON_TYPE };
+module.exports = { answerAccepted, answerJson, answerRefused };

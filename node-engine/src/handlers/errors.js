@@ -14,7 +14,6 @@ function notFound(req, res) {
 }
 
 // Four arguments: Express calls it with whatever a handler or middleware threw.
-// eslint-disable-next-line no-unused-vars
 function errorHandler(err, req, res, next) {
   let status = Number(err.status || err.statusCode) || 500;
   if (status < 400 || status > 599) status = 500;

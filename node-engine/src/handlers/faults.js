@@ -13,7 +13,7 @@ function crashEngine({ config, engines }) {
     let values;
     try {
       values = paramsOf(req).get('engine');
-    } catch (err) {
+    } catch {
       values = undefined; // malformed encoding: a bad engine number like any other
     }
     const text = values && values.length === 1 ? values[0] : null;

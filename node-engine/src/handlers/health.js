@@ -7,7 +7,7 @@ function health({ pool }) {
     try {
       await ping(pool);
       res.json({ status: 'up' });
-    } catch (err) {
+    } catch {
       res.status(503).json({ status: 'down', error: 'database unreachable' });
     }
   };

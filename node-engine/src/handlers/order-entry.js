@@ -6,11 +6,12 @@
 const { paramsOf, parseOrder } = require('../validation');
 const { answerAccepted, answerJson, answerRefused } = require('./answers');
 
-function orderEntry(side, { config, engines, registry, ids, stats, state }) {
+// counts: this HTTP thread's order counters (accepted, rejected, overloaded).
+function orderEntry(side, { config, engines, registry, ids, counts, state }) {
   let lastArrival = 0;
   return function acceptOrder(req, res) {
     if (state.shuttingDown) {
-      stats.overloaded++;
+      counts.overloaded++;
       return answerRefused(res, 'shutting down');
     }
     let parsed;
@@ -18,26 +19,26 @@ function orderEntry(side, { config, engines, registry, ids, stats, state }) {
       parsed = parseOrder(paramsOf(req), side, config.products);
     } catch (err) {
       if (err.status !== 400) throw err;
-      stats.rejected++;
+      counts.rejected++;
       return answerJson(res, 400, { error: err.message });
     }
     const engine = engines.engineOf(parsed.productId);
     const verdict = engines.check(engine);
     if (verdict !== 'ok') {
-      stats.overloaded++;
+      counts.overloaded++;
       return answerRefused(res, verdict === 'overloaded' ? 'overloaded' : 'engine unavailable');
     }
     // Arrival never goes back in time (a clock step must not reorder the
     // engine's time-out FIFO), and orders reach each engine in id order.
-    const now = Date.now();
-    if (now > lastArrival) lastArrival = now;
+    const id = ids.next();
+    if (ids.arrival > lastArrival) lastArrival = ids.arrival;
     const order = {
-      id: ids.next(), side, userId: parsed.userId, productId: String(parsed.productId),
+      id, side, userId: parsed.userId, productId: String(parsed.productId),
       quantity: parsed.quantity, priceCents: parsed.priceCents, arrival: lastArrival,
     };
     registry.add(order, engine.index);
     engines.send(engine, order);
-    stats.accepted++;
+    counts.accepted++;
     return answerAccepted(res, order.id, side);
   };
 }

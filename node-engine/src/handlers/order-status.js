@@ -1,15 +1,17 @@
 'use strict';
 // GET /orders/{id}: the order as this process knows it, with its fills read
-// from SALES (the stored truth, not the engine's memory).
+// from SALES (the stored truth, not the engine's memory). lookup(id): the
+// order's record (from whichever HTTP thread accepted it, peers.js), issued(id):
+// is it in the range of ids this process issued.
 const { parseOrderId } = require('../validation');
 const { fillsOf } = require('../db');
 const { priceOfCents } = require('../prices');
 
-function orderStatus({ registry, pool }) {
+function orderStatus({ lookup, issued, pool }) {
   return async function showOrder(req, res) {
     const id = parseOrderId(req.params.id);
     if (id === null) return res.status(404).json({ error: `no such order: ${req.params.id}` });
-    const known = registry.get(id);
+    const known = await lookup(id);
     if (known) {
       // The rule of the Java variants (engine-wire OrderViews). The status is
       // read before the fills: an engine reports a sale only once it is
@@ -29,7 +31,7 @@ function orderStatus({ registry, pool }) {
       return res.json({ ...body, remaining, status, fills });
     }
     const fills = await fillsOf(pool, id, null);
-    if (fills.length > 0 || registry.issued(id)) return res.json({ id, status: 'unknown', fills });
+    if (fills.length > 0 || issued(id)) return res.json({ id, status: 'unknown', fills });
     return res.status(404).json({ error: `no such order: ${id}` });
   };
 }

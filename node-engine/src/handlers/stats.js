@@ -1,8 +1,9 @@
 'use strict';
-// GET /stats: the counters of docs/contract.md.
-function statsReport({ stats, engines }) {
-  return function showStats(req, res) {
-    res.json(stats.snapshot(engines.stats()));
+// GET /stats: the counters of docs/contract.md, the whole service's (snapshot():
+// on the main thread, or asked of it by another HTTP thread).
+function statsReport({ snapshot }) {
+  return async function showStats(req, res) {
+    res.json(await snapshot());
   };
 }
 
