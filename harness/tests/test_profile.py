@@ -130,15 +130,17 @@ def test_a_socket_read_from_the_event_loop_goes_by_its_process():
     assert set(main) <= {"HTTP framework"} and set(child) <= {"database driver"}
 
 
-def test_a_worker_threads_bare_socket_read_is_the_database_and_a_builtin_json_call_is_json():
+def test_a_worker_threads_bare_socket_read_goes_by_its_script_and_a_builtin_json_call_is_json():
     read = "onStreamRead node:internal/stream_base_commons:166;Readable.push node:internal/streams/readable:394"
-    assert breakdown.part_of(f"[worker thread];{read}", "node") == "database driver"
+    assert breakdown.part_of(f"[worker thread: engine-child.js];{read}", "node") == "database driver"
+    assert breakdown.part_of(f"[worker thread: http-thread.js];{read}", "node") == "HTTP framework"
     assert breakdown.part_of(f"[main process];{read}", "node") == "HTTP framework"
+    assert breakdown.part_of(f"[worker thread];{read}", "node") == breakdown.UNCLAIMED     # its script unknown
     # a timer's tick under the database driver is the driver's; alone on the event loop, it is nobody's order
     tick = "processTicksAndRejections node:internal/process/task_queues:72"
     assert breakdown.part_of(f"[worker thread];{tick};insertEach node-engine/src/sales-store.js:62", "node") == \
         "database driver"
-    assert breakdown.part_of(f"[worker thread];{tick}", "node") == "other"
+    assert breakdown.part_of(f"[worker thread: engine-child.js];{tick}", "node") == "other"
     assert breakdown.part_of("[main process];answerJson node-engine/src/handlers/answers.js:23;stringify", "node") == "JSON"
     # a function called parse in a package is that package's, not JSON's
     assert breakdown.part_of("[main process];parserOnIncoming node:_http_server:1167;parse qs/lib/parse.js:1", "node") == \
@@ -236,6 +238,16 @@ def test_a_cpuprofile_is_cut_to_the_window_by_its_timestamps(tmp_path):
     worker = tmp_path / "CPU.20261125.120000.4242.3.002.cpuprofile"
     worker.write_text(json.dumps(prof))
     assert all(s.startswith("[worker thread];") for s in profiler.cpuprofile_stacks(worker, 0, 1e15, offset, 4242))
+    # a worker whose start the profile caught: its script's module body (no name, line 0) nearest the root,
+    # beside a module it required
+    prof["nodes"][0]["children"].append(5)
+    prof["nodes"] += [{"id": 5, "callFrame": {"functionName": "", "url": "file:///w/node-engine/src/engine-child.js",
+                                              "lineNumber": 0}, "children": [6]},
+                      {"id": 6, "callFrame": {"functionName": "", "url": "file:///w/node-engine/src/market.js",
+                                              "lineNumber": 0}}]
+    worker.write_text(json.dumps(prof))
+    assert all(s.startswith("[worker thread: engine-child.js];")
+               for s in profiler.cpuprofile_stacks(worker, 0, 1e15, offset, 4242))
 
 
 # --- one short real profile -----------------------------------------------------------------------------------

@@ -79,15 +79,18 @@ RULES: list[tuple] = [
                                 r"node-engine/src/(db|sales-store)\.js)"),
 
     # --- node-engine's hand-over between its HTTP process and its engines (engine-hosts.js: a child's IPC or a
-    # worker's MessagePort; the engines' side: their parent's send): the message's own frames are native
+    # worker's MessagePort; the engines' side: their parent's send) and its HTTP threads (http-threads.js): the message's own frames are native
     # (postMessage, process.send's pipe write) and V8 counts them in these callers
-    ("messaging", "node", r"node-engine/src/engine-hosts\.js:|^send node-engine/src/engine-child\.js:"),
+    ("messaging", "node", r"node-engine/src/(engine-hosts|http-threads)\.js:|^send node-engine/src/engine-child\.js:"),
 
     # --- handing an order to its engine (before the engine's own code: an engine package holds both)
     ("order registry and inbox", "java", r"^(tradebench/engine/(OrderRegistry|Inbox|InboxLimit|OrderGateway|"
                                          r"IdSource|Partition|OrderRequest)[.$]|tradebench/spray/engine/(Engines|EngineSet)[.$]|"
                                          r"tradebench/akka/engine/Engines[.$]|tradebench/spray/cluster/(Desk|DeskActor|ClusterEngines|Hosted)[.$])"),
-    ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool)\.js"),
+    # (LISTENERS: an HTTP thread writes its orders into the engines' rings itself, http-thread.js, and asks
+    # the other threads for an order it does not know, peers.js)
+    ("order registry and inbox", "node", r"node-engine/src/(order-registry|order-ring|ids|engine-pool|http-thread|"
+                                         r"peers)\.js"),
 
     # --- the market and the engine's cycle
     ("matching", "java", r"^(tradebench/model/|tradebench/engine/(Cycle|TradingEngine|Fill|EngineStats)[.$]|"
@@ -127,11 +130,11 @@ RULES: list[tuple] = [
                                r" node:(_http_\w+|http|https|internal/http):"),
     # Node's sockets and streams carry both the HTTP connections and the database's, and its timers and
     # ticks serve both: they belong to the owner above them (first tier: no rule claims them). Called straight
-    # from the event loop, with no owner above, a socket's read is the thread's only kind of socket: the main
-    # process's are its clients' (its engines hold the database connections), an engine's process's or
-    # worker's are the database's (its orders come over the IPC channel or a MessagePort)
-    ("HTTP framework", "node", _NODE_IO, r"^\[main process\]$"),
-    ("database driver", "node", _NODE_IO, r"^\[(child process|worker thread)\]$"),
+    # from the event loop, with no owner above, a socket's read is the thread's main kind of socket: an HTTP
+    # thread's (the main process, LISTENERS' http-thread.js) are its clients' (the engines store the sales),
+    # an engine's process's or worker's are the database's (its orders come over IPC, a MessagePort or a ring)
+    ("HTTP framework", "node", _NODE_IO, r"^\[(main process|worker thread: http-thread\.js)\]$"),
+    ("database driver", "node", _NODE_IO, r"^\[(child process|worker thread: engine-child\.js)\]$"),
     ("other", "node", r" node:(internal/(timers|process/task_queues|async_hooks)|timers):", r"^\["),
 
     # --- the rest that is nobody's part of an order

@@ -159,15 +159,34 @@ def frame_name(call_frame: dict) -> str:
     return f"{name} {url}:{call_frame.get('lineNumber', -1) + 1}" if url else name
 
 
-def thread_of(path: Path, root_pid: int | None) -> str:
-    """The flame graph's bottom frame of a profile: which process or thread of the design it is."""
+def thread_of(path: Path, prof: dict, root_pid: int | None) -> str:
+    """The flame graph's bottom frame of a profile: which process or thread of the design it is, a worker
+    thread named by its script (`[worker thread: engine-child.js]`) where its profile shows it."""
     m = _PROFILE_NAME.search(path.name)
     if not m:
         return "[node]"
     pid, tid = int(m.group(1)), int(m.group(2))
     if tid:
-        return "[worker thread]"
+        script = entry_script(prof)
+        return f"[worker thread: {script}]" if script else "[worker thread]"
     return "[main process]" if pid == root_pid else "[child process]"
+
+
+def entry_script(prof: dict) -> str | None:
+    """The file a thread started with: of the module bodies its profile caught being evaluated (a CommonJS
+    module's wrapper: no name, line 0), the one nearest the root; the others are what it required. None when
+    the profile caught none (a module's evaluation takes milliseconds, the sampler's interval one)."""
+    parent = {c: n["id"] for n in prof["nodes"] for c in n.get("children", ())}
+
+    def depth(nid):
+        d = 0
+        while nid in parent:
+            nid, d = parent[nid], d + 1
+        return d
+    bodies = [(depth(n["id"]), n["callFrame"]["url"]) for n in prof["nodes"]
+              if not n["callFrame"].get("functionName") and n["callFrame"].get("lineNumber") == 0
+              and n["callFrame"].get("url", "").startswith("file://")]
+    return min(bodies)[1].rsplit("/", 1)[-1] if bodies else None
 
 
 def cpuprofile_stacks(path: Path, start_ms: float, end_ms: float, epoch_minus_monotonic_ms: float,
@@ -192,9 +211,10 @@ def cpuprofile_stacks(path: Path, start_ms: float, end_ms: float, epoch_minus_mo
                 if f.get("functionName") != ROOT:
                     names.append(frame_name(f).replace(";", ","))
                 k = parent.get(k)
-            stacks[nid] = ";".join([thread_of(path, root_pid), *reversed(names)])
+            stacks[nid] = ";".join([thread, *reversed(names)])
         return stacks[nid]
 
+    thread = thread_of(path, prof, root_pid)
     out: Counter = Counter()
     t_us = prof["startTime"]
     lo, hi = (start_ms - epoch_minus_monotonic_ms) * 1000, (end_ms - epoch_minus_monotonic_ms) * 1000
