@@ -45,10 +45,11 @@ def test_equal_in_flight_adds_the_blocking_designs_at_the_pools_count(ctx):
 
 def test_a_variants_rows_are_one_where_the_caller_pins_their_setting(ctx):
     (node,) = by_name(ctx.root, ["node-engine"])
-    assert [s.settings for s in all_series([node], 4, "per-sale", {})] == [{}, {"WORKERS": "threads"}]
+    rows = [{}, {"WORKERS": "threads"}, {"WORKERS": "threads", "LISTENERS": "cores"}]
+    assert [s.settings for s in all_series([node], 4, "per-sale", {})] == rows
     assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": "threads"})] == [{}]
-    assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": ""})] == [{}, {"WORKERS": "threads"}]
-    assert len(plan.rows_of([node], [Case()], {})) == 2
+    assert [s.settings for s in all_series([node], 4, "per-sale", {"WORKERS": ""})] == rows
+    assert len(plan.rows_of([node], [Case()], {})) == 3
     (row,) = plan.rows_of([node], [Case(settings={"WORKERS": "processes"})], {})
     assert row[0].settings == {"WORKERS": "processes"}
 
