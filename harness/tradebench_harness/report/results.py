@@ -15,9 +15,10 @@ from . import answer, breakdown, page, stats, tables
 # 1: one indented results.json holding everything. load() reads both.
 SCHEMA_VERSION = 2
 
-#: what a run record keeps in raw.json.gz: its per-second process samples and the load client's own JSON.
-#: They are most of a run's bytes, and the figures of results.json are already computed from them.
-RAW_KEYS = ("samples", "load")
+#: what a run record keeps in raw.json.gz: its per-second process samples, the load client's own JSON and its
+#: latency percentile curve. They are most of a run's bytes, the figures of results.json are already computed
+#: from them, and only the charts draw from them.
+RAW_KEYS = ("samples", "load", "latencyPercentiles")
 RAW_FILE = "raw.json.gz"
 
 
