@@ -1,9 +1,10 @@
 'use strict';
-// node-engine entry: the Express parent. It wires settings, middleware and
+// node-engine entry: the main thread. It wires settings, middleware and
 // routes (createApp: the Express app behind the orders' fast path of
-// src/front.js, listened to like an Express app), starts the engine children
-// and the database pool (createService), and listens only when run directly,
-// so tests use the app without a fixed port.
+// src/front.js, listened to like an Express app; every HTTP thread builds one),
+// starts the engine hosts and the database pool (createService; with LISTENERS
+// the further HTTP threads when it listens), and listens only when run
+// directly, so tests use the app without a fixed port.
 const express = require('express');
 const { createFront } = require('./front');
 const { loadConfig, ConfigError } = require('./config');
