@@ -14,8 +14,10 @@ pytestmark = pytest.mark.integration   # the private database, no variant
 
 @pytest.fixture()
 def db(ctx):
+    # the private instance itself (root over its socket, its pid known), also where ./tradebench test has named it
+    # in DB_HOST for the variants' tests
     dbmod.start_private(ctx)
-    return dbmod.open_db(ctx)
+    return dbmod.private(ctx)
 
 
 def busy_cpu_seconds(db, pid: int, seconds: float = 2.0) -> float:
