@@ -267,7 +267,7 @@ def model_md(doc: dict) -> list[str]:
             f"Each open-loop cell predicted by `./tradebench predict`'s model ({m['parameters']}) from what the cell "
             f"was asked to do, not from what it measured; within {check.WITHIN:.0%}: {counts} "
             f"(cells {s['cells']}).{' The parameters were fitted from this run: no check.' if m.get('inSample') else ''} "
-            "Why a cell misses: [docs/model.md](../../docs/model.md).", "", check.table(m["rows"])]
+            "Why a cell misses: docs/model.md in the repository.", "", check.table(m["rows"])]
 
 
 def ahead_of_rest(w: dict) -> str:
