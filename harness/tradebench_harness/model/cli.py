@@ -101,17 +101,26 @@ def _fmt(x, nd=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def answer(args, out=None) -> int:
-    out = out or sys.stdout
+def _question(args):
+    """The repository, the parameter set (and which), the database and one INSERT's round trip the question
+    names; None when its database cannot be modelled (said on stderr)."""
     root = _root()
     pset, which = choose_set(root, args.params)
-    designs = all_designs(root)
     try:
         db = params.database(pset, args.persist, args.db_cpu, args.db_durable)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
+        return None
+    return root, pset, which, db, round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+
+
+def answer(args, out=None) -> int:
+    out = out or sys.stdout
+    asked = _question(args)
+    if asked is None:
         return 2
-    rtt = round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+    root, pset, which, db, rtt = asked
+    designs = all_designs(root)
     cores = args.cores if args.cores is not None else (os.cpu_count() or 1)
     plans = [plan(d, args.persist, pset, args.rate, rtt, cores, db) for d in designs]
     spo = float(pset["salesPerOrder"]["value"])
@@ -169,14 +178,10 @@ def answer(args, out=None) -> int:
 def answer_saturation(args, out=None) -> int:
     """Each design as configured in a closed loop with no pause (a compare's run): what it stores and what limits it."""
     out = out or sys.stdout
-    root = _root()
-    pset, which = choose_set(root, args.params)
-    try:
-        db = params.database(pset, args.persist, args.db_cpu, args.db_durable)
-    except ValueError as e:
-        print(f"tradebench: {e}", file=sys.stderr)
+    asked = _question(args)
+    if asked is None:
         return 2
-    rtt = round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+    root, pset, which, db, rtt = asked
     print(f"A closed loop with no pause (as ./tradebench compare), a database {args.db_latency:g} ms away"
           f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {args.persist}, each design as configured: the least "
           f"of what its saturation run on this kind of machine stored (\"saturation\", its cores shared with the "
