@@ -75,3 +75,12 @@ def test_each_stack_of_the_actor_designs_is_a_row_of_its_own():
     assert order == [(1, t) for t in titles] + [(2, t) for t in titles]
     pinned = plan.rows_of(vs, [Case(variants=["java-akka"], settings={"STACK": "pekko"})], {})
     assert [s.variant.title for s, _ in pinned] == ["java-akka (STACK=pekko)"]
+
+
+def test_paired_puts_each_row_just_behind_its_baseline_twin():
+    before = rows(["java-threads", "java-akka"], label="A")
+    after = rows(["java-akka", "java-threads", "java-virtual"], label="B")
+    order = [(s.case, s.variant.title) for s, _ in plan.paired(before, after)]
+    assert order == [("A", "java-akka"), ("B", "java-akka"),
+                     ("A", "java-akka (STACK=pekko)"), ("B", "java-akka (STACK=pekko)"),
+                     ("A", "java-threads"), ("B", "java-threads"), ("B", "java-virtual")]

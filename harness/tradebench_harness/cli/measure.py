@@ -3,6 +3,7 @@
   ./tradebench bench VARIANT [options]          one variant (--repeat 1 by default)
   ./tradebench compare [options]                every variant row started once, --repeat 3 windows of it (--fresh: a
                                                 fresh process per repeat, the rows interleaved round-robin)
+  ./tradebench compare --baseline REF           every row built from REF and from this tree, back to back
   ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
   ./tradebench sweep VARIANT|all --rates R1,R2,...   open loop: latency and achieved rate per offered rate
   ./tradebench sweep VARIANT|all --engines 1,2,4,8   sales/min per engine count
@@ -24,6 +25,7 @@ from ..measure import experiments, plan
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..report import diff, results
+from ..run import baseline
 from ..run.variants import select
 
 
@@ -160,9 +162,10 @@ def failed(doc: dict) -> int:
     return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
 
 
-def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False) -> int:
-    """bench, compare and the case sweeps: each row a process (FRESH: each repeat of each row one, round-robin)."""
-    rows = plan.rows_of(variants, cases, ctx.env)
+def measure_cases(ctx, command, variants, cases, a, experiment=None, fresh=False, rows=None) -> int:
+    """bench, compare and the case sweeps: each row a process (FRESH: each repeat of each row one, round-robin).
+    ROWS: the rows as the caller cut them (compare --baseline), instead of every variant in every case."""
+    rows = rows if rows is not None else plan.rows_of(variants, cases, ctx.env)
     units = plan.fresh_units(rows, a.repeat) if fresh else plan.window_units(rows, a.repeat)
     _, doc = execute(ctx, command, units, timing_of(a), options_of(a), calibration=calibration_of(a),
                      experiment=experiment, out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu,
@@ -195,7 +198,24 @@ def cmd_compare(ctx, a) -> int:
                 return 2
             cases = [c for c in cases if c.label in wanted]
         return measure_cases(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
+    if a.baseline:
+        return compare_baseline(ctx, variants, a)
     return measure_cases(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
+
+
+def compare_baseline(ctx, variants, a) -> int:
+    """compare --baseline REF: every row built from REF and from this tree, the two back to back (REF first),
+    their cases named by commit, and a table of B ÷ A in the summary (report/tables.py)."""
+    try:
+        short, before = baseline.variants(ctx, a.baseline, [v.name for v in variants])
+        now = baseline.this_tree(ctx.root)
+    except baseline.BaselineError as e:
+        print(f"tradebench: error: --baseline {a.baseline}: {e}", file=sys.stderr)
+        return 2
+    a.baseline_cases = [short, now]
+    rows_a = plan.rows_of(before, [case_of(a, label=short)], ctx.env)
+    rows_b = plan.rows_of(variants, [case_of(a, label=now)], ctx.env)
+    return measure_cases(ctx, "compare", variants, [], a, fresh=a.fresh, rows=plan.paired(rows_a, rows_b))
 
 
 def all_series(variants, engines: int, persist: str, env: dict) -> list[Series]:
@@ -343,6 +363,9 @@ def add(sub) -> None:
                         " about three times as long; the spread then includes a process's start (default: each variant"
                         " started once, its repeats windows of that process)")
     profile_option(p)
+    p.add_argument("--baseline", metavar="REF",
+                   help="each row also built from this commit (a git worktree), measured just before this tree's: "
+                        "the summary gives this tree's figures ÷ the baseline's")
     p.set_defaults(func=cmd_compare, duration=15)
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "

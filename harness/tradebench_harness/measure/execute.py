@@ -79,7 +79,8 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)
     db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
-    variants = {u.series.variant.name: u.series.variant for u in units}
+    # by name and repository: compare --baseline runs each variant from two trees
+    variants = {(u.series.variant.name, u.series.variant.root): u.series.variant for u in units}
     for v in variants.values():
         say(f"building {v.name} when needed")
         v.ensure_built(ctx, log=open(folder / "build.log", "ab"))

@@ -141,6 +141,23 @@ def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None)
     return out
 
 
+def paired(before: list[tuple[Series, Window]], after: list[tuple[Series, Window]]) -> list[tuple[Series, Window]]:
+    """Each row of AFTER just behind its row of BEFORE (the same variant and settings); rows of one alone at
+    the end. The two of a pair are then measured minutes apart, not a whole run apart."""
+    def key(row):
+        s, _ = row
+        return (s.variant.name, tuple(sorted(s.settings.items())), s.engines, s.persist)
+    rest = list(before)
+    out = []
+    for row in after:
+        twin = next((b for b in rest if key(b) == key(row)), None)
+        if twin:
+            rest.remove(twin)
+            out.append(twin)
+        out.append(row)
+    return out + rest
+
+
 def fresh_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
     """A fresh process for every repeat of every row, round-robin: repeat 1 of every row, then repeat 2, ..."""
     return [Unit(s, [(rep, w)]) for rep in range(1, repeat + 1) for s, w in rows]

@@ -129,6 +129,7 @@ def summary_md(doc: dict) -> str:
         lines += ["", "## Where an order's CPU goes", "", BUDGET_TEXT, "",
                   "| " + " | ".join(BUDGET_HEAD) + " |", "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
         lines += ["| " + " | ".join(budget_cells(b)) + " |" for b in budget]
+    lines += baseline_md(doc)
     lines += breakdown.md(doc)
     cal = doc.get("calibration") or {}
     if cal:
@@ -142,6 +143,35 @@ def summary_md(doc: dict) -> str:
               f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
               f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
     return "\n".join(lines) + "\n"
+
+
+def baseline_md(doc: dict) -> list[str]:
+    """compare --baseline REF: each row at REF (A) and at this tree (B), measured back to back in this run."""
+    cases = (doc.get("options") or {}).get("baselineCases")
+    if not cases:
+        return []
+    a, b = cases
+    own = {(x["case"], x["variant"]): x.get("ownUs") for x in stats.budget_rows(doc)}
+    rows = {(r["case"], r["variant"]): r for r in doc["summary"]}
+    lines = ["", "## This tree against the baseline", "",
+             f"Each row built from {a} (A, the baseline) and from {b} (B), measured one after the other in this "
+             "run. B ÷ A of the medians; the ranges overlap: the difference is within the noise of the repeats. "
+             "Own work: CPU µs per order beyond the row's HTTP framework floor (the section below).", "",
+             "| variant | sales/min A | sales/min B | B ÷ A | ranges overlap | CPU µs/order A → B | own work µs/order "
+             "A → B | own work B ÷ A |", "| --- | ---: | ---: | ---: | --- | --- | --- | ---: |"]
+    for (case, variant), ra in rows.items():
+        rb = rows.get((b, variant))
+        if case != a or not rb:
+            continue
+        sa, sb = ra["salesPerMinute"], rb["salesPerMinute"]
+        ca, cb = med(ra.get("cpuUsPerOrderVariant")), med(rb.get("cpuUsPerOrderVariant"))
+        oa, ob = own.get((a, variant)), own.get((b, variant))
+        ratio = sb["median"] / sa["median"] if sa and sb and sa.get("median") else None
+        lines.append(f"| {variant} | {cell(sa)} | {cell(sb)} | {fmt(ratio, '.2f')} | "
+                     f"{('yes' if stats.overlaps(sa, sb) else 'no') if sa and sb else '–'} | "
+                     f"{fmt(ca, '.1f')} → {fmt(cb, '.1f')} | {fmt(oa, '.1f')} → {fmt(ob, '.1f')} | "
+                     f"{fmt(ob / oa if oa and ob is not None else None, '.2f')} |")
+    return lines
 
 
 def ratio_cells(r: dict) -> list[str]:

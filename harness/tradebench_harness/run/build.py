@@ -60,16 +60,18 @@ def mvn(ctx: Context, *args: str, log=None) -> int:
 
 
 def ensure(ctx: Context, name: str, argv: list[str], outputs: list[str], inputs: list[str], cwd: Path | None = None,
-           log=None) -> None:
-    """Runs ARGV when the OUTPUTS are stale; raises BuildError when it fails or leaves an output missing."""
-    if not stale(ctx.root, outputs, inputs):
+           log=None, root: Path | None = None) -> None:
+    """Runs ARGV when the OUTPUTS are stale; raises BuildError when it fails or leaves an output missing.
+    OUTPUTS and INPUTS are relative to ROOT (default: the repository's; a baseline's worktree)."""
+    root = root or ctx.root
+    if not stale(root, outputs, inputs):
         return
     say(f"building {name}: {' '.join(argv)}")
     try:
         rc = command(ctx, argv, cwd, log)
     except tools.ToolError as e:
         raise BuildError(f"the build of {name} failed: {e}") from e
-    missing = [o for o in outputs if not (ctx.root / o).exists()]
+    missing = [o for o in outputs if not (root / o).exists()]
     if rc != 0 or missing:
         raise BuildError(f"the build of {name} failed (exit {rc}{', missing ' + ', '.join(missing) if missing else ''})")
 

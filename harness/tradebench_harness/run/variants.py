@@ -54,6 +54,8 @@ class Variant:
     # the manifest's `suites` key: a suite of ./tradebench test (fuzz, reliability, cluster-test) -> the rows it runs
     suites: dict = field(default_factory=dict)
     label: str = ""   # a value of its `when` key: that row's label (STACK=pekko), shown beside its name
+    # the repository it is built and run from: None, this one; a baseline's worktree (run/baseline.py)
+    root: Path | None = None
 
     @property
     def slug(self) -> str:
@@ -100,13 +102,17 @@ class Variant:
         given = {k: pinned[k] for k in self.row_keys if (pinned or {}).get(k) not in (None, "")}
         return [given] if given else [dict(r) for r in self.suites.get(suite, [{}])]
 
+    def home(self, ctx: Context) -> Path:
+        """The repository it is built and run from (its commands' working directory)."""
+        return self.root or ctx.root
+
     def command(self, ctx: Context) -> list[str]:
-        """The command line that runs the variant in the foreground (from the repository root)."""
-        return expand(ctx, self.run)
+        """The command line that runs the variant in the foreground (from its repository's root)."""
+        return expand(ctx, self.run, root=self.home(ctx))
 
     def floor_command(self, ctx: Context, port: int) -> list[str] | None:
         """The command line of its floor server on PORT (None: its runtime's trivial server is its floor)."""
-        return expand(ctx, self.floor["command"], port) if self.floor else None
+        return expand(ctx, self.floor["command"], port, root=self.home(ctx)) if self.floor else None
 
     def effective_settings(self, env: dict) -> dict:
         """Every setting the variant reads, as it will see it: env wins, else the manifest's default (evaluated)."""
@@ -126,10 +132,11 @@ class Variant:
 
     def ensure_built(self, ctx: Context, log=None) -> None:
         """Its build when stale, and the build of every value of its `when` key (what its rows run)."""
+        home = self.home(ctx)
         for v in [self, *self.when.values()]:
             try:
                 build.ensure(ctx, v.name, v.build["command"], [v.build["output"]], v.build.get("inputs", []),
-                             cwd=ctx.root / v.build.get("cwd", "."), log=log)
+                             cwd=home / v.build.get("cwd", "."), log=log, root=home)
             except build.BuildError as e:
                 raise ManifestError(str(e)) from e
 
@@ -145,8 +152,10 @@ def test_database(module: str) -> str:
     return "TRADER_TEST_" + module.upper().replace("-", "_")
 
 
-def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str]:
-    """A manifest's command line: {java}, {jvm_opts}, {node}, {port}; paths relative to the repository root."""
+def expand(ctx: Context, tokens: list[str], port: int | None = None, root: Path | None = None) -> list[str]:
+    """A manifest's command line: {java}, {jvm_opts}, {node}, {port}; paths relative to ROOT (default: the
+    repository's)."""
+    root = root or ctx.root
     out: list[str] = []
     for tok in tokens:
         if tok == "{java}":
@@ -158,7 +167,7 @@ def expand(ctx: Context, tokens: list[str], port: int | None = None) -> list[str
         elif tok == "{port}" and port is not None:
             out.append(str(port))
         else:
-            out.append(str(ctx.root / tok) if (ctx.root / tok).exists() else tok)
+            out.append(str(root / tok) if (root / tok).exists() else tok)
     return out
 
 
