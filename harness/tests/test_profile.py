@@ -215,6 +215,27 @@ def test_attach_sorts_the_rows_file_again_with_the_rules_of_now(tmp_path):
 
 # --- Node's samples cut to the window -----------------------------------------------------------------------
 
+@pytest.mark.parametrize("name,runtime", [("java-threads", "java"), ("node-engine", "node")])
+def test_pruned_stacks_keep_the_breakdown_and_every_wide_frame(name, runtime):
+    whole = recorded(name)
+    pruned = breakdown.prune(whole, runtime, min_share=0.01)
+    assert len(pruned) < len(whole)
+    assert sum(pruned.values()) == sum(whole.values())
+    assert breakdown.counts(pruned, runtime) == breakdown.counts(whole, runtime)
+
+    def through(stacks):
+        out = Counter()
+        for s, n in stacks.items():
+            frames = s.split(";")
+            for i in range(1, len(frames) + 1):
+                out[";".join(frames[:i])] += n
+        return out
+    wide = {k: n for k, n in through(whole).items() if n >= 0.01 * sum(whole.values())}
+    kept = through(pruned)
+    assert all(kept[k] == n for k, n in wide.items()), "a frame of 1 % or more changed width"
+    assert any("[smaller stacks: " in s for s in pruned)
+
+
 def test_a_cpuprofile_is_cut_to_the_window_by_its_timestamps(tmp_path):
     """Three nodes under (root): idle, a function of the market, and one of the HTTP parser; samples 1 ms apart
     from the monotonic instant 1,000,000,000 µs, mapped to epoch ms by an offset of 5,000 ms."""
@@ -274,6 +295,12 @@ def test_profile_of_java_threads_writes_a_flame_graph_and_a_breakdown(ctx, tmp_p
     assert sum(row["usPerOrder"].values()) == pytest.approx(run["cpuUsPerOrder"]["variant"])
     assert "Where the CPU goes" in (out / "summary.md").read_text()
     assert 'href="profile/java-threads.html"' in (out / "report.html").read_text()
+    # a folder as committed keeps the pruned stacks, not the page: the report draws the page again
+    html.unlink()
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "report", str(out)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
+    assert html.is_file() and html.stat().st_size > 10_000
 
 
 def test_profile_is_bench_with_a_profile_and_no_calibration_and_compare_takes_the_option():

@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..measure import experiments, plan
+from ..measure import experiments, plan, profile
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..report import diff, results
@@ -335,6 +335,7 @@ def cmd_report(ctx, a) -> int:
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
     results.write_all(folder, doc)
+    profile.redraw(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
     print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0
 

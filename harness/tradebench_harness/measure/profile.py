@@ -14,9 +14,10 @@ stop of a profiler to time against the load client's phases.
         when a process or thread exits): after the unit's variant has stopped, every profile's samples cut
         to each window.
 
-The row's profile is written to the results folder as profile/<row>.collapsed.gz (the window's stacks,
-every window of the row summed) and profile/<row>.html (its flame graph); each window's run record gets its
-sample counts per named part (report/profile_rules.py) under "profile".
+The row's profile is written to the results folder as profile/<row>.html (its flame graph) and
+profile/<row>.collapsed.gz (the windows' stacks, every window of the row summed, pruned to the frames of at
+least 0.2 % of the samples so that a folder fits in a repository: report/breakdown.py, prune); each window's
+run record gets its sample counts per named part (report/profile_rules.py) under "profile".
 """
 from __future__ import annotations
 
@@ -142,16 +143,32 @@ class Profiling:
         collapsed, html = pdir / f"{self.row}.collapsed.gz", pdir / f"{self.row}.html"
         if collapsed.exists():                       # compare --fresh: another process of the same row
             total += breakdown.read_collapsed(collapsed)
-        collapsed.write_bytes(gzip.compress(profiler.collapsed_text(total).encode(), mtime=0))
-        plain = pdir / f"{self.row}.collapsed"
-        plain.write_text(profiler.collapsed_text(total))
-        try:
-            profiler.collapsed_to_html(self.ctx, plain, html,
-                                       title=f"{self.row}: CPU of the measured window ({sum(total.values()):,} samples)")
-        except profiler.ProfilerError as e:
-            self.say(f"profile: no flame graph: {e}")
-        finally:
-            plain.unlink()
+        # the flame graph from every stack; the file kept beside the results pruned (breakdown.prune)
+        flame_graph(self.ctx, total, html, self.row, self.say)
+        collapsed.write_bytes(gzip.compress(profiler.collapsed_text(breakdown.prune(total, self.runtime)).encode(),
+                                            mtime=0))
         for rec in records:
             if rec.get("profile"):
                 rec["profile"].update(flameGraph=f"profile/{html.name}", collapsed=f"profile/{collapsed.name}")
+
+
+def flame_graph(ctx: Context, stacks: Counter, html: Path, row: str, say=lambda m: None) -> None:
+    """The interactive flame graph of STACKS as HTML (async-profiler's converter)."""
+    plain = html.with_suffix(".collapsed")
+    plain.write_text(profiler.collapsed_text(stacks))
+    try:
+        profiler.collapsed_to_html(ctx, plain, html, title=f"{row}: CPU of the measured window "
+                                                           f"({sum(stacks.values()):,} samples)")
+    except profiler.ProfilerError as e:
+        say(f"profile: no flame graph: {e}")
+    finally:
+        plain.unlink()
+
+
+def redraw(ctx: Context, doc: dict, folder: Path, say=lambda m: None) -> None:
+    """`./tradebench report`: the flame graph of every profiled row whose HTML is missing (a folder as
+    committed keeps the pruned stacks, not the pages), drawn from its collapsed stacks."""
+    for row in breakdown.rows(doc, from_records=True):
+        collapsed, html = row.get("collapsed"), row.get("flameGraph")
+        if collapsed and html and (folder / collapsed).is_file() and not (folder / html).is_file():
+            flame_graph(ctx, breakdown.read_collapsed(folder / collapsed), folder / html, row["series"], say)

@@ -43,11 +43,19 @@ def part_of_frame(frame: str, runtime: str) -> str | None:
     return None
 
 
+#: the leaf prune() puts where it cut a stack, naming the part its samples belonged to
+SMALLER = re.compile(r"^\[smaller stacks: (.+)\]$")
+
+
 def part_of(stack: str, runtime: str) -> str:
     """The part a sample with STACK (collapsed: root first, frames separated by ';') belongs to: its innermost
     frame a first-tier rule claims; where none does, the outermost frame a fallback rule of its thread's kind
-    claims (the event the thread was handling: a socket's read, a timer)."""
+    claims (the event the thread was handling: a socket's read, a timer). A stack prune() cut keeps the part
+    its samples had."""
     frames = stack.split(";")
+    cut = SMALLER.match(frames[-1])
+    if cut:
+        return cut.group(1)
     for f in reversed(frames):
         part = part_of_frame(f, runtime)
         if part:
@@ -66,6 +74,32 @@ def counts(stacks: Counter, runtime: str) -> dict:
     for stack, n in stacks.items():
         parts[part_of(stack, runtime)] += n
     return {"samples": sum(parts.values()), "parts": dict(parts)}
+
+
+def prune(stacks: Counter, runtime: str, min_share: float = 0.002) -> Counter:
+    """STACKS small enough to keep with a results folder: every stack cut below its deepest frame that at
+    least MIN_SHARE of all samples pass through, its cut-off samples under one leaf per part there,
+    `[smaller stacks: PART]`, PART as part_of gave it on the whole stack. A flame graph of the pruned stacks
+    has every frame of at least that width exactly as wide, and the breakdown of them is the breakdown of the
+    whole stacks (a 45 s window of a JVM: about 5,000 stacks, 6 MB as text; pruned at 0.2 %: about 1,200 stacks, 23 kB gzipped)."""
+    total = sum(stacks.values())
+    through: Counter = Counter()
+    for stack, n in stacks.items():
+        frames = stack.split(";")
+        for i in range(1, len(frames) + 1):
+            through[";".join(frames[:i])] += n
+    least = total * min_share
+    out: Counter = Counter()
+    for stack, n in stacks.items():
+        frames = stack.split(";")
+        keep = len(frames)
+        while keep > 1 and through[";".join(frames[:keep])] < least:
+            keep -= 1
+        if keep == len(frames):
+            out[stack] += n
+        else:
+            out[";".join(frames[:keep]) + f";[smaller stacks: {part_of(stack, runtime)}]"] += n
+    return out
 
 
 def shares(parts: dict) -> dict:
