@@ -336,3 +336,34 @@ def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitte
     # a machine with no set of its own: the newest set of another, said so
     other = check.held_against({**doc, "environment": {**doc["environment"], "cpuModel": "no such CPU"}}, ctx.root)
     assert other["otherMachine"] and other["parameters"].startswith("another machine's: ")
+
+
+# --- memory of a design without open-loop runs; a redrawn map's model section ---------------------------------
+
+def test_a_design_without_light_load_runs_takes_the_light_peak_of_its_runtimes_other_designs(ctx):
+    designs = all_designs(ctx.root)
+    light = {("java-threads", "per-sale"): (300.0, 4, "a"), ("java-akka", "per-sale"): (340.0, 4, "b"),
+             ("java-spray-async", "per-sale"): (700.0, 4, "c"), ("node-engine", "per-sale"): (650.0, 4, "d")}
+    rss, engines, why = fit.runtime_light_rss(light, designs, "java-virtual", "per-sale")
+    assert rss == pytest.approx(340.0) and engines == 4          # the JVM designs' median, not node-engine's
+    assert "3 other java designs" in why
+    # a design's own runs are never its fallback, and a runtime without light runs has none
+    assert fit.runtime_light_rss(light, designs, "node-engine WORKERS=threads", "per-sale")[0] == pytest.approx(650.0)
+    assert fit.runtime_light_rss(light, designs, "java-virtual", "batch") is None
+    assert fit.runtime_light_rss({("node-engine", "per-sale"): (650.0, 4, "d")}, designs, "java-virtual",
+                                 "per-sale") is None
+
+
+def test_drawing_a_map_again_computes_its_model_section_from_the_model_as_it_is(ctx, tmp_path):
+    from tradebench_harness.report import results
+    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-25-map" / "results.json").read_text())
+    doc["model"] = {"parameters": "stale", "summary": {"cells": 0}, "rows": []}
+    results.write_all(tmp_path, dict(doc))                     # without the repository: left as it was
+    assert json.loads((tmp_path / "results.json").read_text())["model"]["parameters"] == "stale"
+    results.write_all(tmp_path, dict(doc), ctx.root)
+    again = json.loads((tmp_path / "results.json").read_text())["model"]
+    assert again["summary"] == check.summary(check.against(doc, params.for_machine(
+        params.load(params.COMMITTED), doc["environment"]["cpuModel"], doc["environment"]["cores"]),
+        all_designs(ctx.root)))
+    assert again["summary"]["cells"] == 72 and "stale" not in again["parameters"]
+    assert "## The model beside the measurement" in (tmp_path / "summary.md").read_text()

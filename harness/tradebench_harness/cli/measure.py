@@ -334,7 +334,7 @@ def cmd_report(ctx, a) -> int:
     doc = results.load(a.run, ctx.results)
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
-    results.write_all(folder, doc)
+    results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now
     profile.redraw(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
     print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0
@@ -410,6 +410,7 @@ def add(sub) -> None:
     p.add_argument("run_b")
     p.set_defaults(func=cmd_diff)
 
-    p = sub.add_parser("report", help="write summary.md, runs.csv and report.html of a results folder again")
+    p = sub.add_parser("report", help="write summary.md, runs.csv and report.html of a results folder again "
+                                            "(a map's model section from the model as it is now)")
     p.add_argument("run")
     p.set_defaults(func=cmd_report)

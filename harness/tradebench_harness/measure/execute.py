@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-from ..model import check
 from ..report import bounds, results, tables
 from ..run import db as dbmod
 from ..run import environment, loadclient, slowdb, toxiproxy
@@ -109,10 +108,9 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
         _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder)
-    if cells is not None:
-        # the model's prediction of every cell beside its measurement, from parameters fitted on other runs
-        doc["model"] = check.held_against(doc, ctx.root)
-    results.write_all(folder, doc)
+    # a sweep's or map's cells beside the model's prediction of each (results.write_all computes it, as the
+    # redraw does: ./tradebench report FOLDER), from parameters fitted on other runs
+    results.write_all(folder, doc, ctx.root)
     results.link_latest(ctx.results, folder)
     print((folder / "summary.md").read_text(), flush=True)
     say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")

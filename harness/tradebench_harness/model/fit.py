@@ -185,7 +185,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
             cycle = factor * c["order"] * p["orders"] ** beta
             rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
             per_engine, rss_from = _rss_per_engine(folders, k, persist)
-            light = light_rss.get((k, persist))
+            light = light_rss.get((k, persist)) or runtime_light_rss(light_rss, designs, k, persist)
             if light:
                 rss, rss_e, base_from = light[0], light[1], light[2]
             else:
@@ -390,6 +390,22 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
                                      f"the median peak of {len(rs)} open-loop runs in "
                                      f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
     return out
+
+
+def runtime_light_rss(light_rss: dict, designs: list[Design], key: str, persist: str) -> tuple | None:
+    """A design without open-loop runs of its own: the median light-load peak of the designs of its runtime that
+    have some (None: none has). Below saturation a JVM's RSS is its collector's initial heap and the JVM's own
+    (the machine's memory, not the design, sets that heap), so another JVM design's light peak is nearer than this
+    design's saturation peak, where the heap has grown towards its limit."""
+    runtime = {d.key: d.variant.runtime for d in designs}
+    mine = runtime.get(key)
+    same = [v for (k, p), v in light_rss.items() if p == persist and k != key and runtime.get(k) == mine]
+    if mine is None or not same:
+        return None
+    rss = _median([v[0] for v in same])
+    engines = int(_median([v[1] for v in same]))
+    return rss, engines, (f"no open-loop runs of its own: the median light-load peak of the {len(same)} other "
+                          f"{mine} designs with some")
 
 
 def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:

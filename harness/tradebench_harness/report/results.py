@@ -9,6 +9,7 @@ import json
 import time
 from pathlib import Path
 
+from ..model import check
 from . import answer, breakdown, page, stats, tables
 
 # 2: results.json without indentation, each run's raw material (RAW_KEYS) in raw.json.gz beside it;
@@ -49,9 +50,15 @@ def write_csv(path: Path, runs: list[dict]) -> None:
             w.writerow(row)
 
 
-def write_all(folder: Path, doc: dict) -> None:
-    """results.json, runs.csv, summary.md and report.html of DOC into FOLDER."""
+def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
+    """results.json, runs.csv, summary.md and report.html of DOC into FOLDER.
+
+    ROOT (the repository): a sweep's or map's model section (`doc["model"]`, the model beside every open-loop
+    cell) is computed again from the model's code and committed parameters there, so that a report drawn again
+    shows the model as it is now, not as it was when the run was measured."""
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
+        if root is not None:
+            doc["model"] = check.held_against(doc, Path(root))
         doc["summary"] = answer.points(doc)
         write_doc(folder, doc)
         write_csv(folder / "runs.csv", doc["runs"])
