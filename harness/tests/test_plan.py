@@ -84,3 +84,15 @@ def test_paired_puts_each_row_just_behind_its_baseline_twin():
     assert order == [("A", "java-akka"), ("B", "java-akka"),
                      ("A", "java-akka (STACK=pekko)"), ("B", "java-akka (STACK=pekko)"),
                      ("A", "java-threads"), ("B", "java-threads"), ("B", "java-virtual")]
+
+
+def test_each_build_of_a_variant_brings_its_own_floor():
+    """java-spray-async's Akka row and its Pekko row are two builds of one variant: both floors are measured."""
+    from tradebench_harness.measure import execute
+    units = plan.window_units(rows(["java-spray-async", "java-threads", "java-akka"]), 1)
+    builds = execute.builds_of(units)
+    assert sorted(v.title for v in builds) == ["java-akka", "java-akka (STACK=pekko)", "java-spray-async",
+                                               "java-spray-async (STACK=pekko)", "java-threads"]
+    floors = execute.floors_of(builds)
+    assert {"tomcat", "akka-http", "pekko-http"} <= set(floors)
+    assert floors["akka-http"].label == "" and floors["pekko-http"].label == "STACK=pekko"

@@ -63,6 +63,26 @@ def shown(rec: dict) -> str:
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
 
 
+def builds_of(units: list[Unit]) -> list:
+    """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
+    are two builds with two floors; compare --baseline runs a variant from two trees)."""
+    out = {}
+    for u in units:
+        v = u.series.variant
+        out.setdefault((v.name, v.label, v.root), v)
+    return list(out.values())
+
+
+def floors_of(variants: list) -> dict:
+    """Each floor once, by its name, run by the first build naming it (Tomcat: java-threads' and java-akka's
+    are one)."""
+    out = {}
+    for v in variants:
+        if v.floor and v.floor["name"] not in out:
+            out[v.floor["name"]] = v
+    return out
+
+
 def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
             calibration: Calibration | None = None, experiment: dict | None = None,
             out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False) -> tuple[Path, dict]:
@@ -78,19 +98,14 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)
     db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
-    # by name and repository: compare --baseline runs each variant from two trees
-    variants = {(u.series.variant.name, u.series.variant.root): u.series.variant for u in units}
-    for v in variants.values():
+    variants = builds_of(units)
+    for v in variants:
         say(f"building {v.name} when needed")
         v.ensure_built(ctx, log=open(folder / "build.log", "ab"))
 
     latencies = sorted({w.latency_ms for u in units for _, w in u.windows})
-    runtimes = {v.runtime for v in variants.values()}
-    # each floor once, started as the first variant naming it starts it (Tomcat: java-threads' and java-akka's are one)
-    floors = {}
-    for v in variants.values():
-        if v.floor and v.floor["name"] not in floors:
-            floors[v.floor["name"]] = lambda port, v=v: v.floor_command(ctx, port)
+    runtimes = {v.runtime for v in variants}
+    floors = {name: (lambda port, v=v: v.floor_command(ctx, port)) for name, v in floors_of(variants).items()}
     conns = {u.series.variant.db_connection_count(u.series.run_settings(ctx.env)) * u.series.nodes for u in units}
     modes = {u.series.persist for u in units}
     est = estimate_seconds(units, t, ctx.env, calibration)

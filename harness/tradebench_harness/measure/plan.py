@@ -188,7 +188,7 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calib
     if t.link or any(latencies):
         out += PROBE_SECONDS * 2 * len(latencies)
     if calibration:
-        variants = {u.series.variant.name: u.series.variant for u in units}.values()
+        variants = {(u.series.variant.name, u.series.variant.label): u.series.variant for u in units}.values()
         http = len({v.runtime for v in variants}) + len({v.floor["name"] for v in variants if v.floor})
         inserts = len({u.series.variant.db_connection_count(u.series.run_settings(env)) * u.series.nodes for u in units}) \
             * len({u.series.persist for u in units})
