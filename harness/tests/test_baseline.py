@@ -64,7 +64,7 @@ def row(case, variant, sales, cpu, floor):
 
 
 def test_the_summary_divides_this_trees_figures_by_the_baselines():
-    doc = {"options": {"baselineCases": ["aaa", "bbb"]}, "environment": {"cores": 2},
+    doc = {"options": {"baseline_cases": ["aaa", "bbb"]}, "environment": {"cores": 2},
            "summary": [row("aaa", "java-threads", 600_000, 40.0, 15.0), row("bbb", "java-threads", 900_000, 30.0, 15.0),
                        row("aaa", "java-virtual", 500_000, 50.0, 15.0)]}
     text = "\n".join(tables.baseline_md(doc))

@@ -147,7 +147,7 @@ def summary_md(doc: dict) -> str:
 
 def baseline_md(doc: dict) -> list[str]:
     """compare --baseline REF: each row at REF (A) and at this tree (B), measured back to back in this run."""
-    cases = (doc.get("options") or {}).get("baselineCases")
+    cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
         return []
     a, b = cases
