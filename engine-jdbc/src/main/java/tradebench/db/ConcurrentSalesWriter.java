@@ -38,10 +38,12 @@ public final class ConcurrentSalesWriter implements SalesPersister {
     private final InFlightLimit inFlight;
     private final EngineStats stats;
     private final SalesPersister batch;
+    private final StallWatch stalls;
     private long lastComplaintMs;
 
-    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, InFlightLimit inFlight) {
+    ConcurrentSalesWriter(Database db, PersistMode mode, EngineStats stats, InFlightLimit inFlight, StallWatch stalls) {
         this.db = db;
+        this.stalls = stalls;
         this.stats = stats;
         this.inFlight = inFlight;
         this.batch = mode == PersistMode.BATCH ? new JdbcSalesWriter(db, mode, stats) : null;
@@ -131,22 +133,30 @@ public final class ConcurrentSalesWriter implements SalesPersister {
             // prepared on the server the first time a connection uses it): the lanes start together
             grow(false);
             try (Connection c = db.connection(); PreparedStatement ps = c.prepareStatement(SalesTable.INSERT_ONE)) {
-                while (true) {
-                    if (lanesRunning() > 1 && inFlight.overLimit()) return;
-                    int i = next.getAndIncrement();
-                    if (i >= sales.size()) return;
-                    grow(true);
-                    Sale s = sales.get(i);
-                    try {
-                        JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
-                        long sent = System.nanoTime();
-                        ps.executeUpdate();
-                        long answered = System.nanoTime();
-                        inFlight.roundTrip(answered - sent, answered);
-                    } catch (SQLException | RuntimeException e) {
-                        failed.add(s);
-                        throw e;
+                // its reads without a socket timeout: the watch ends a stalled insert (StallWatch says why)
+                StallWatch.Insert watched = stalls.watch(c);
+                try {
+                    while (true) {
+                        if (lanesRunning() > 1 && inFlight.overLimit()) return;
+                        int i = next.getAndIncrement();
+                        if (i >= sales.size()) return;
+                        grow(true);
+                        Sale s = sales.get(i);
+                        try {
+                            JdbcSalesWriter.bind(ps, s, System.currentTimeMillis());
+                            long sent = System.nanoTime();
+                            watched.sent(sent);
+                            ps.executeUpdate();
+                            long answered = System.nanoTime();
+                            watched.answered();
+                            inFlight.roundTrip(answered - sent, answered);
+                        } catch (SQLException | RuntimeException e) {
+                            failed.add(s);
+                            throw e;
+                        }
                     }
+                } finally {
+                    stalls.unwatch(watched);
                 }
             } catch (SQLException | RuntimeException e) {
                 complain(e);

@@ -19,12 +19,17 @@ import tradebench.model.Prices;
  * and {@link JdbcSalesWriter}s for the engines.
  */
 public final class Database implements AutoCloseable {
+    /** How long a read waits for the server before the insert fails and is retried. */
+    static final int SOCKET_TIMEOUT_MS = 30_000;
+
     private final HikariDataSource pool;
     private final String jdbcUrl;
     private final int poolSize;
     private final java.util.Properties probeProps = new java.util.Properties();
     private volatile long healthCheckedAt;
     private volatile boolean healthy = true;
+    /** The stalled inserts of the concurrent writers' lanes, watched from the first such writer on. */
+    private StallWatch stalls;
 
     public Database(Config config) {
         this(config.jdbcUrl(), config.dbUser(), config.dbPassword(), config.dbPool());
@@ -71,7 +76,7 @@ public final class Database implements AutoCloseable {
         hc.addDataSourceProperty("useSSL", "false");
         hc.addDataSourceProperty("allowPublicKeyRetrieval", "true"); // caching_sha2_password without TLS (MySQL 8.4)
         hc.addDataSourceProperty("connectTimeout", "3000");
-        hc.addDataSourceProperty("socketTimeout", "30000");
+        hc.addDataSourceProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_MS));
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         pool = new HikariDataSource(hc);
     }
@@ -145,7 +150,7 @@ public final class Database implements AutoCloseable {
      */
     public ConcurrentSalesWriter concurrentWriter(Config.PersistMode mode, tradebench.engine.EngineStats stats,
                                                   InFlightLimit inFlight) {
-        return new ConcurrentSalesWriter(this, mode, stats, inFlight);
+        return new ConcurrentSalesWriter(this, mode, stats, inFlight, stalls());
     }
 
     /** The limit on inserts in flight shared by {@code writers} writers of {@link #concurrentWriter}: between {@code writers} and the pool's size. */
@@ -160,7 +165,15 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            if (stalls != null) stalls.close();
+        }
         pool.close();
+    }
+
+    private synchronized StallWatch stalls() {
+        if (stalls == null) stalls = new StallWatch(java.time.Duration.ofMillis(SOCKET_TIMEOUT_MS));
+        return stalls;
     }
 
     private static void sleep(long ms) {

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tradebench.engine.Config;
 import tradebench.engine.Config.PersistMode;
@@ -111,6 +114,29 @@ class ConcurrentSalesWriterIT extends SalesWriterContract {
             for (int i = 0; i < cycles; i++) store(writer, sales(base + 1 + (long) i * perCycle, perCycle), 30);
             assertEquals(cycles * perCycle, database().count(""), "every sale stored, once");
             assertTrue(inFlight.limit() < 32, "the round trips were queueing: limit " + inFlight.limit());
+        }
+    }
+
+    /**
+     * A lane reads without a socket timeout (StallWatch says why): an insert whose answer does not come
+     * within the watch's limit fails, its connection aborted, and the writer stores it again once the
+     * database answers, exactly once.
+     */
+    @Test
+    void aStalledInsertIsAbortedAndStoredAgain() throws Exception {
+        try (SlowDatabase slow = slowDatabase(2); StallWatch watch = new StallWatch(Duration.ofMillis(400))) {
+            TcpProxy proxy = slow.proxy();
+            EngineStats stats = new EngineStats(0, new SalesWindow());
+            SalesPersister writer = new ConcurrentSalesWriter(slow.db(), PersistMode.PER_SALE, stats,
+                    slow.db().inFlightLimit(1), watch);
+            store(writer, sales(base + 1, 2), 30); // each connection's statement prepared
+            proxy.delayAnswers(120_000);
+            // a blocking writer: it returns once every sale is stored
+            CompletableFuture<Void> stored = CompletableFuture.runAsync(() -> writer.store(sales(base + 11, 2), () -> { }));
+            Wait.until(() -> stats.persistenceFailures() > 0, "the stalled insert failed");
+            proxy.delayAnswers(0);
+            stored.get(30, TimeUnit.SECONDS);
+            assertEquals(4, database().count(""), "every sale stored, once");
         }
     }
 
