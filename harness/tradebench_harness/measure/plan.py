@@ -73,11 +73,15 @@ class Window:
         return db_slug(*self.database)
 
 
+def cores_text(cores: float) -> str:
+    return f"{cores:g} core" + ("" if cores == 1 else "s")
+
+
 def db_key(latency_ms: int, cpu: float | None = None, durable: bool | None = None) -> str:
     """A window's database as a key of the round trips measured (results' cells.rttMs): the added latency alone
     ("10", as every folder before a window could hold its own cores or syncing), else with them
     ("0, 0.25 cores", "0, synced")."""
-    return ", ".join([str(latency_ms)] + ([f"{cpu:g} cores"] if cpu is not None else [])
+    return ", ".join([str(latency_ms)] + ([cores_text(cpu)] if cpu is not None else [])
                      + ([("synced" if durable else "not synced")] if durable is not None else []))
 
 
@@ -89,7 +93,7 @@ def db_slug(latency_ms: int, cpu: float | None = None, durable: bool | None = No
 
 def db_text(latency_ms: int, cpu: float | None = None, durable: bool | None = None) -> str:
     """A window's database for the log: +10 ms, +0 ms with 0.25 cores, +0 ms with every commit synced."""
-    extra = ([f"{cpu:g} cores"] if cpu is not None else []) + \
+    extra = ([cores_text(cpu)] if cpu is not None else []) + \
         ([("every commit synced" if durable else "commits not synced")] if durable is not None else [])
     return f"+{latency_ms} ms" + (f" with {' and '.join(extra)}" if extra else "")
 

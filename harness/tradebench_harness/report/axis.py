@@ -64,7 +64,7 @@ class Axis:
     def text(self, v) -> str:
         """A place in words, for a chart: +10 ms, 0.25 cores, commits synced."""
         if self.kind == "busy":
-            return "not held" if v is None else f"{v:g} cores"
+            return "not held" if v is None else f"{v:g} core" + ("" if v == 1 else "s")
         if self.kind == "durable":
             return "commits synced" if v else "commits not synced"
         return f"+{v} ms"
@@ -77,7 +77,7 @@ class Axis:
     @property
     def title(self) -> str:
         """The axis of a chart (a cell's round trip beside it)."""
-        return {"busy": "the database's cores (round trip)", "durable": "commits synced? (round trip)"}.get(
+        return {"busy": "the database's cores (round trip)", "durable": "the database's commits (round trip)"}.get(
             self.kind, "added latency (round trip)")
 
     @property
