@@ -19,6 +19,8 @@ from pathlib import Path
 from .db import DbError
 
 PERIOD_US = 100_000
+#: the options that ask for a CPU quota, as an error names them
+ASKED = "--db-cpu (or map --db-kind busy)"
 V2 = Path("/sys/fs/cgroup")
 V1 = Path("/sys/fs/cgroup/cpu")
 
@@ -27,7 +29,7 @@ def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text)
     except OSError as e:
-        raise DbError(f"--db-cpu: cannot write {path} ({e.strerror}): a CPU quota needs root or a delegated cgroup") from e
+        raise DbError(f"{ASKED}: cannot write {path} ({e.strerror}): a CPU quota needs root or a delegated cgroup") from e
 
 
 def _cgroup_dir(name: str) -> tuple[Path, str]:
@@ -41,11 +43,11 @@ def _cgroup_dir(name: str) -> tuple[Path, str]:
         d = V1 / name
         kind = "v1"
     else:
-        raise DbError("--db-cpu: no cgroup CPU controller on this machine (neither cgroup v2's cpu nor v1's cpu)")
+        raise DbError(f"{ASKED}: no cgroup CPU controller on this machine (neither cgroup v2's cpu nor v1's cpu)")
     try:
         d.mkdir(exist_ok=True)
     except OSError as e:
-        raise DbError(f"--db-cpu: cannot create the cgroup {d} ({e.strerror})") from e
+        raise DbError(f"{ASKED}: cannot create the cgroup {d} ({e.strerror})") from e
     return d, kind
 
 
@@ -53,9 +55,9 @@ def _cgroup_dir(name: str) -> tuple[Path, str]:
 def cpu_limited(pid: int | None, cores: float, name: str):
     """The process PID (every thread of it) held to CORES of CPU (0.25: a quarter of one core)."""
     if not pid:
-        raise DbError("--db-cpu: the database server's process is not on this machine (no pid): use the private database")
+        raise DbError(f"{ASKED}: the database server's process is not on this machine (no pid): use the private database")
     if cores <= 0:
-        raise DbError(f"--db-cpu {cores}: a share of the cores above 0 (0.25: a quarter of one core)")
+        raise DbError(f"{ASKED} {cores}: a share of the cores above 0 (0.25: a quarter of one core)")
     d, kind = _cgroup_dir(name)
     quota = max(1000, int(cores * PERIOD_US))
     before = Path(f"/proc/{pid}/cgroup").read_text()
