@@ -63,7 +63,8 @@ def shown(rec: dict) -> str:
     f = rec.get("boundFraction")
     rtt = f" ({rec['rttMs']} ms)" if rec.get("rttMs") is not None else ""
     load = f"{rec['rate']}/s" if rec.get("rate") else f"{rec.get('concurrency')} clients"
-    where = db_text(rec["dbLatencyMs"], rec.get("dbCpuCores"), rec.get("dbDurable"))
+    # a database held or synced is said; a free one, as every run's was before, is not
+    where = db_text(rec["dbLatencyMs"], rec.get("dbCpuCores") or None, rec.get("dbDurable") or None)
     return (f"{where}{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
             + (f" = {f:.2f} of its bound" if f is not None else "")
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
