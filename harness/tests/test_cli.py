@@ -34,3 +34,46 @@ def test_no_command_is_help_and_a_wrong_one_is_refused(capsys):
         main.parse(["no-such-command"])
     with pytest.raises(SystemExit):
         main.parse(["bench", "java-threads", "--db-cpu", "0"])
+
+
+def test_the_map_is_drawn_along_the_kind_of_slow_database_asked_for():
+    from tradebench_harness.cli import measure
+    far = main.parse(["map"])
+    assert far.db_kind == "far" and far.db_cpus == [1, 0.5, 0.25, 0.1] and measure.map_refusal(far) is None
+    grid, axis = measure.map_grid(far)
+    assert axis == {"axis": "far"} and len(grid) == 12 and {w.database for w in grid} == {(lat, None, None)
+                                                                                         for lat in (0, 2, 10, 50)}
+    busy = main.parse(["map", "--db-kind", "busy", "--db-cpus", "0.25,2,0.25,1", "--loads", "500,2000"])
+    grid, axis = measure.map_grid(busy)
+    # the rows from the least held database to the busiest, each with every load, no latency added
+    assert busy.db_cpus == [2, 1, 0.25] and axis == {"axis": "busy", "dbCpus": [2, 1, 0.25]}
+    assert [(w.latency_ms, w.db_cpu, w.db_durable, w.rate) for w in grid] == [
+        (0, c, None, r) for c in (2, 1, 0.25) for r in (500, 2000)]
+    durable = main.parse(["map", "--db-kind", "durable", "--loads", "500"])
+    grid, axis = measure.map_grid(durable)
+    assert axis == {"axis": "durable", "durable": [False, True]}
+    assert [(w.latency_ms, w.db_cpu, w.db_durable) for w in grid] == [(0, None, False), (0, None, True)]
+
+
+@pytest.mark.parametrize("argv, why", [
+    (["map", "--db-kind", "busy", "--latencies", "0,10"], "--latencies is the far map's axis"),
+    (["map", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
+    (["map", "--db-kind", "durable", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
+    (["map", "--db-kind", "busy", "--db-cpu", "0.5"], "--db-cpu (the whole run's) does not go with it"),
+    (["map", "--db-kind", "durable", "--db-durable"], "--db-durable (the whole run's) does not go with it"),
+])
+def test_a_map_whose_options_do_not_go_together_is_refused_before_it_starts(argv, why, capsys):
+    from tradebench_harness.cli import measure
+    a = main.parse(argv)
+    assert why in measure.map_refusal(a)
+    assert measure.cmd_map(None, a) == 2 and why in capsys.readouterr().err
+    # the whole run's other kind goes with a map along one: a busy map of a durable database, and the reverse
+    assert measure.map_refusal(main.parse(["map", "--db-kind", "busy", "--db-durable"])) is None
+    assert measure.map_refusal(main.parse(["map", "--db-kind", "durable", "--db-cpu", "0.5"])) is None
+
+
+@pytest.mark.parametrize("argv", [["map", "--db-kind", "slow"], ["map", "--db-kind", "busy", "--db-cpus", "0"],
+                                  ["map", "--db-kind", "busy", "--db-cpus", "x"], ["map", "--db-cpus", ","]])
+def test_a_wrong_kind_or_core_count_is_refused(argv):
+    with pytest.raises(SystemExit):
+        main.parse(argv)

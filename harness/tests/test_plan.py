@@ -96,3 +96,31 @@ def test_each_build_of_a_variant_brings_its_own_floor():
     floors = execute.floors_of(builds)
     assert {"tomcat", "akka-http", "pekko-http"} <= set(floors)
     assert floors["akka-http"].label == "" and floors["pekko-http"].label == "STACK=pekko"
+
+
+def test_a_window_carries_its_own_database_and_names_it():
+    far, busy, synced = Window(10, rate=500), Window(0, rate=500, db_cpu=0.25), Window(0, rate=500, db_durable=True)
+    # the latency alone keys a far window's round trip as every folder before (cells.rttMs["10"])
+    assert [w.db_key for w in (far, busy, synced)] == ["10", "0, 0.25 cores", "0, synced"]
+    assert Window(0, db_durable=False).db_key == "0, not synced"
+    assert [w.db_slug for w in (far, busy, synced)] == ["10ms", "0ms-0.25cores", "0ms-synced"]
+    assert busy.db_text == "+0 ms with 0.25 cores" and far.db_text == "+10 ms"
+    assert Window(0, db_durable=False).db_text == "+0 ms with commits not synced"
+    # the old positional form is the far window it always was
+    assert Window(5, 64, 0, 500) == Window(latency_ms=5, rate=500) and Window(5).database == (5, None, None)
+
+
+def test_the_estimate_counts_each_windows_database_and_probes_each_setting_once():
+    (s,) = [s for s, _ in rows(["java-threads"])]
+    t = Timing(window=10, warmup="5", settle=5, link=True)
+    far = plan.grid_units([s], [Window(0, rate=500), Window(0, rate=2000)], 1)
+    busy = plan.grid_units([s], [Window(0, rate=500, db_cpu=1), Window(0, rate=500, db_cpu=0.25)], 1)
+    synced = plan.grid_units([s], [Window(0, rate=500, db_durable=False), Window(0, rate=500, db_durable=True)], 1)
+    one = plan.estimate_seconds(far, t, {})
+    # far: one latency, one probe; busy and durable: two settings, a probe of each, and each window and each probe
+    # with its database set and put back
+    probe = 2 * plan.PROBE_SECONDS
+    assert plan.estimate_seconds(busy, t, {}) == one - probe + 2 * (probe + plan.SETTING_SECONDS) \
+        + 2 * plan.SETTING_SECONDS
+    assert plan.estimate_seconds(synced, t, {}) == plan.estimate_seconds(busy, t, {})
+    assert plan.databases(busy + busy) == [(0, 1, None), (0, 0.25, None)]

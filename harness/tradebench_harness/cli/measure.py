@@ -10,6 +10,7 @@
   ./tradebench sweep VARIANT|all --db-latency 0,1,5,20,50   sales/min against the database's round trip, each
                                                 design's bound beside it (one process per series)
   ./tradebench map [--latencies L,..] [--loads R,..]   which design stores the most sales, per latency x load
+  ./tradebench map --db-kind busy|durable       the same along the database's cores, or its commits synced or not
   ./tradebench diff RUN_A RUN_B                 per variant: both medians, the ratio, whether ranges overlap
   ./tradebench report RUN                       writes summary.md, runs.csv and report.html again
 Variant settings the options do not name pass through the environment (THREADS=virtual, DISPATCHER=fork-join).
@@ -116,6 +117,18 @@ def slow_database(p: argparse.ArgumentParser) -> None:
                         "one core; a cgroup CPU quota)")
     p.add_argument("--db-durable", action="store_true",
                    help="a durable database: every commit synced to disk (innodb_flush_log_at_trx_commit=1) for the run")
+
+
+def cores_list(text: str) -> list[float]:
+    """A list of cores, from the least held to the most (the map's rows from the least slow database)."""
+    try:
+        vals = [cores(x) for x in text.replace(" ", ",").split(",") if x]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0, e.g. 1,0.5,0.25 (got {text!r})") \
+            from None
+    if not vals:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0 (got {text!r})")
+    return sorted(set(vals), reverse=True)
 
 
 def cores(text: str) -> float:
@@ -243,10 +256,12 @@ def equal_in_flight(series: list[Series], env: dict, target: int | None) -> list
             for s, n in grows if n < target]
 
 
-def measure_grid(ctx, command, kind, series, cells, a) -> int:
-    """The latency sweep and the map: one process per series, every cell a window, through the link."""
+def measure_grid(ctx, command, kind, series, cells, a, axis: dict | None = None) -> int:
+    """The latency sweep and the map: one process per series, every cell a window, through the link. AXIS: what
+    the cells' database varies in besides the latency, for the report (report/axis.py)."""
     t = timing_of(a, window=a.duration, warmup=str(a.settle), settle=a.settle, link=True)
-    doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}), "loads": [c.load_text for c in cells]}
+    doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}),
+                 "loads": list(dict.fromkeys(c.load_text for c in cells)), **(axis or {})}
     _, doc = execute(ctx, command, plan.grid_units(series, cells, a.repeat), t, options_of(a), cells=doc_cells,
                      out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
     return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
@@ -266,12 +281,49 @@ def cmd_latency_sweep(ctx, a) -> int:
 # per-sale on 2 cores)
 MAP_LATENCIES = [0, 2, 10, 50]
 MAP_LOADS = [500, 2000, 8000]
+# a busy database's rows: its capacity is its cores ÷ its CPU per sale, 44–120 µs (docs/model.md), so one core
+# stores 8,000–23,000 sales/s, about what the heaviest default load makes (8,000 orders/s, 7,100 sales/s): the
+# least held row; each step down puts the capacity under one more load (0.5 and 0.25: under 8,000/s; 0.1,
+# 830–2,300 sales/s: under 2,000/s on the slower machine). More than one core is no quota on 2 cores
+MAP_DB_CPUS = [1, 0.5, 0.25, 0.1]
+# a durable database's rows: commits not synced (the default) and every commit synced, next door (+0 ms),
+# where the fsync is the largest part of the round trip; behind an added latency it is `--db-durable`
+MAP_DURABLE = [False, True]
+MAP_KINDS = ("far", "busy", "durable")
+
+
+def map_grid(a) -> tuple[list[Window], dict]:
+    """The map's cells along its kind of slow database, and what the report keys them on (cells.axis)."""
+    loads = [dict(concurrency=a.concurrency, rate=r) for r in a.loads]
+    if a.db_kind == "busy":
+        return [Window(0, db_cpu=c, **ld) for c in a.db_cpus for ld in loads], {"axis": "busy", "dbCpus": a.db_cpus}
+    if a.db_kind == "durable":
+        return ([Window(0, db_durable=d, **ld) for d in MAP_DURABLE for ld in loads],
+                {"axis": "durable", "durable": MAP_DURABLE})
+    return [Window(lat, **ld) for lat in a.latencies for ld in loads], {"axis": "far"}
+
+
+def map_refusal(a) -> str | None:
+    """Why the map's options do not go together, or None."""
+    if a.db_kind != "far" and a.latencies != MAP_LATENCIES:
+        return f"--latencies is the far map's axis; --db-kind {a.db_kind} measures every cell at +0 ms"
+    if a.db_kind != "busy" and a.db_cpus != MAP_DB_CPUS:
+        return "--db-cpus is the busy map's axis: add --db-kind busy"
+    if a.db_kind == "busy" and a.db_cpu:
+        return "--db-kind busy sets the database's cores per cell: --db-cpu (the whole run's) does not go with it"
+    if a.db_kind == "durable" and a.db_durable:
+        return "--db-kind durable syncs the commits of half the cells: --db-durable (the whole run's) does not go with it"
+    return None
 
 
 def cmd_map(ctx, a) -> int:
+    why = map_refusal(a)
+    if why:
+        print(f"tradebench: error: {why}", file=sys.stderr)
+        return 2
     series = all_series(select(ctx.root, a.variants), a.engines, a.persist, ctx.env)
-    grid = [Window(lat, concurrency=a.concurrency, rate=r) for lat in a.latencies for r in a.loads]
-    return measure_grid(ctx, "map", "map", series, grid, a)
+    grid, axis = map_grid(a)
+    return measure_grid(ctx, "map", "map", series, grid, a, axis)
 
 
 def cmd_in_flight_sweep(ctx, a) -> int:
@@ -385,11 +437,21 @@ def add(sub) -> None:
                         "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
     p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("map", help="every variant over database latency x offered load: which design stores the most "
-                                   f"sales where (default grid {len(MAP_LATENCIES)} x {len(MAP_LOADS)}, about 25 min)")
+    p = sub.add_parser("map", help="every variant over a slow database (far: its latency; busy: its cores; durable: "
+                                   "its commits synced or not) x offered load: which design stores the most sales "
+                                   f"where (default grid {len(MAP_LATENCIES)} x {len(MAP_LOADS)}, about 25 min)")
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
+    p.add_argument("--db-kind", choices=MAP_KINDS, default="far",
+                   help="the kind of slow database the rows vary: far (the latency added to every round trip, "
+                        "--latencies), busy (the cores its server is held to, --db-cpus) or durable (commits not "
+                        "synced, then every commit synced); busy and durable at +0 ms")
     p.add_argument("--latencies", type=latency_list, default=MAP_LATENCIES,
-                   help=f"ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
+                   help=f"far: ms added to every database round trip (default {','.join(map(str, MAP_LATENCIES))})")
+    p.add_argument("--db-cpus", type=cores_list, default=MAP_DB_CPUS, metavar="CORES",
+                   help="busy: the cores the database's server is held to in each row, a cgroup CPU quota set for "
+                        f"each cell alone (default {','.join(f'{c:g}' for c in MAP_DB_CPUS)}: at 44-120 µs of its CPU "
+                        "a sale one core stores about the heaviest default load, and each step down puts its "
+                        "capacity under one more load; more than one core is no quota on 2 cores)")
     p.add_argument("--loads", type=int_list, default=MAP_LOADS,
                    help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
     p.add_argument("--engines", type=positive, default=4, help="ENGINES")

@@ -1,7 +1,8 @@
 """A measuring command from its units to its results folder, the same for bench, compare, sweep and map:
 
   build what runs -> the environment -> the time it will take, said up front -> the calibration (bench and
-  compare: this machine's ceilings) -> the round trip of every added latency (a run through the link) ->
+  compare: this machine's ceilings) -> the round trip of every database setting of the windows (its added
+  latency, and a window's own cores or syncing; a run through the link) ->
   every unit in turn on the one measurement path (instance.measure_unit) -> results/<run-id>/ written by
   the one results writer (report.results.write_all).
 """
@@ -19,7 +20,7 @@ from ..run.context import Context
 from ..run.variants import ManifestError
 from . import calibrate, figures
 from .instance import measure_unit
-from .plan import PROBE_SECONDS, Calibration, Timing, Unit, estimate_seconds
+from .plan import PROBE_SECONDS, Calibration, Timing, Unit, databases, db_key, db_slug, db_text, estimate_seconds
 
 
 def say(msg: str) -> None:
@@ -31,21 +32,25 @@ def human(seconds: float) -> str:
     return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
-def probe_rtts(ctx: Context, db, scratch_db: str, latencies: list[int], out: Path) -> dict:
-    """Per added latency: the round trip of one INSERT through the link (ms), single rows on one connection."""
+def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple], out: Path) -> dict:
+    """Per database setting (added latency, a window's own cores, its commits synced or not: plan.databases):
+    the round trip of one INSERT through the link (ms), single rows on one connection, the database set as the
+    windows will have it (a synced commit's round trip holds its fsync); keyed by plan.db_key."""
     out.mkdir(parents=True, exist_ok=True)
-    rtts: dict[int, float | None] = {}
+    rtts: dict[str, float | None] = {}
     link = toxiproxy.SlowLink(ctx, db.host, db.port, 0, out / "toxiproxy.log").start()
     try:
-        for lat in sorted(set(latencies)):
-            say(f"round trip at +{lat} ms")
+        for lat, cpu, durable in sorted(set(settings), key=lambda s: (s[0], -(s[1] or 0), bool(s[2]))):
+            say(f"round trip at {db_text(lat, cpu, durable)}")
+            name = f"rtt-{db_slug(lat, cpu, durable)}"
             link.set_latency(lat)
-            js = out / f"rtt-{lat}ms.json"
-            rc = loadclient.run(ctx, "insert-ceiling", "--db-url", db.jdbc(scratch_db, "127.0.0.1", link.port),
-                                "--connections", 1, "--batch-rows", 1, "--duration", PROBE_SECONDS, "--warmup", 1,
-                                "--json", js, log=out / f"rtt-{lat}ms.log", timeout=120)
+            js = out / f"{name}.json"
+            with slowdb.for_window(db, cpu, durable):
+                rc = loadclient.run(ctx, "insert-ceiling", "--db-url", db.jdbc(scratch_db, "127.0.0.1", link.port),
+                                    "--connections", 1, "--batch-rows", 1, "--duration", PROBE_SECONDS, "--warmup", 1,
+                                    "--json", js, log=out / f"{name}.log", timeout=120)
             rows = json.loads(js.read_text()).get("rowsPerSecond") if rc == 0 and js.exists() else None
-            rtts[lat] = round(bounds.rtt_ms(rows), 3) if rows else None
+            rtts[db_key(lat, cpu, durable)] = round(bounds.rtt_ms(rows), 3) if rows else None
     finally:
         link.stop()
     return rtts
@@ -58,7 +63,9 @@ def shown(rec: dict) -> str:
     f = rec.get("boundFraction")
     rtt = f" ({rec['rttMs']} ms)" if rec.get("rttMs") is not None else ""
     load = f"{rec['rate']}/s" if rec.get("rate") else f"{rec.get('concurrency')} clients"
-    return (f"+{rec['dbLatencyMs']} ms{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
+    # a database held or synced is said; a free one, as every run's was before, is not
+    where = db_text(rec["dbLatencyMs"], rec.get("dbCpuCores") or None, rec.get("dbDurable") or None)
+    return (f"{where}{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
             + (f" = {f:.2f} of its bound" if f is not None else "")
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
 
@@ -103,7 +110,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         say(f"building {v.name} when needed")
         v.ensure_built(ctx, log=open(folder / "build.log", "ab"))
 
-    latencies = sorted({w.latency_ms for u in units for _, w in u.windows})
+    settings = databases(units)
     runtimes = {v.runtime for v in variants}
     floors = {name: (lambda port, v=v: v.floor_command(ctx, port)) for name, v in floors_of(variants).items()}
     conns = {u.series.variant.db_connection_count(u.series.run_settings(ctx.env)) * u.series.nodes for u in units}
@@ -122,7 +129,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     with slowdb.slowed(db, db_cpu, db_durable):
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
-        _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder)
+        _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder)
     # a sweep's or map's cells beside the model's prediction of each (results.write_all computes it, as the
     # redraw does: ./tradebench report FOLDER), from parameters fitted on other runs
     results.write_all(folder, doc, ctx.root)
@@ -132,10 +139,11 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     return folder, doc
 
 
-def _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, conns, floors, modes, folder) -> None:
+def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder) -> None:
     t0 = time.monotonic()
     scratch = "TRADER_CALIBRATION" if db.private else db.name
-    if db.private and (calibration or t.link or any(latencies)):
+    probed = t.link or any(lat for lat, _, _ in settings)
+    if db.private and (calibration or probed):
         dbmod.create(ctx, scratch)
     if calibration:
         # a ceiling is measured at saturation: the runs' connection count, no pause
@@ -144,11 +152,12 @@ def _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, co
             calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
             persist_modes=modes)
     rtts: dict = {}
-    if t.link or any(latencies):
-        rtts = probe_rtts(ctx, db, scratch, latencies, folder / "round-trips")
-        say("round trips: " + ", ".join(f"+{k} ms: {v} ms" for k, v in rtts.items()))
+    if probed:
+        rtts = probe_rtts(ctx, db, scratch, settings, folder / "round-trips")
+        say("round trips: " + ", ".join(f"{db_text(*s)}: {rtts.get(db_key(*s))} ms" for s in settings))
         if cells is not None:
-            doc["cells"]["rttMs"] = {str(k): v for k, v in rtts.items()}
+            doc["cells"]["rttMs"] = dict(rtts)
+    env = doc["environment"]
 
     for i, u in enumerate(units, 1):
         name = f"[{i}/{len(units)}] {u.series.name}"
@@ -156,6 +165,9 @@ def _measure(ctx, db, doc, units, t, calibration, cells, latencies, runtimes, co
         out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
 
         def on_record(rec, name=name):
+            # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
+            rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
+            rec.setdefault("dbDurable", env.get("databaseDurable"))
             if not rec.get("error") and doc["calibration"]:
                 figures.attach_fractions(rec, doc["calibration"])
             say(f"{name} #{rec['repeat']}: {shown(rec)}")

@@ -3,13 +3,14 @@
   Toxiproxy in front of the database (when the link is wanted) -> the variant built and started behind it
   -> healthy -> `loadclient verify` (no added latency) -> restarted (verify leaves orders in the market that
   would trade with the load) -> JIT warm-up at the heaviest window's load (a JVM) -> for each window: what
-  the load before left in the variant's inboxes stored (no load, no added latency, until SALES stops
-  growing), the link's latency set, SALES emptied, a fresh `loadclient load` (warm-up or settle, then the
-  measured window) while the variant, the database, the link and the load client are sampled every second
-  -> one run record per window.
+  the load before left in the variant's inboxes stored (no load, no added latency, the database as the run
+  has it, until SALES stops growing), the window's own database set (its cores, its commits synced or not:
+  run/slowdb.py), the link's latency set, SALES emptied, a fresh `loadclient load` (warm-up or settle, then
+  the measured window) while the variant, the database, the link and the load client are sampled every
+  second, the database put back -> one run record per window.
 
-Whatever it started is stopped, on success, failure, Ctrl-C or SIGTERM. Sales are counted per window from
-SALES rows created in the window, not from the process.
+Whatever it started is stopped, and a window's database put back, on success, failure, Ctrl-C or SIGTERM.
+Sales are counted per window from SALES rows created in the window, not from the process.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 
 from ..report import bounds
-from ..run import loadclient, members, process, toxiproxy
+from ..run import loadclient, members, process, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.db import DbError
 from ..run.variants import ManifestError
@@ -255,8 +256,14 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
     def window_record(rep: int, w: Window) -> dict:
-        return {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
-                "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.latency_ms)}
+        rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
+               "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
+        # the window's own database; a window without one has the run's (execute.py records that)
+        if w.db_cpu is not None:
+            rec["dbCpuCores"] = w.db_cpu
+        if w.db_durable is not None:
+            rec["dbDurable"] = w.db_durable
+        return rec
 
     try:
         v.ensure_built(ctx, log=open(out / "build.log", "ab"))
@@ -273,14 +280,17 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
             for i, (rep, w) in enumerate(unit.windows, 1):
                 if not inst.alive():
                     raise RunFailed(f"{v.name} died (log: {out / 'variant.log'})")
-                say(f"+{w.latency_ms} ms, {w.load_text} (window {i}/{len(unit.windows)}, repeat {rep})")
+                say(f"{w.db_text}, {w.load_text} (window {i}/{len(unit.windows)}, repeat {rep})")
                 rec = window_record(rep, w)
                 rec["startedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
                 t0 = time.monotonic()
                 rec["drainSeconds"] = inst.drain()
-                wout = out / (f"r{rep}-{i:02d}-{w.latency_ms}ms" if len(unit.windows) > 1 else "window")
+                wout = out / (f"r{rep}-{i:02d}-{w.db_slug}" if len(unit.windows) > 1 else "window")
                 try:
-                    rec.update(inst.measure(w, t, t.warmup if i == 1 else str(t.settle), wout))
+                    # set after the drain (the backlog stored by the database as the run has it), put back before
+                    # the next window's drain, and on a failure or an interrupt
+                    with slowdb.for_window(db, w.db_cpu, w.db_durable):
+                        rec.update(inst.measure(w, t, t.warmup if i == 1 else str(t.settle), wout))
                 except RunFailed as e:
                     rec["error"] = str(e)
                 rec["logs"] = os.path.relpath(wout, folder)

@@ -1,7 +1,8 @@
 """What a measurement is made of, for every command that measures (bench, compare, sweep, map):
 
   Series   a variant row: the variant with its row's settings, ENGINES and persist mode
-  Window   one measured load: the database's added latency and the offered load (closed or open loop)
+  Window   one measured load: the database as it is in that window (its added latency; a map along a busy
+           or durable database also its cores or whether its commits are synced) and the offered load
   Timing   how long each step lasts (verify, JIT warm-up, warm-up, settle, window)
   Unit     one process of a series and the windows measured on it, in order
 
@@ -21,6 +22,8 @@ from ..run.variants import Variant, row_label
 
 #: seconds of each round-trip probe (one connection, single rows, through the link at one latency)
 PROBE_SECONDS = 3
+#: seconds to give a window its own database and put it back (a cgroup's files, a few SQL statements)
+SETTING_SECONDS = 1
 
 
 @dataclass
@@ -44,10 +47,55 @@ class Window:
     concurrency: int = 64
     wait_ms: int = 0
     rate: int | None = None
+    # the database of this window alone, set just before it and put back after (run/slowdb.py); None: as the
+    # whole run has it (--db-cpu, --db-durable)
+    db_cpu: float | None = None        # its server held to this many cores
+    db_durable: bool | None = None     # every commit synced (True) or not (False)
 
     @property
     def load_text(self) -> str:
         return f"{self.rate}/s" if self.rate else f"{self.concurrency} clients, wait {self.wait_ms} ms"
+
+    @property
+    def database(self) -> tuple[int, float | None, bool | None]:
+        return self.latency_ms, self.db_cpu, self.db_durable
+
+    @property
+    def db_key(self) -> str:
+        return db_key(*self.database)
+
+    @property
+    def db_text(self) -> str:
+        return db_text(*self.database)
+
+    @property
+    def db_slug(self) -> str:
+        return db_slug(*self.database)
+
+
+def cores_text(cores: float) -> str:
+    return f"{cores:g} core" + ("" if cores == 1 else "s")
+
+
+def db_key(latency_ms: int, cpu: float | None = None, durable: bool | None = None) -> str:
+    """A window's database as a key of the round trips measured (results' cells.rttMs): the added latency alone
+    ("10", as every folder before a window could hold its own cores or syncing), else with them
+    ("0, 0.25 cores", "0, synced")."""
+    return ", ".join([str(latency_ms)] + ([cores_text(cpu)] if cpu is not None else [])
+                     + ([("synced" if durable else "not synced")] if durable is not None else []))
+
+
+def db_slug(latency_ms: int, cpu: float | None = None, durable: bool | None = None) -> str:
+    """A window's database in a file's name: 10ms, 0ms-0.25cores, 0ms-synced."""
+    return "-".join([f"{latency_ms}ms"] + ([f"{cpu:g}cores"] if cpu is not None else [])
+                    + ([("synced" if durable else "not-synced")] if durable is not None else []))
+
+
+def db_text(latency_ms: int, cpu: float | None = None, durable: bool | None = None) -> str:
+    """A window's database for the log: +10 ms, +0 ms with 0.25 cores, +0 ms with every commit synced."""
+    extra = ([cores_text(cpu)] if cpu is not None else []) + \
+        ([("every commit synced" if durable else "commits not synced")] if durable is not None else [])
+    return f"+{latency_ms} ms" + (f" with {' and '.join(extra)}" if extra else "")
 
 
 @dataclass
@@ -168,6 +216,11 @@ def window_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
     return [Unit(s, [(rep, w) for rep in range(1, repeat + 1)]) for s, w in rows]
 
 
+def databases(units: list[Unit]) -> list[tuple[int, float | None, bool | None]]:
+    """Every database setting the windows of UNITS ask for, once each, in the order they first come."""
+    return list(dict.fromkeys(w.database for u in units for _, w in u.windows))
+
+
 def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[Unit]:
     """One process per series, measured at every cell, REPEAT passes over the cells (interleaved in time)."""
     return [Unit(s, [(rep, c) for rep in range(1, repeat + 1) for c in cells]) for s in series]
@@ -175,8 +228,9 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[U
 
 def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calibration | None = None) -> int:
     """The wall time of UNITS: for each, its start (twice when verified: the market is emptied by a restart),
-    verify, the JIT warm-up of a JVM, the first window's warm-up, and every window with its settle and drain;
-    the round-trip probes of a run through the link; the calibration's ceilings."""
+    verify, the JIT warm-up of a JVM, the first window's warm-up, and every window with its settle and drain
+    (and the setting of a window's own database: a cgroup written, SQL run, both put back after); the
+    round-trip probes of a run through the link, one per database setting; the calibration's ceilings."""
     first_warm = min(t.warmup_max, 30) if t.warmup == "auto" else int(t.warmup)
     out = 0
     for u in units:
@@ -184,9 +238,11 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calib
         start = (8 if java else 3) * max(1, u.series.nodes)
         out += start * (2 if t.verify else 1) + (25 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
         out += first_warm + t.window + 3 + (len(u.windows) - 1) * (t.settle + t.window + 5)
-    latencies = {w.latency_ms for u in units for _, w in u.windows}
-    if t.link or any(latencies):
-        out += PROBE_SECONDS * 2 * len(latencies)
+        out += SETTING_SECONDS * sum(1 for _, w in u.windows if w.db_cpu is not None or w.db_durable is not None)
+    settings = databases(units)
+    if t.link or any(lat for lat, _, _ in settings):
+        out += PROBE_SECONDS * 2 * len(settings)
+        out += SETTING_SECONDS * sum(1 for _, cpu, durable in settings if cpu is not None or durable is not None)
     if calibration:
         variants = {(u.series.variant.name, u.series.variant.label): u.series.variant for u in units}.values()
         http = len({v.runtime for v in variants}) + len({v.floor["name"] for v in variants if v.floor})

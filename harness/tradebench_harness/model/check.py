@@ -1,7 +1,9 @@
 """The model held against a measurement: per cell of a map (or sweep), prediction beside measurement.
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
-offered rate and the probe's round trip at its latency), never from what it measured. A map calls
+offered rate, its database: the probe's round trip at its setting, the cores its server was held to), never
+from what it measured. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
+durable database sets it per cell), else, in a folder made before runs carried it, the whole run's. A map calls
 `held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
 """
 from __future__ import annotations
@@ -37,17 +39,20 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
             continue
         d = by_key[key]
         lat = r.get("dbLatencyMs") or 0
+        db_cores, durable = _cores(r, env), _durable(r, env)
         rtt = r.get("rttMs") or rtts.get(str(lat))
         if rtt is None:
             continue
         overrides = {k: v for k, v in (r.get("settings") or {}).items() if k in d.variant.settings and k != "PERSIST"}
         persist = r.get("persist") or "per-sale"
-        # a durable database's fsync is in the probe's round trip already (the probe runs inside the run's
-        # database); a busy one's capacity is not, and is added from the cores the run held it to
+        # a durable database's fsync is in the probe's round trip already (the probe runs with the cell's
+        # database: docs/model.md's RTT + F, F measured in the same hour); a busy one's capacity is not, and is
+        # added from the cores the cell held it to
         p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides,
-                           db=_busy(pset, persist, env.get("databaseCpuCores")))
+                           db=_busy(pset, persist, db_cores))
         cpu = (r.get("cpu") or {}).get("variant") or {}
-        row = {"design": key, "latencyMs": lat, "rttMs": rtt, "rate": r["rate"],
+        row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
+               "rate": r["rate"],
                "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
                "limit": p.limit, "salesError": _err(p.sales_per_minute, r["salesPerMinute"]),
                "cpuPercent": cpu.get("cpuPercent"),
@@ -57,6 +62,15 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
                "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
         out.append(row)
     return out
+
+
+def _cores(run: dict, env: dict) -> float | None:
+    v = run["dbCpuCores"] if "dbCpuCores" in run else env.get("databaseCpuCores")
+    return float(v) if v else None
+
+
+def _durable(run: dict, env: dict) -> bool:
+    return bool(run["dbDurable"] if "dbDurable" in run else env.get("databaseDurable"))
 
 
 def _busy(pset: dict, persist: str, db_cores):
@@ -81,17 +95,30 @@ def _pct(e):
     return "" if e is None else f"{e * 100:+.0f} %"
 
 
+def _database(r: dict) -> str:
+    """A row's database beyond its latency: "0.25 cores", "synced", both, or "" (free, not synced)."""
+    parts = ([f"{r['dbCpuCores']:g} cores"] if r.get("dbCpuCores") else []) + (["synced"] if r.get("dbDurable") else [])
+    return ", ".join(parts)
+
+
 def table(rows: list[dict]) -> str:
-    """The rows as a Markdown table, prediction beside measurement, a miss marked ✗."""
-    lines = ["| design | +ms | round trip ms | load | sales/min | predicted | error | limit | variant CPU % | predicted "
-             "| error | RSS MB | predicted | error |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    """The rows as a Markdown table, prediction beside measurement, a miss marked ✗; the database's column where
+    a row's database was busy or durable."""
+    db_col = any(_database(r) for r in rows)
+    lines = ["| design | +ms | " + ("database | " if db_col else "") + "round trip ms | load | sales/min | predicted "
+             "| error | limit | variant CPU % | predicted | error | RSS MB | predicted | error |",
+             "| --- | ---: | " + ("--- | " if db_col else "") + "---: | ---: | ---: | ---: | ---: | --- | ---: | ---: "
+             "| ---: | ---: | ---: | ---: |"]
 
     def mark(e):
         return _pct(e) + (" ✗" if e is not None and abs(e) > WITHIN else "")
 
-    for r in sorted(rows, key=lambda r: (r["design"], r["latencyMs"], r["rate"])):
-        lines.append(f"| {r['design']} | {r['latencyMs']} | {r['rttMs']:.3g} | {r['rate']:,}/s | "
+    def order(r):
+        return r["design"], r["latencyMs"], -(r.get("dbCpuCores") or float("inf")), bool(r.get("dbDurable")), r["rate"]
+
+    for r in sorted(rows, key=order):
+        lines.append(f"| {r['design']} | {r['latencyMs']} | " + (f"{_database(r) or 'free'} | " if db_col else "")
+                     + f"{r['rttMs']:.3g} | {r['rate']:,}/s | "
                      f"{r['salesPerMinute']:,.0f} | {r['predictedSalesPerMinute']:,.0f} | {mark(r['salesError'])} | "
                      f"{r['limit']} | {r['cpuPercent'] if r['cpuPercent'] is not None else ''} | "
                      f"{r['predictedCpuPercent'] if r['predictedCpuPercent'] is not None else ''} | "

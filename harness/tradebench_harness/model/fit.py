@@ -508,9 +508,12 @@ def fill_from_other_machines(sets: list[dict]) -> None:
 
 
 def slowed_database(doc: dict) -> bool:
-    """The run's database was held to a share of the cores or synced every commit (--db-cpu, --db-durable)."""
+    """The run's database was held to a share of the cores or synced every commit: for the whole run (--db-cpu,
+    --db-durable) or in some of its cells (a map along a busy or a durable database, its runs' dbCpuCores and
+    dbDurable). A folder with such cells is left out whole: its other cells share their process and hour."""
     env = doc.get("environment") or {}
-    return bool(env.get("databaseCpuCores")) or bool(env.get("databaseDurable"))
+    return bool(env.get("databaseCpuCores")) or bool(env.get("databaseDurable")) or any(
+        r.get("dbCpuCores") or r.get("dbDurable") for r in doc.get("runs") or [])
 
 
 def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,

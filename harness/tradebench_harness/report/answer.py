@@ -1,8 +1,9 @@
 """The latency sweep's and the map's view of a results folder: per series (a variant with its row's
-settings) and cell (a database latency and a load), the figures over the repeats, the design's bound,
-where two designs cross, and which design stored the most sales in each cell of the map.
+settings) and cell (a place on the axis of slow database, axis.py: a latency, the database's cores, or its
+commits synced or not; and a load), the figures over the repeats, the design's bound, where two designs
+cross (along the round trip), and which design stored the most sales in each cell of the map.
 
-summary.md's and report.html's sections for a document made by cells.py (doc["cells"])."""
+summary.md's and report.html's sections for a document with cells (doc["cells"], cli/measure.py)."""
 from __future__ import annotations
 
 import html as h
@@ -12,6 +13,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
 from . import bounds, stats, tables
+from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, plt, png, table
 
 # CPU groups of a cell, in the order the tables show them
@@ -37,23 +39,45 @@ def load_key(r: dict) -> str:
     return f"{r['rate']}/s" if r.get("rate") else f"{r.get('concurrency')} clients"
 
 
+def at(p: dict):
+    """A point's (or a cell's) place on the axis; a point made before the axis was kept is at its latency."""
+    return p["at"] if "at" in p else p.get("latencyMs")
+
+
+def axis_of(pts: list[dict]) -> Axis:
+    return Axis(pts[0].get("axis") or "far") if pts else Axis()
+
+
+def places(pts: list[dict]) -> list:
+    """The axis's places of PTS, from the least slow database to the slowest."""
+    return axis_of(pts).ordered(at(p) for p in pts)
+
+
 def points(doc: dict) -> list[dict]:
-    """One point per (series, latency, load): medians and ranges over its repeats, the bound, its fraction."""
+    """One point per (series, place on the axis, load): medians and ranges over its repeats, the bound, its
+    fraction."""
+    ax, env = of_doc(doc), doc.get("environment") or {}
     groups: dict[tuple, list[dict]] = {}
     failed: dict[tuple, str] = {}
+
+    def key_of(r):
+        return r["series"], ax.of(r, env), load_key(r)
+
     for r in doc["runs"]:
-        key = (r["series"], r["dbLatencyMs"], load_key(r))
+        key = key_of(r)
         if r.get("error") or r.get("salesPerMinute") is None:
             failed.setdefault(key, r.get("error") or "no figures")
             continue
         groups.setdefault(key, []).append(r)
     out = []
-    for key in sorted(set(groups) | set(failed), key=lambda k: (k[0], k[1], k[2])):
+    for key in sorted(set(groups) | set(failed), key=lambda k: (k[0], ax.rank(k[1]), k[2])):
         rs = groups.get(key, [])
-        series, lat, load = key
-        first = rs[0] if rs else next(r for r in doc["runs"] if (r["series"], r["dbLatencyMs"], load_key(r)) == key)
+        series, place, load = key
+        first = rs[0] if rs else next(r for r in doc["runs"] if key_of(r) == key)
         bound = first.get("boundSalesPerMinute")
-        p = {"series": series, "variant": first["variant"], "latencyMs": lat, "load": load,
+        p = {"series": series, "variant": first["variant"], "axis": ax.kind, "at": place,
+             "latencyMs": first["dbLatencyMs"], "dbCpuCores": cores_of(first, env), "dbDurable": durable_of(first, env),
+             "load": load,
              "rate": first.get("rate"), "concurrency": first.get("concurrency"), "rttMs": first.get("rttMs"),
              "inFlight": first.get("inFlight"), "engines": first.get("engines"), "persist": first.get("persist"),
              "bound": bound, "repeats": len(rs), "error": None if rs else failed.get(key),
@@ -74,15 +98,18 @@ def points(doc: dict) -> list[dict]:
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
         out.append(p)
     for p in out:
-        p["withinNoiseOf"] = sorted(o["series"] for o in out if o is not p and o["latencyMs"] == p["latencyMs"]
+        p["withinNoiseOf"] = sorted(o["series"] for o in out if o is not p and o["at"] == p["at"]
                                     and o["load"] == p["load"]
                                     and tie(p["salesPerMinute"], o["salesPerMinute"]))
     return out
 
 
 def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
-    """Per load: where two series swap places along the round trip (bounds.crossovers)."""
+    """Per load: where two series swap places along the round trip (bounds.crossovers); none along a busy or a
+    durable database's axis, whose cells differ in what the database does, not in how far it is."""
     out = {}
+    if not axis_of(pts).far:
+        return out
     for load in sorted({p["load"] for p in pts}):
         series: dict[str, dict] = {}
         for p in pts:
@@ -94,13 +121,13 @@ def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
 
 
 def winners(pts: list[dict]) -> list[dict]:
-    """Per cell (latency, load): the series that stored the most sales, by how much over the next one, the
-    series within noise of it (a tie), and by how much the tied series' least is over the best of the rest
+    """Per cell (place on the axis, load): the series that stored the most sales, by how much over the next one,
+    the series within noise of it (a tie), and by how much the tied series' least is over the best of the rest
     (overRest: a tie of the leaders can still be far ahead of the others; None when every series ties)."""
     out = []
-    for lat in sorted({p["latencyMs"] for p in pts}):
+    for place in places(pts):
         for load in loads_of(pts):
-            cell = sorted((p for p in pts if p["latencyMs"] == lat and p["load"] == load and p["salesPerMinute"]),
+            cell = sorted((p for p in pts if at(p) == place and p["load"] == load and p["salesPerMinute"]),
                           key=lambda p: -p["salesPerMinute"]["median"])
             if not cell:
                 continue
@@ -110,7 +137,8 @@ def winners(pts: list[dict]) -> list[dict]:
             nxt = cell[1]["salesPerMinute"]["median"] if len(cell) > 1 else None
             least_tied = min(p["salesPerMinute"]["median"] for p in [best, *tied])
             over_rest = least_tied / rest[0]["salesPerMinute"]["median"] if tied and rest else None
-            out.append({"latencyMs": lat, "load": load, "rttMs": best["rttMs"], "winner": best["series"],
+            out.append({"at": place, "latencyMs": best.get("latencyMs"), "load": load, "rttMs": best["rttMs"],
+                        "winner": best["series"],
                         "salesPerMinute": best["salesPerMinute"]["median"],
                         "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None,
                         "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell)})
@@ -129,7 +157,7 @@ def cheapest(pts: list[dict]) -> list[dict]:
     out = []
     for w in winners(pts):
         names = [w["winner"], *w["ties"]]
-        carriers = [p for p in pts if p["series"] in names and p["latencyMs"] == w["latencyMs"] and p["load"] == w["load"]]
+        carriers = [p for p in pts if p["series"] in names and at(p) == w["at"] and p["load"] == w["load"]]
 
         def least(key, carriers=carriers):
             got = sorted((p for p in carriers if median(key(p)) is not None), key=lambda p: median(key(p)))
@@ -140,7 +168,7 @@ def cheapest(pts: list[dict]) -> list[dict]:
 
         cpu_s, cpu, cpu_next = least(lambda p: p["cpuPercent"].get("variant"))
         p99_s, p99, p99_next = least(lambda p: p["p99Ms"])
-        out.append({"latencyMs": w["latencyMs"], "load": w["load"], "rttMs": w["rttMs"], "carriers": names,
+        out.append({"at": w["at"], "latencyMs": w["latencyMs"], "load": w["load"], "rttMs": w["rttMs"], "carriers": names,
                     "leastCpu": cpu_s, "cpuPercent": cpu, "cpuNextOver": cpu_next,
                     "lowestP99": p99_s, "p99Ms": p99, "p99NextOver": p99_next})
     return out
@@ -181,7 +209,8 @@ def point_cells(p: dict) -> list[str]:
     if p["error"]:
         notes.append(f"failed: {p['error'][:120]}")
     res = p["rssMb"], p["threads"], p["processes"]
-    return [p["series"], str(p["latencyMs"]), fmt_rtt(p["rttMs"]), p["load"], tables.cell(p["salesPerMinute"]),
+    return [p["series"], Axis(p.get("axis") or "far").name(at(p)), fmt_rtt(p["rttMs"]), p["load"],
+            tables.cell(p["salesPerMinute"]),
             (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
             f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
             " / ".join(tables.fmt(median(p[k]), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms")),
@@ -190,16 +219,28 @@ def point_cells(p: dict) -> list[str]:
             "; ".join(notes)]
 
 
-HEAD = ["series", "+ms", "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
-        "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
-        "RSS MB / threads / processes", "database connections open", "notes"]
+def head(ax: Axis) -> list[str]:
+    """The columns of the table of every point, the axis's second."""
+    return ["series", ax.head, "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
+            "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
+            "RSS MB / threads / processes", "database connections open", "notes"]
 
-EXPLAIN = ("+ms: latency added to every database round trip (Toxiproxy, in the path at every latency); round trip: "
-           "one INSERT on one connection through that link, measured before the series. A design's bound is the "
-           "inserts it keeps in flight (its manifest's inFlight) ÷ the round trip (Little's law), in sales/min; "
-           "none for a multi-row INSERT per cycle, whose bound is in cycles, not sales. Each cell: median "
-           "(min–max) over the repeats, which are passes over the cells of one process, interleaved in time. "
-           f"≈: sales/min ranges overlap (within noise; a figure measured once counts as ±{SINGLE_RUN_NOISE:.0%}). CPU %: 100 = one core; link: the Toxiproxy process.")
+
+
+def explain(ax: Axis) -> str:
+    """What the tables' figures mean, along AX."""
+    return (f"{ax.explain}; round trip: one INSERT on one connection through that link, with the cell's database, "
+            "measured before the series. A design's bound is the "
+            "inserts it keeps in flight (its manifest's inFlight) ÷ the round trip (Little's law), in sales/min; "
+            "none for a multi-row INSERT per cycle, whose bound is in cycles, not sales. Each cell: median "
+            "(min–max) over the repeats, which are passes over the cells of one process, interleaved in time. "
+            f"≈: sales/min ranges overlap (within noise; a figure measured once counts as ±{SINGLE_RUN_NOISE:.0%}). "
+            "CPU %: 100 = one core; link: the Toxiproxy process.")
+
+
+
+def every_point_title(ax: Axis) -> str:
+    return "Every series at every latency" if ax.far else "Every series in every cell"
 
 
 def crossover_text(c: dict) -> str:
@@ -210,49 +251,60 @@ def crossover_text(c: dict) -> str:
 def md(doc: dict) -> str:
     pts = points(doc)
     kind = doc["cells"]["kind"]
-    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", EXPLAIN + "\n"]
+    ax = of_doc(doc)
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", explain(ax) + "\n"]
     if kind == "map":
         lines += ["## The map: which design stored the most sales", "",
-                  "| +ms | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+                  f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
                   "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
         ws = winners(pts)
-        for lat in sorted({w["latencyMs"] for w in ws}):
-            row = [str(lat), fmt_rtt(next(w["rttMs"] for w in ws if w["latencyMs"] == lat))]
+        for place in ax.ordered(w["at"] for w in ws):
+            row = [ax.name(place), fmt_rtt(next(w["rttMs"] for w in ws if w["at"] == place))]
             for load in loads_of(pts):
-                w = next((w for w in ws if w["latencyMs"] == lat and w["load"] == load), None)
+                w = next((w for w in ws if w["at"] == place and w["load"] == load), None)
                 row.append(winner_text(w) if w else "–")
             lines.append("| " + " | ".join(row) + " |")
         lines += ["", "## What carrying the load costs: the cheapest carrier of each cell", "",
                   "Among the designs that carry a cell's load (within noise of the most sales), the one whose process "
                   "group used the least CPU (in cores) and the one with the lowest p99, and how far the next carrier "
                   "is above it. Where a cell is a tie, this decides.", "",
-                  "| +ms | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+                  f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
                   "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
         cs = cheapest(pts)
-        for lat in sorted({c["latencyMs"] for c in cs}):
-            row = [str(lat), fmt_rtt(next(c["rttMs"] for c in cs if c["latencyMs"] == lat))]
+        for place in ax.ordered(c["at"] for c in cs):
+            row = [ax.name(place), fmt_rtt(next(c["rttMs"] for c in cs if c["at"] == place))]
             for load in loads_of(pts):
-                c = next((c for c in cs if c["latencyMs"] == lat and c["load"] == load), None)
+                c = next((c for c in cs if c["at"] == place and c["load"] == load), None)
                 row.append(cheapest_text(c) if c else "–")
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
-    lines += ["## Every series at every latency", "", "| " + " | ".join(HEAD) + " |",
+    lines += [f"## {every_point_title(ax)}", "", "| " + " | ".join(head(ax)) + " |",
               "| " + " | ".join(["---"] * 4 + ["---:"] * 4 + ["---"] * 4 + ["---:", "---"]) + " |"]
     lines += ["| " + " | ".join(point_cells(p)) + " |" for p in pts]
-    lines += ["", "## Where two designs cross", ""]
-    any_cross = False
-    for load, cs in crossovers(pts).items():
-        for c in cs:
-            any_cross = True
-            lines.append(f"- {load}: {crossover_text(c)}")
-    if not any_cross:
-        lines.append("- none: no pair was clearly ahead on one side of a latency and clearly behind on the other")
+    if ax.far:
+        lines += ["", "## Where two designs cross", ""]
+        any_cross = False
+        for load, cs in crossovers(pts).items():
+            for c in cs:
+                any_cross = True
+                lines.append(f"- {load}: {crossover_text(c)}")
+        if not any_cross:
+            lines.append("- none: no pair was clearly ahead on one side of a latency and clearly behind on the other")
     lines += model_md(doc)
-    rtt = doc["cells"].get("rttMs") or {}
-    lines += ["", "## Round trips", "", "| +ms | one INSERT's round trip ms |", "| ---: | ---: |"]
-    lines += [f"| {k} | {fmt_rtt(v)} |" for k, v in sorted(rtt.items(), key=lambda kv: int(kv[0]))]
+    lines += ["", "## Round trips", ""] + round_trips_md(doc)
     lines += ["", "## Environment", "", environment_text(doc)]
     return "\n".join(lines) + "\n"
+
+
+def round_trips_md(doc: dict) -> list[str]:
+    """The probe's round trip of every database setting of the cells (cells.rttMs): by added latency, or, where a
+    cell had a database of its own, by "latency, cores" or "latency, synced"."""
+    rtt = doc["cells"].get("rttMs") or {}
+    if all(k.isdigit() for k in rtt):
+        return (["| +ms | one INSERT's round trip ms |", "| ---: | ---: |"]
+                + [f"| {k} | {fmt_rtt(v)} |" for k, v in sorted(rtt.items(), key=lambda kv: int(kv[0]))])
+    return (["| +ms, the cell's database | one INSERT's round trip ms |", "| --- | ---: |"]
+            + [f"| {k} | {fmt_rtt(v)} |" for k, v in rtt.items()])
 
 
 def model_md(doc: dict) -> list[str]:
@@ -298,34 +350,66 @@ def colours(pts: list[dict]) -> dict[str, str]:
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
+def x_of(p: dict, ax: Axis):
+    """Where a point sits on a chart of sales along AX: its round trip (far), its database's cores (busy), 0 or 1
+    (durable: commits not synced, synced); None where it has no place on a log scale (no round trip measured, a
+    database not held)."""
+    if ax.kind == "busy":
+        return at(p) or None
+    if ax.kind == "durable":
+        return 1 if at(p) else 0
+    return p["rttMs"] or None
+
+
+def along(ax: Axis) -> str:
+    """What a chart of sales/min is drawn against."""
+    return {"busy": "the database's cores", "durable": "commits not synced and synced"}.get(ax.kind, "the round trip")
+
+
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
-    """sales/min against the round trip (log-log), a line per series with its min–max, its bound dashed."""
+    """sales/min along the axis (far: against the round trip, log-log; busy: the database's cores, fewer to the
+    right; durable: not synced, synced), a line per series with its min–max, its bound dashed."""
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
+    axis = axis_of(pts)
     col = colours(pts)
     load = load or loads_of(pts)[0]
     top = max((p["salesPerMinute"]["max"] for p in pts if p["load"] == load and p["salesPerMinute"]), default=None)
     for s in sorted(col):
-        ps = sorted((p for p in pts if p["series"] == s and p["load"] == load and p["rttMs"]), key=lambda p: p["rttMs"])
+        ps = sorted((p for p in pts if p["series"] == s and p["load"] == load and x_of(p, axis) is not None),
+                    key=lambda p: axis.rank(at(p)))
         got = [p for p in ps if p["salesPerMinute"]]
         if got:
-            x = [p["rttMs"] for p in got]
+            x = [x_of(p, axis) for p in got]
             med = [p["salesPerMinute"]["median"] for p in got]
             lo = [m - p["salesPerMinute"]["min"] for m, p in zip(med, got)]
             hi = [p["salesPerMinute"]["max"] - m for m, p in zip(med, got)]
             ax.errorbar(x, med, yerr=[lo, hi], marker="o", capsize=3, color=col[s], label=s, lw=1.8)
         bs = [p for p in ps if p["bound"]]
         if bs:
-            ax.plot([p["rttMs"] for p in bs], [p["bound"] for p in bs], "--", color=col[s], lw=1, alpha=0.8)
-    ax.set_xscale("log")
+            ax.plot([x_of(p, axis) for p in bs], [p["bound"] for p in bs], "--", color=col[s], lw=1, alpha=0.8)
     ax.set_yscale("log")
     if top:
         ax.set_ylim(top=top * 3)     # the bounds run far above what the cores allow at a fast database
-    ax.set_xlabel("database round trip, ms (log): one INSERT, added latency + the database's own time" if own
-                  else "database round trip, ms (log)")
+    if axis.kind == "busy":
+        cores = sorted({at(p) for p in pts if at(p)})
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(FixedLocator(cores))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.invert_xaxis()            # a busier database to the right, as a farther one is
+        ax.set_xlabel("the database's cores (log; a CPU quota on its server)")
+    elif axis.kind == "durable":
+        ax.set_xticks([0, 1], ["not synced", "every commit synced"])
+        ax.set_xlim(-0.5, 1.5)
+        ax.set_xlabel("the database's commits")
+    else:
+        ax.set_xscale("log")
+        ax.set_xlabel("database round trip, ms (log): one INSERT, added latency + the database's own time" if own
+                      else "database round trip, ms (log)")
     ax.set_ylabel("sales stored per minute (log)")
-    ax.set_title(title or f"Sales/min against the database's round trip ({load}); dashed: each design's bound")
+    ax.set_title(title or f"Sales/min against {along(axis)} ({load}); dashed: each design's bound")
     ax.grid(which="both", alpha=0.3)
     ax.legend(fontsize=7)
     if own:
@@ -336,17 +420,25 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
 TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within noise; the leaders within noise
 
 
+def cell_ticks(ax: Axis, cells: list[dict], order: list) -> list[str]:
+    """A map's row labels: each place on the axis with its round trip."""
+    rtt = {c["at"]: c["rttMs"] for c in cells}
+    return [f"{ax.text(v)}\n({fmt_rtt(rtt.get(v))} ms)" for v in order]
+
+
 def map_chart(pts: list[dict]):
-    """The winner of each cell (latency × load) in its colour, ties grey, the ratio over the next written in."""
+    """The winner of each cell (place on the axis × load) in its colour, ties grey, the ratio over the next
+    written in."""
     ws = winners(pts)
-    lats = sorted({w["latencyMs"] for w in ws})
+    axis = axis_of(pts)
+    order = axis.ordered(w["at"] for w in ws)
     loads = loads_of(pts)
     col = colours(pts)
     fig, axes = plt.subplots(1, 1 + len(loads), figsize=(5 + 4.2 * len(loads), 4.6),
                              gridspec_kw={"width_ratios": [1.3] + [1] * len(loads)})
     ax = axes[0]
     for w in ws:
-        x, y = loads.index(w["load"]), lats.index(w["latencyMs"])
+        x, y = loads.index(w["load"]), order.index(w["at"])
         ahead = ahead_of_rest(w)   # a tie of the leaders says by how much they are ahead of the rest
         face = (TIE_AHEAD if ahead else TIE) if w["ties"] else col[w["winner"]]
         ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
@@ -358,18 +450,17 @@ def map_chart(pts: list[dict]):
         ax.text(x, y, text, ha="center", va="center", fontsize=6.5 if len(tied) <= 4 or not w["ties"] else 5.5,
                 color="black" if w["ties"] else "white")
     ax.set_xlim(-0.5, len(loads) - 0.5)
-    ax.set_ylim(-0.5, len(lats) - 0.5)
+    ax.set_ylim(-0.5, len(order) - 0.5)
     ax.set_xticks(range(len(loads)), loads, fontsize=8)
-    rtt = {w["latencyMs"]: w["rttMs"] for w in ws}
-    ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
+    ax.set_yticks(range(len(order)), cell_ticks(axis, ws, order), fontsize=8)
     ax.set_xlabel("offered load")
-    ax.set_ylabel("added latency (round trip)")
+    ax.set_ylabel(axis.title)
     ax.set_title("Most sales stored (×: over the next)")
     ax.legend(handles=[Patch(color=c, label=s) for s, c in col.items()] + [Patch(color=TIE, label="tie (within noise)"),
               Patch(color=TIE_AHEAD, label="tie, ahead of the rest")],
               fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     for ax, load in zip(axes[1:], loads):
-        sweep_chart(pts, load, ax=ax, title=f"{load}: sales/min against the round trip")
+        sweep_chart(pts, load, ax=ax, title=f"{load}: sales/min against {along(axis)}")
     fig.tight_layout()
     return png(fig)
 
@@ -377,7 +468,8 @@ def map_chart(pts: list[dict]):
 def cheapest_chart(pts: list[dict]):
     """The map's second view: per cell, the carrier that used the least CPU and the one with the lowest p99."""
     cs = cheapest(pts)
-    lats = sorted({c["latencyMs"] for c in cs})
+    axis = axis_of(pts)
+    order = axis.ordered(c["at"] for c in cs)
     loads = loads_of(pts)
     col = colours(pts)
     fig, axes = plt.subplots(1, 2, figsize=(4 + 3.2 * len(loads), 4.4))
@@ -387,35 +479,35 @@ def cheapest_chart(pts: list[dict]):
         for c in cs:
             if not c[key]:
                 continue
-            x, y = loads.index(c["load"]), lats.index(c["latencyMs"])
+            x, y = loads.index(c["load"]), order.index(c["at"])
             ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
             figure = c[fig_key] / 100 if unit == "cores" else c[fig_key]
             nxt = f"\nnext ×{c[nxt_key]:.1f}" if c[nxt_key] else "\nonly carrier"
             ax.text(x, y, c[key].replace(" ", "\n", 1) + f"\n{figure:.2f} {unit}{nxt}", ha="center", va="center",
                     fontsize=6.5, color="white")
         ax.set_xlim(-0.5, len(loads) - 0.5)
-        ax.set_ylim(-0.5, len(lats) - 0.5)
+        ax.set_ylim(-0.5, len(order) - 0.5)
         ax.set_xticks(range(len(loads)), loads, fontsize=8)
-        rtt = {c["latencyMs"]: c["rttMs"] for c in cs}
-        ax.set_yticks(range(len(lats)), [f"+{l} ms\n({fmt_rtt(rtt[l])} ms)" for l in lats], fontsize=8)
+        ax.set_yticks(range(len(order)), cell_ticks(axis, cs, order), fontsize=8)
         ax.set_xlabel("offered load")
         ax.set_title(title, fontsize=10)
-    axes[0].set_ylabel("added latency (round trip)")
+    axes[0].set_ylabel(axis.title)
     fig.tight_layout()
     return png(fig)
 
 
 def cost_chart(pts: list[dict]):
     """What carrying the load costs: the variant's cores and RSS against the offered load, a line per series, a
-    panel per round trip (cores on top, memory below)."""
-    lats = sorted({p["latencyMs"] for p in pts})
+    panel per place on the axis (cores on top, memory below)."""
+    axis = axis_of(pts)
+    order = places(pts)
     rates = sorted({p["rate"] for p in pts if p["rate"]})
     col = colours(pts)
-    carries = {(s, c["latencyMs"], c["load"]) for c in cheapest(pts) for s in c["carriers"]}
-    fig, axes = plt.subplots(2, len(lats), figsize=(3.4 * len(lats) + 1, 6.4), squeeze=False, sharex=True)
-    for j, lat in enumerate(lats):
+    carries = {(s, c["at"], c["load"]) for c in cheapest(pts) for s in c["carriers"]}
+    fig, axes = plt.subplots(2, len(order), figsize=(3.4 * len(order) + 1, 6.4), squeeze=False, sharex=True)
+    for j, place in enumerate(order):
         for s in sorted(col):
-            ps = sorted((p for p in pts if p["series"] == s and p["latencyMs"] == lat and p["rate"]
+            ps = sorted((p for p in pts if p["series"] == s and at(p) == place and p["rate"]
                          and p["salesPerMinute"]), key=lambda p: p["rate"])
             if not ps:
                 continue
@@ -425,10 +517,10 @@ def cost_chart(pts: list[dict]):
                 axes[row][j].plot(x, ys, color=col[s], label=s, lw=1.6)
                 # filled: the design carries the cell's load; hollow: it falls short of the most sales
                 for p, y in zip(ps, ys):
-                    full = (s, lat, p["load"]) in carries
+                    full = (s, place, p["load"]) in carries
                     axes[row][j].plot([p["rate"]], [y], "o", color=col[s], mfc=col[s] if full else "white")
-        rtt = next((p["rttMs"] for p in pts if p["latencyMs"] == lat), None)
-        axes[0][j].set_title(f"+{lat} ms ({fmt_rtt(rtt)} ms round trip)", fontsize=9)
+        rtt = next((p["rttMs"] for p in pts if at(p) == place), None)
+        axes[0][j].set_title(f"{axis.text(place)} ({fmt_rtt(rtt)} ms round trip)", fontsize=9)
         axes[1][j].set_xlabel("offered orders/s")
         for ax in (axes[0][j], axes[1][j]):
             ax.set_xscale("log")
@@ -445,9 +537,15 @@ def cost_chart(pts: list[dict]):
     return png(fig)
 
 
+def panel_of(ax: Axis) -> str:
+    return {"busy": "a panel per database's cores", "durable": "a panel for commits not synced and synced"}.get(
+        ax.kind, "a panel per round trip")
+
+
 def charts(doc: dict) -> dict[str, tuple[str, str]]:
     """Every chart of a sweep or a map: id -> (caption, PNG as base64), in the report's order."""
     pts = points(doc)
+    ax = of_doc(doc)
     out = {}
     if pts and doc["cells"]["kind"] == "map":
         out["map"] = ("the map: which design stored the most sales per cell; each design's curves beside it",
@@ -456,28 +554,31 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
                            "carry its load", cheapest_chart(pts))
         if any(p["rate"] for p in pts):
             out["cost"] = ("what carrying the load costs: each design's cores and memory against the offered load, "
-                           "a panel per round trip", cost_chart(pts))
+                           f"{panel_of(ax)}", cost_chart(pts))
     for i, load in enumerate(loads_of(pts)):
-        out["latency-sweep" if i == 0 else f"latency-sweep-{load.split()[0].replace('/', '-')}"] = (
-            f"sales/min against the round trip, {load}; dashed: each design's bound", sweep_chart(pts, load))
+        out[ax.chart if i == 0 else f"{ax.chart}-{load.split()[0].replace('/', '-')}"] = (
+            f"sales/min against {along(ax)}, {load}; dashed: each design's bound", sweep_chart(pts, load))
     return out
 
 
 def html(doc: dict, drawn: dict | None = None) -> str:
     """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
     pts = points(doc)
+    ax = of_doc(doc)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
-             f"<p>{h.escape(EXPLAIN)}</p>"]
+             f"<p>{h.escape(explain(ax))}</p>"]
     for name, (caption, data) in (drawn if drawn is not None else charts(doc)).items():
         parts.append(img(name, caption, data))
     attrs = [f'class="point{" at-bound" if p["atBound"] else ""}" data-series="{h.escape(p["series"])}"' for p in pts]
-    parts.append("<h2>Every series at every latency</h2>" + table(HEAD, [point_cells(p) for p in pts], "points", attrs))
-    items = [f"<li>{h.escape(load)}: {h.escape(crossover_text(c))}</li>" for load, cs in crossovers(pts).items() for c in cs]
-    parts.append("<h2>Where two designs cross</h2><ul class='crossovers'>" + ("".join(items) or
-                 "<li>none: no pair was clearly ahead on one side of a latency and clearly behind on the other</li>")
-                 + "</ul>")
+    parts.append(f"<h2>{every_point_title(ax)}</h2>" + table(head(ax), [point_cells(p) for p in pts], "points", attrs))
+    if ax.far:
+        items = [f"<li>{h.escape(load)}: {h.escape(crossover_text(c))}</li>" for load, cs in crossovers(pts).items()
+                 for c in cs]
+        parts.append("<h2>Where two designs cross</h2><ul class='crossovers'>" + ("".join(items) or
+                     "<li>none: no pair was clearly ahead on one side of a latency and clearly behind on the other</li>")
+                     + "</ul>")
     env = doc.get("environment") or {}
     parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
     parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))

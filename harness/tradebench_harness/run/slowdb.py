@@ -5,7 +5,9 @@
   durable  every commit synced to disk (innodb_flush_log_at_trx_commit=1): each commit waits for an fsync,
            and group commit rewards many commits in flight
 
-`slowed(db, cpu, durable)` makes the database so for what runs inside and puts it back after. The cgroup
+`slowed(db, cpu, durable)` makes the database so for what runs inside (a whole run) and puts it back after;
+`for_window(db, cpu, durable)` does the same for one measured window (a map drawn along the database's cores
+or along its commits synced or not). The cgroup
 needs the server's process on this machine (the private database, or a local one whose pid file the harness
 knows) and a writable cgroup file system (root, or a delegated cgroup)."""
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from .db import DbError
 
 PERIOD_US = 100_000
+#: the options that ask for a CPU quota, as an error names them
+ASKED = "--db-cpu (or map --db-kind busy)"
 V2 = Path("/sys/fs/cgroup")
 V1 = Path("/sys/fs/cgroup/cpu")
 
@@ -25,7 +29,7 @@ def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text)
     except OSError as e:
-        raise DbError(f"--db-cpu: cannot write {path} ({e.strerror}): a CPU quota needs root or a delegated cgroup") from e
+        raise DbError(f"{ASKED}: cannot write {path} ({e.strerror}): a CPU quota needs root or a delegated cgroup") from e
 
 
 def _cgroup_dir(name: str) -> tuple[Path, str]:
@@ -39,11 +43,11 @@ def _cgroup_dir(name: str) -> tuple[Path, str]:
         d = V1 / name
         kind = "v1"
     else:
-        raise DbError("--db-cpu: no cgroup CPU controller on this machine (neither cgroup v2's cpu nor v1's cpu)")
+        raise DbError(f"{ASKED}: no cgroup CPU controller on this machine (neither cgroup v2's cpu nor v1's cpu)")
     try:
         d.mkdir(exist_ok=True)
     except OSError as e:
-        raise DbError(f"--db-cpu: cannot create the cgroup {d} ({e.strerror})") from e
+        raise DbError(f"{ASKED}: cannot create the cgroup {d} ({e.strerror})") from e
     return d, kind
 
 
@@ -51,9 +55,9 @@ def _cgroup_dir(name: str) -> tuple[Path, str]:
 def cpu_limited(pid: int | None, cores: float, name: str):
     """The process PID (every thread of it) held to CORES of CPU (0.25: a quarter of one core)."""
     if not pid:
-        raise DbError("--db-cpu: the database server's process is not on this machine (no pid): use the private database")
+        raise DbError(f"{ASKED}: the database server's process is not on this machine (no pid): use the private database")
     if cores <= 0:
-        raise DbError(f"--db-cpu {cores}: a share of the cores above 0 (0.25: a quarter of one core)")
+        raise DbError(f"{ASKED} {cores}: a share of the cores above 0 (0.25: a quarter of one core)")
     d, kind = _cgroup_dir(name)
     quota = max(1000, int(cores * PERIOD_US))
     before = Path(f"/proc/{pid}/cgroup").read_text()
@@ -94,6 +98,36 @@ def durable(db, on: bool):
         yield 1
     finally:
         db.sql(f"SET GLOBAL innodb_flush_log_at_trx_commit = {int(was)}")
+
+
+#: innodb_flush_log_at_trx_commit of a database whose commits are not synced: each commit reaches the OS, the
+#: disk synced once a second (the private database's default, run/db.py; never 0, which loses commits)
+NOT_SYNCED = 2
+
+
+@contextlib.contextmanager
+def commits_synced(db, on: bool):
+    """Every commit synced to disk (ON) or not (off: NOT_SYNCED) while inside, whatever the server had; its
+    setting put back after, also when what runs inside fails or is interrupted."""
+    was = db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")
+    db.sql(f"SET GLOBAL innodb_flush_log_at_trx_commit = {1 if on else NOT_SYNCED}")
+    try:
+        yield on
+    finally:
+        db.sql(f"SET GLOBAL innodb_flush_log_at_trx_commit = {int(was)}")
+
+
+@contextlib.contextmanager
+def for_window(db, cpu: float | None, durable_commits: bool | None):
+    """DB as one window wants it: held to CPU cores (None: as the run has it) and its commits synced or not
+    (None: as the run has it); put back when the window ends, fails or is interrupted. A window's own
+    cgroup is not the whole run's (--db-cpu): inside one, the server goes back to the run's after."""
+    with contextlib.ExitStack() as stack:
+        if cpu is not None:
+            stack.enter_context(cpu_limited(db.pid(), cpu, f"tradebench-db-{db.port}-{os.getpid()}-window"))
+        if durable_commits is not None:
+            stack.enter_context(commits_synced(db, durable_commits))
+        yield
 
 
 @contextlib.contextmanager
