@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.report import breakdown, profile_rules
+from tradebench_harness.report import breakdown, profile_rules, results
 from tradebench_harness.run import profiler
 
 FIXTURES = Path(__file__).parent / "fixtures" / "profiles"
@@ -274,27 +274,35 @@ def test_a_cpuprofile_is_cut_to_the_window_by_its_timestamps(tmp_path):
 # --- one short real profile -----------------------------------------------------------------------------------
 
 @pytest.mark.system
-def test_profile_of_java_threads_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path):
+@pytest.mark.parametrize("variant,row,own", [
+    ("java-threads", "java-threads", "tradebench/"),
+    # node-engine's worker threads: every thread's --cpu-prof, cut to the window
+    ("node-engine", "node-engine", "node-engine/src/"),
+])
+def test_profile_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path, variant, row, own):
     out = tmp_path / "run"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     env.update(TB_ROOT=str(ctx.root))
-    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "profile", "java-threads", "--duration", "3",
+    if variant == "node-engine":
+        env.update(WORKERS="threads")
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "profile", variant, "--duration", "3",
                         "--warmup", "2", "--jit-warmup-max", "10", "--concurrency", "16", "--no-verify",
                         "--out", str(out)], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    html = out / "profile" / "java-threads.html"
+    html = out / "profile" / f"{row}.html"
     assert html.is_file() and html.stat().st_size > 10_000
-    stacks = breakdown.read_collapsed(out / "profile" / "java-threads.collapsed.gz")
-    assert any("tradebench/" in s for s in stacks), "no frame of the variant's own code in its profile"
+    stacks = breakdown.read_collapsed(out / "profile" / f"{row}.collapsed.gz")
+    assert any(own in s for s in stacks), "no frame of the variant's own code in its profile"
     doc = json.loads((out / "results.json").read_text())
     (run,) = doc["runs"]
     # the window is 3 s of a process group using at least a tenth of a core: hundreds of 1 ms samples
     assert run["profile"]["samples"] > 300
-    (row,) = doc["profiles"]
-    assert row["unclaimedShare"] < 0.15
-    assert sum(row["usPerOrder"].values()) == pytest.approx(run["cpuUsPerOrder"]["variant"])
+    doc = results.load(str(out), out)
+    (prof,) = doc["profiles"]
+    assert prof["unclaimedShare"] < 0.15
+    assert sum(prof["usPerOrder"].values()) == pytest.approx(run["cpuUsPerOrder"]["variant"])
     assert "Where the CPU goes" in (out / "summary.md").read_text()
-    assert 'href="profile/java-threads.html"' in (out / "report.html").read_text()
+    assert f'href="profile/{row}.html"' in (out / "report.html").read_text()
     # a folder as committed keeps the pruned stacks, not the page: the report draws the page again
     html.unlink()
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "report", str(out)], env=env,
