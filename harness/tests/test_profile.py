@@ -302,6 +302,7 @@ def test_profile_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path, variant, ro
     assert prof["unclaimedShare"] < 0.15
     assert sum(prof["usPerOrder"].values()) == pytest.approx(run["cpuUsPerOrder"]["variant"])
     assert "Where the CPU goes" in (out / "summary.md").read_text()
+    assert (out / "breakdown.png").read_bytes()[:4] == b"\x89PNG"
     assert f'href="profile/{row}.html"' in (out / "report.html").read_text()
     # a folder as committed keeps the pruned stacks, not the page: the report draws the page again
     html.unlink()

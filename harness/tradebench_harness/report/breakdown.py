@@ -19,6 +19,8 @@ from pathlib import Path
 from . import profile_rules
 
 UNCLAIMED = "unclaimed"
+#: the stacked bars of every profiled row, beside the summary (report/results.py writes it)
+CHART = "breakdown.png"
 
 
 def _compiled(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
@@ -209,4 +211,5 @@ def md(doc: dict) -> list[str]:
     out = ["", "## Where the CPU goes: the profile", "", TEXT, "",
            "| " + " | ".join(head()) + " |", "| " + " | ".join(["---"] + ["---:"] * (len(head()) - 2) + ["---"]) + " |"]
     out += ["| " + " | ".join(cells(r, lambda href: f"[{href}]({href})")) + " |" for r in rs]
+    out += ["", f"![CPU µs per order by part]({CHART})"]
     return out

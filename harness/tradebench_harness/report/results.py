@@ -74,6 +74,9 @@ def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
         return
     write_doc(folder, doc)
     write_csv(folder / "runs.csv", doc["runs"])
+    profiled = breakdown.rows(doc)
+    if profiled:   # the summary shows it (breakdown.md), so it is a file too
+        (folder / breakdown.CHART).write_bytes(base64.b64decode(page.breakdown_chart(profiled)))
     (folder / "summary.md").write_text(tables.summary_md(doc))
     (folder / "report.html").write_text(page.html(doc))
 
