@@ -16,7 +16,7 @@ stop of a profiler to time against the load client's phases.
 
 The row's profile is written to the results folder as profile/<row>.html (its flame graph) and
 profile/<row>.collapsed.gz (the windows' stacks, every window of the row summed, pruned to the frames of at
-least 0.2 % of the samples so that a folder fits in a repository: report/breakdown.py, prune); each window's
+least 0.5 % of the samples so that a folder fits in a repository: report/breakdown.py, prune); each window's
 run record gets its sample counts per named part (report/profile_rules.py) under "profile".
 """
 from __future__ import annotations
