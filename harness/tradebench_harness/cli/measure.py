@@ -386,8 +386,9 @@ def cmd_report(ctx, a) -> int:
     doc = results.load(a.run, ctx.results)
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
-    results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now
+    # the flame graphs first: the summary links those that are there
     profile.redraw(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
+    results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now
     print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0
 

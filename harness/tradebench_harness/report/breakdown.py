@@ -125,6 +125,8 @@ def attach(doc: dict, folder: Path) -> None:
         f = folder / (row.get("collapsed") or "")
         if row.get("collapsed") and f.is_file():
             row = _with_parts(row, counts(read_collapsed(f), row.get("runtime") or "java")["parts"])
+        # a folder as committed keeps the stacks, not the page (`./tradebench report` draws it): no dead link
+        row["flameGraphDrawn"] = bool(row.get("flameGraph")) and (folder / row["flameGraph"]).is_file()
         out.append(row)
     if out:
         doc["profiles"] = out
@@ -210,6 +212,7 @@ def md(doc: dict) -> list[str]:
         return []
     out = ["", "## Where the CPU goes: the profile", "", TEXT, "",
            "| " + " | ".join(head()) + " |", "| " + " | ".join(["---"] + ["---:"] * (len(head()) - 2) + ["---"]) + " |"]
-    out += ["| " + " | ".join(cells(r, lambda href: f"[{href}]({href})")) + " |" for r in rs]
+    out += ["| " + " | ".join(cells(r, (lambda href: f"[{href}]({href})") if r.get("flameGraphDrawn", True)
+                                   else (lambda href: f"`{href}`"))) + " |" for r in rs]
     out += ["", f"![CPU µs per order by part]({CHART})"]
     return out
