@@ -20,7 +20,7 @@ from ..run.context import Context
 from ..run.variants import ManifestError
 from . import calibrate, figures
 from .instance import measure_unit
-from .plan import PROBE_SECONDS, Calibration, Timing, Unit, databases, db_key, db_slug, db_text, estimate_seconds
+from .plan import PROBE_SECONDS, Calibration, Timing, Unit, builds_of, databases, db_key, db_slug, db_text, estimate_seconds
 
 
 def say(msg: str) -> None:
@@ -68,16 +68,6 @@ def shown(rec: dict) -> str:
     return (f"{where}{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
             + (f" = {f:.2f} of its bound" if f is not None else "")
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
-
-
-def builds_of(units: list[Unit]) -> list:
-    """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
-    are two builds with two floors; compare --baseline runs a variant from two trees)."""
-    out = {}
-    for u in units:
-        v = u.series.variant
-        out.setdefault((v.name, v.label, v.root), v)
-    return list(out.values())
 
 
 def floors_of(variants: list) -> dict:

@@ -226,6 +226,16 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[U
     return [Unit(s, [(rep, c) for rep in range(1, repeat + 1) for c in cells]) for s in series]
 
 
+def builds_of(units: list[Unit]) -> list:
+    """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
+    are two builds with two floors; compare --baseline runs a variant from two trees)."""
+    out = {}
+    for u in units:
+        v = u.series.variant
+        out.setdefault((v.name, v.label, v.root), v)
+    return list(out.values())
+
+
 def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calibration | None = None) -> int:
     """The wall time of UNITS: for each, its start (twice when verified: the market is emptied by a restart),
     verify, the JIT warm-up of a JVM, the first window's warm-up, and every window with its settle and drain
@@ -244,7 +254,7 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calib
         out += PROBE_SECONDS * 2 * len(settings)
         out += SETTING_SECONDS * sum(1 for _, cpu, durable in settings if cpu is not None or durable is not None)
     if calibration:
-        variants = {(u.series.variant.name, u.series.variant.label): u.series.variant for u in units}.values()
+        variants = builds_of(units)
         http = len({v.runtime for v in variants}) + len({v.floor["name"] for v in variants if v.floor})
         inserts = len({u.series.variant.db_connection_count(u.series.run_settings(env)) * u.series.nodes for u in units}) \
             * len({u.series.persist for u in units})
