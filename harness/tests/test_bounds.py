@@ -150,3 +150,14 @@ def test_a_cell_with_one_carrier_says_so():
     (c,) = answer.cheapest([costed("a", 0, 100_000, 0.4, 3.0), costed("b", 0, 10_000, 0.1, 1.0)])
     assert c["carriers"] == ["a"] and c["cpuNextOver"] is None
     assert "the only carrier" in answer.cheapest_text(c)
+
+
+def test_the_models_section_is_left_out_where_no_cell_is_open_loop():
+    # a closed-loop sweep has no cell the model predicts: no empty table, no "0 of 0"
+    empty = {"model": {"parameters": "p", "rows": [], "summary": {"cells": 0, "sales": {"within": 0, "of": 0}}}}
+    assert answer.model_md(empty) == []
+    row = {"design": "java-threads", "latencyMs": 0, "rttMs": 0.12, "rate": 500, "salesPerMinute": 26000,
+           "predictedSalesPerMinute": 26500, "salesError": 0.02, "limit": "load", "cpuPercent": 8.0,
+           "predictedCpuPercent": 9.0, "cpuError": 0.125, "rssMb": 300, "predictedRssMb": 310, "rssError": 0.03}
+    one = {"model": {"parameters": "p", "rows": [row], "summary": {"cells": 1, "sales": {"within": 1, "of": 1}}}}
+    assert "sales 1 of 1" in "\n".join(answer.model_md(one))
