@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from tradebench_harness.model import check, fit, params, plan
+from tradebench_harness.model import check, fit, light, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.cli import main as predict_main
 from tradebench_harness.model.cli import newer_runs
@@ -108,6 +108,13 @@ def test_cores_are_the_cycles_and_the_orders_and_a_refused_order_costs_at_most_a
     assert m.cores_used(1000, 200, fig(refused_cost=3.0), cycles=0) == pytest.approx(1000 * 50 / 1e6)
 
 
+def test_with_its_own_light_load_terms_a_design_costs_a_fixed_share_its_cycles_and_its_orders():
+    f = fig(fixed_us_per_s=40_000.0, cycle_us=20.0, order_us=60.0, refused_cost=0.5)
+    # the light-load terms replace the saturation figure: 40,000 + 1,000 × 20 + (200 + 0.5 × 800) × 60 µs a second
+    assert m.cores_used(1000, 200, f, cycles=1000) == pytest.approx((40_000 + 20_000 + 600 * 60) / 1e6)
+    assert m.cores_used(0, 0, f, cycles=0) == pytest.approx(0.04)          # idle, it still spends its fixed share
+
+
 def test_memory_is_a_base_and_a_share_per_engine():
     assert m.predict(100, 1.0, 21, 21, 3, fig(), MACHINE).rss_mb == pytest.approx(300 + 21 * 10)
 
@@ -126,6 +133,46 @@ def test_the_load_shape_is_recovered_from_runs_the_model_itself_made():
         assert factors[k] == pytest.approx(a / b, rel=0.05)
     assert "one rate" not in factors                            # one rate says nothing of β
     assert fit.fit_shape({"two points": points["one"][:2]}) is None
+
+
+def test_the_light_load_terms_are_recovered_from_cells_the_form_itself_made():
+    F, a, mu, rho, spo = 50_000.0, 15.0, 55.0, 0.4, 0.9
+    below = [(r, cyc, F + a * cyc + mu * r) for r, cyc in [(300, 1290), (1000, 1280), (4000, 1250), (300, 290)]]
+    got = light.fit_terms(below)
+    assert (got["fixedUsPerS"], got["cycleUs"], got["orderUs"]) == pytest.approx((F, a, mu), rel=1e-6)
+    # above its bound a cell stores 330 sales/s of 4,000 orders/s; the rest cost ρ of a stored order
+    stored = 330 / spo
+    above = [(4000, 330, 290, F + a * 290 + mu * (stored + rho * (4000 - stored)))]
+    assert light.refused_cost(got, above, spo) == pytest.approx(rho)
+    # a term the cells would make negative is left out, and the rest fitted without it
+    falling = [(r, cyc, 2000 + 60 * r - 5 * cyc) for r, cyc in [(300, 1290), (1000, 300), (4000, 1250)]]
+    assert light.fit_terms(falling)["cycleUs"] == 0.0
+    assert light.fit_terms(below[:2]) is None                       # two cells: too few for three terms
+    assert light.fit_terms([(300, c, y) for _, c, y in below]) is None    # one rate says nothing of m
+
+
+def test_a_fit_takes_a_designs_light_load_cost_from_its_own_open_loop_runs(ctx, tmp_path):
+    designs = all_designs(ctx.root)
+    F, a, mu = 40_000.0, 10.0, 60.0
+
+    def cell(rate, rtt, engines=4):
+        cyc = m.cycles_per_s(engines, 3, rtt, rate * 0.9, 4)
+        return run("java-threads", rate=rate, rttMs=rtt, dbLatencyMs=0 if rtt < 1 else 10, ordersPerSecond=rate,
+                   acceptedPerSecond=rate, salesPerSecond=rate * 0.9, boundFraction=0.1,
+                   cpu=(F + a * cyc + mu * rate) / 1e4)
+    light_map = results_doc(tmp_path, "light", "CPU X", "2026-11-25T11:00:00+0000",
+                            [cell(300, 0.2), cell(1000, 0.2), cell(4000, 0.2), cell(300, 10.2)])
+    sat = results_doc(tmp_path, "sat", "CPU X", "2026-11-25T10:00:00+0000", [
+        run("java-threads", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000),
+        run("java-akka", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000)])
+    (s,) = fit.fit([light_map, sat], designs)
+    threads = s["designs"]["java-threads"]["per-sale"]
+    assert (threads["fixedUsPerS"], threads["orderUs"]) == pytest.approx((F, mu), rel=0.01)
+    assert "light: its 4 open-loop cells" in threads["from"]["fixedUsPerS, cycleUs and orderUs"]
+    assert threads["cpuUsPerOrder"] == pytest.approx(50.0)              # the cores' limit stays the saturation's
+    assert params.figures(s, "java-threads", "per-sale").order_us == pytest.approx(mu, rel=0.01)
+    # a design the light runs did not measure keeps the saturation-shaped form
+    assert params.figures(s, "java-akka", "per-sale").order_us is None
 
 
 def run(variant, **kw):

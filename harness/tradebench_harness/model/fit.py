@@ -13,6 +13,9 @@ fitted apart):
 - how CPU per order grows below saturation (β) and what an engine's cycle costs: the open-loop runs
   that stored their load (a map, `sweep --rates`), CPU µs/s = a × cycles/s + b × R^(1−β) fitted by least
   relative squares; the shape (β, a ÷ b) moves to any machine, whose own saturation figure sets the level;
+- where the machine itself ran a design in an open loop at light loads (a map, `sweep --rates`): its cost
+  below saturation from those runs, a fixed share, its cycles and each order (light.py), its ρ from
+  those cells above its bound and its light-load memory; this replaces the shape above for that design;
 - what an order answered but not stored costs beside one stored (ρ): closed-loop cells that refused
   90 % of their load or more (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
@@ -37,7 +40,7 @@ import statistics
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import params
+from . import light, params
 from .designs import Design, key_of
 from .predict import cycles_per_s
 
@@ -225,8 +228,39 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
         elif everyone is not None:
             entry["insertOverheadMs"] = _r(max(0.0, everyone))
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
+    _own_light_cost(folders, figs, out["salesPerOrder"]["value"])
     out["designs"] = {k: v for k, v in figs.items() if v}
     return out
+
+
+def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float | None) -> None:
+    """Where the machine ran a design in an open loop at light loads (a map, `sweep --rates`), its cost below
+    saturation from those runs (light.py), the newest folder with enough cells; the saturation-shaped form
+    stays for the others."""
+    for k, modes in figs.items():
+        for persist, entry in modes.items():
+            for f in folders:
+                runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
+                got = light.light_cost(runs, sales_per_order)
+                if got is None:
+                    continue
+                entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
+                             orderUs=_r(got["orderUs"], 2))
+                entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
+                    f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
+                    f"(rms {got['rmsRelativeError']:.0%})")
+                if got["refusedCost"] is not None:
+                    entry["refusedCost"] = _r(got["refusedCost"])
+                    entry["from"]["refusedCost"] = f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound"
+                # its memory at a light load from the same runs: the machine's memory sets a JVM's first heap
+                peaks = [(r["cpu"]["variant"].get("rssMaxMb"), int(r.get("engines") or 0)) for r in runs
+                         if r.get("rate") and r["cpu"]["variant"].get("rssMaxMb") is not None]
+                if peaks:
+                    rss, engines = _median([p for p, _ in peaks]), int(_median([e for _, e in peaks]))
+                    entry["rssBaseMb"] = _r(max(0.0, rss - (entry.get("rssPerEngineMb") or 0.0) * engines), 1)
+                    entry["rssEngines"] = engines
+                    entry["from"]["rssBaseMb"] = f"{f.name}: the median peak of its {len(peaks)} open-loop runs"
+                break
 
 
 def _db_cpu_of(run: dict) -> float | None:

@@ -78,6 +78,8 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
                    saturation_sales=entry.get("saturationSales"),
                    load_exponent=float(entry.get("loadExponent") or 0.0),
                    cycle_us=float(entry.get("cycleUs") or 0.0),
+                   fixed_us_per_s=float(entry.get("fixedUsPerS") or 0.0),
+                   order_us=None if entry.get("orderUs") is None else float(entry["orderUs"]),
                    refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
                    insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),

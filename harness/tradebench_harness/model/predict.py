@@ -34,6 +34,9 @@ class Figures:
     refused_cost: float = 1.0            # ρ: an order answered but not stored (a 503, or one left in an inbox) beside
                                          # one stored: its HTTP and hand-off without the engine and the insert (≤ 1)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
+    fixed_us_per_s: float = 0.0          # F: CPU µs/s whatever the load (light.py; with order_us)
+    order_us: float | None = None        # m: CPU µs per order stored at a light load, from the machine's own
+                                         # open-loop runs (light.py); None: the saturation figure shaped by β
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
     saturation_sales: float | None = None    # the sales/s that saturation run stored (some orders it answered 503)
@@ -148,8 +151,12 @@ def cores_used(rate: float, taken: float, fig: Figures, cycles: float) -> float:
 
     An order it answers but cannot store (a 503 once the inboxes are full) pays for its HTTP answer and,
     in some designs, its hand-off to an engine, but not for the engine's work or the insert: ρ of a stored one."""
-    per_order = cpu_us_per_order_at(rate, fig)
     refused = max(0.0, rate - taken)
+    if fig.order_us is not None:
+        # the machine's own light-load runs: a fixed cost, the cycles, and each order at its light-load cost
+        return (fig.fixed_us_per_s + cycles * fig.cycle_us
+                + fig.order_us * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
+    per_order = cpu_us_per_order_at(rate, fig)
     return (cycles * fig.cycle_us + per_order * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
 
 
