@@ -113,6 +113,22 @@ def test_with_its_own_light_load_terms_a_design_costs_a_fixed_share_its_cycles_a
     # the light-load terms replace the saturation figure: 40,000 + 1,000 × 20 + (200 + 0.5 × 800) × 60 µs a second
     assert m.cores_used(1000, 200, f, cycles=1000) == pytest.approx((40_000 + 20_000 + 600 * 60) / 1e6)
     assert m.cores_used(0, 0, f, cycles=0) == pytest.approx(0.04)          # idle, it still spends its fixed share
+    # orders waiting in an inbox cost ρ_w, the 503s ρ: 300 of the 800 not stored wait
+    w = fig(fixed_us_per_s=40_000.0, cycle_us=20.0, order_us=60.0, refused_cost=0.5, waiting_cost=0.9)
+    assert m.cores_used(1000, 200, w, cycles=1000, waiting=300) == pytest.approx(
+        (40_000 + 20_000 + (200 + 0.9 * 300 + 0.5 * 500) * 60) / 1e6)
+    assert m.cores_used(1000, 200, w, cycles=1000, waiting=5000) == m.cores_used(1000, 200, w, 1000, waiting=800)
+
+
+def test_a_drained_cells_inboxes_take_what_it_does_not_store_until_they_are_full(ctx):
+    threads = next(d for d in all_designs(ctx.root) if d.key == "java-threads")
+    opts = {"settle": 5, "duration": 10}
+    # 4 × 10,000 orders of room: 1,640 orders/s not stored fill it in 24 s, after the window: all wait
+    assert check.waiting_share(threads, {}, 2000, 360, opts) == 1.0
+    # 7,680/s fill it in 5.2 s, 0.2 s into the window: 2 % of the window's unstored orders wait, the rest are 503s
+    assert check.waiting_share(threads, {}, 8000, 320, opts) == pytest.approx((40_000 / 7680 - 5) / 10)
+    assert check.waiting_share(threads, {}, 20_000, 300, opts) == 0.0
+    assert check.waiting_share(threads, {}, 500, 500, opts) == 0.0          # it stores them all
 
 
 def test_memory_is_a_base_and_a_share_per_engine():
@@ -140,10 +156,20 @@ def test_the_light_load_terms_are_recovered_from_cells_the_form_itself_made():
     below = [(r, cyc, F + a * cyc + mu * r) for r, cyc in [(300, 1290), (1000, 1280), (4000, 1250), (300, 290)]]
     got = light.fit_terms(below)
     assert (got["fixedUsPerS"], got["cycleUs"], got["orderUs"]) == pytest.approx((F, a, mu), rel=1e-6)
-    # above its bound a cell stores 330 sales/s of 4,000 orders/s; the rest cost ρ of a stored order
-    stored = 330 / spo
-    above = [(4000, 330, 290, F + a * 290 + mu * (stored + rho * (4000 - stored)))]
-    assert light.refused_cost(got, above, spo) == pytest.approx(rho)
+    # above its bound: orders waiting in the inboxes (accepted, not stored) cost ρ_w, a 503 ρ of a stored order
+    rho_w = 0.8
+
+    def unstored(orders, sales, accepted, cyc):
+        stored = sales / spo
+        cpu = F + a * cyc + mu * (stored + rho_w * (accepted - stored) + rho * (orders - accepted))
+        return orders, sales, accepted, cyc, cpu
+    above = [unstored(1000, 330, 1000, 290), unstored(4000, 330, 2500, 290)]
+    # closed loop behind a slow database: nearly every order a 503
+    refusing = [unstored(20_000, 180, 200, 60), unstored(15_000, 180, 200, 60)]
+    assert light.unstored_costs(got, above, refusing, spo) == pytest.approx((rho_w, rho), abs=0.01)
+    # without refusing cells ρ is unknown, and ρ_w comes from the cells of waiting orders alone
+    assert light.unstored_costs(got, above, [], spo) == pytest.approx((rho_w, None))
+    assert light.unstored_costs(got, [], [], spo) == (None, None)
     # a term the cells would make negative is left out, and the rest fitted without it
     falling = [(r, cyc, 2000 + 60 * r - 5 * cyc) for r, cyc in [(300, 1290), (1000, 300), (4000, 1250)]]
     assert light.fit_terms(falling)["cycleUs"] == 0.0
@@ -370,7 +396,7 @@ def test_predict_points_to_newer_runs_of_this_machine_and_not_to_another_machine
 
 
 def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitted_from(ctx):
-    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-25-map" / "results.json").read_text())
+    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-26-map" / "results.json").read_text())
     got = check.held_against(doc, ctx.root)
     assert got and not got["inSample"] and got["summary"]["cells"] == len(got["rows"]) > 0
     committed = params.load(params.COMMITTED)
@@ -403,7 +429,7 @@ def test_a_design_without_light_load_runs_takes_the_light_peak_of_its_runtimes_o
 
 def test_drawing_a_map_again_computes_its_model_section_from_the_model_as_it_is(ctx, tmp_path):
     from tradebench_harness.report import results
-    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-25-map" / "results.json").read_text())
+    doc = json.loads((ctx.root / "docs" / "results" / "2026-11-26-map" / "results.json").read_text())
     doc["model"] = {"parameters": "stale", "summary": {"cells": 0}, "rows": []}
     results.write_all(tmp_path, dict(doc))                     # without the repository: left as it was
     assert json.loads((tmp_path / "results.json").read_text())["model"]["parameters"] == "stale"
@@ -412,5 +438,5 @@ def test_drawing_a_map_again_computes_its_model_section_from_the_model_as_it_is(
     assert again["summary"] == check.summary(check.against(doc, params.for_machine(
         params.load(params.COMMITTED), doc["environment"]["cpuModel"], doc["environment"]["cores"]),
         all_designs(ctx.root)))
-    assert again["summary"]["cells"] == 72 and "stale" not in again["parameters"]
+    assert again["summary"]["cells"] == 108 and "stale" not in again["parameters"]
     assert "## The model beside the measurement" in (tmp_path / "summary.md").read_text()

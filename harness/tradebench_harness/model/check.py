@@ -16,6 +16,8 @@ from .plan import predict_design
 
 #: a prediction within this share of the measurement counts as right
 WITHIN = 0.15
+#: orders waiting per engine before a 503 where a manifest does not say (the contract's default)
+INBOX_LIMIT = 10_000
 
 
 def _err(pred, meas):
@@ -48,8 +50,13 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
         # a durable database's fsync is in the probe's round trip already (the probe runs with the cell's
         # database: docs/model.md's RTT + F, F measured in the same hour); a busy one's capacity is not, and is
         # added from the cores the cell held it to
-        p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides,
-                           db=_busy(pset, persist, db_cores))
+        db = _busy(pset, persist, db_cores)
+        p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db)
+        stored = p.sales * p.rate / p.offered_sales if p.offered_sales else p.rate     # orders whose sales it stores
+        share = waiting_share(d, overrides, p.rate, stored, doc.get("options"))
+        if share:
+            p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
+                               waiting_share=share)
         cpu = (r.get("cpu") or {}).get("variant") or {}
         row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
                "rate": r["rate"],
@@ -62,6 +69,21 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
                "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
         out.append(row)
     return out
+
+
+def waiting_share(d: Design, overrides: dict, rate: float, stored: float, options: dict | None) -> float:
+    """Of the orders a map's cell answers but does not store, the share its inboxes still accept in its window.
+
+    Every cell starts drained: the inboxes (ENGINES × INBOX_LIMIT orders) fill at the orders it does not store
+    and take all of them until full, then each is a 503. The window is the cell's --duration after its --settle."""
+    rest = rate - stored
+    if rest <= 0:
+        return 0.0
+    o = options or {}
+    settle, window = float(o.get("settle") or 5), float(o.get("duration") or 10)
+    room = (d.number("ENGINES", overrides) or 1) * (d.number("INBOX_LIMIT", overrides) or INBOX_LIMIT)
+    full_at = room / rest
+    return min(1.0, max(0.0, (full_at - settle) / window))
 
 
 def _cores(run: dict, env: dict) -> float | None:

@@ -233,15 +233,29 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     return out
 
 
+def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
+    """KEY's closed-loop runs in PERSIST that refused 90 % of their load or more (a sweep behind a slow database:
+    nearly every order a 503), in the newest folder of the machine with some."""
+    for f in folders:
+        rs = [r for k, r in f.runs if k == key and r.get("persist") == persist and r.get("rate") is None
+              and r["ordersPerSecond"] > 0 and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"]]
+        if rs:
+            return rs
+    return []
+
+
 def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float | None) -> None:
     """Where the machine ran a design in an open loop at light loads (a map, `sweep --rates`), its cost below
     saturation from those runs (light.py), the newest folder with enough cells; the saturation-shaped form
-    stays for the others."""
+    stays for the others. ρ (a 503) and ρ_w (an order waiting in an inbox) a design has no cell for are the
+    median of the machine's designs with one."""
+    costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
             for f in folders:
                 runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
-                got = light.light_cost(runs, sales_per_order)
+                refusing = refusing_runs(folders, k, persist)
+                got = light.light_cost(runs, sales_per_order, refusing)
                 if got is None:
                     continue
                 entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
@@ -249,18 +263,23 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
                 entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
                     f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
                     f"(rms {got['rmsRelativeError']:.0%})")
-                if got["refusedCost"] is not None:
-                    entry["refusedCost"] = _r(got["refusedCost"])
-                    entry["from"]["refusedCost"] = f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound"
-                # its memory at a light load from the same runs: the machine's memory sets a JVM's first heap
-                peaks = [(r["cpu"]["variant"].get("rssMaxMb"), int(r.get("engines") or 0)) for r in runs
-                         if r.get("rate") and r["cpu"]["variant"].get("rssMaxMb") is not None]
-                if peaks:
-                    rss, engines = _median([p for p, _ in peaks]), int(_median([e for _, e in peaks]))
-                    entry["rssBaseMb"] = _r(max(0.0, rss - (entry.get("rssPerEngineMb") or 0.0) * engines), 1)
-                    entry["rssEngines"] = engines
-                    entry["from"]["rssBaseMb"] = f"{f.name}: the median peak of its {len(peaks)} open-loop runs"
+                why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
+                                      f"order a 503) in the newest folder of the machine with some",
+                       "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
+                                      f"(orders filling its inboxes)"}
+                for name, key in (("refusedCost", "refusedCost"), ("waitingCost", "waitingCost")):
+                    costs.setdefault((persist, name), {})[k] = got[key]
+                    if got[key] is not None:
+                        entry[name] = _r(got[key])
+                        entry["from"][name] = why[name]
                 break
+    for (persist, name), by in costs.items():
+        known = [v for v in by.values() if v is not None]
+        for k, v in by.items():
+            if v is None and known:
+                figs[k][persist][name] = _r(_median(known))
+                figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} designs of "
+                                                  f"the machine with one")
 
 
 def _db_cpu_of(run: dict) -> float | None:

@@ -18,7 +18,6 @@ minutes from the prediction, carries both (docs/model.md, "Held against the map"
 from __future__ import annotations
 
 import itertools
-import statistics
 
 from .predict import cycles_per_s
 
@@ -37,7 +36,8 @@ def _num(v, default):
 
 def _cycles(r: dict) -> float:
     delay = _num((r.get("settings") or {}).get("DELAY_MS"), 3)
-    return cycles_per_s(int(r.get("engines") or 1), delay, r["rttMs"], r["salesPerSecond"], r.get("inFlight"))
+    return cycles_per_s(int(r.get("engines") or 1), delay, r.get("rttMs") or 0.1, r["salesPerSecond"],
+                        r.get("inFlight"))
 
 
 def carried(r: dict) -> bool:
@@ -45,26 +45,35 @@ def carried(r: dict) -> bool:
     return not r.get("answers503") and not r.get("errors") and (bf is None or bf < CARRIED_BELOW)
 
 
+def _unstored(r: dict) -> tuple:
+    """(orders/s, sales/s, accepted orders/s, cycles/s, CPU µs/s) of a cell that did not store all it answered."""
+    return (r["ordersPerSecond"], r["salesPerSecond"], r.get("acceptedPerSecond") or 0.0, _cycles(r),
+            r["cpu"]["variant"]["cpuPercent"] * 1e4)
+
+
 def cells(runs: list[dict]) -> tuple[list[tuple], list[tuple]]:
-    """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and (orders/s, sales/s, cycles/s,
-    CPU µs/s)."""
+    """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's."""
     below, above = [], []
     for r in runs:
         if not r.get("rate") or r.get("rttMs") is None or r.get("errors"):
             continue
-        cpu = r["cpu"]["variant"]["cpuPercent"] * 1e4
         if carried(r):
-            below.append((r["ordersPerSecond"], _cycles(r), cpu))
+            below.append((r["ordersPerSecond"], _cycles(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
         else:
-            above.append((r["ordersPerSecond"], r["salesPerSecond"], _cycles(r), cpu))
+            above.append(_unstored(r))
     return below, above
 
 
 def _solve(rows: list[list[float]]) -> list[float] | None:
     """Least squares of rows · x = 1 (each row already divided by its measurement), by the normal equations."""
+    return _solve_target(rows, [1.0] * len(rows))
+
+
+def _solve_target(rows: list[list[float]], target: list[float]) -> list[float] | None:
+    """Least squares of rows · x = target, by the normal equations."""
     n = len(rows[0])
     a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
-    b = [sum(r[i] for r in rows) for i in range(n)]
+    b = [sum(r[i] * t for r, t in zip(rows, target)) for i in range(n)]
     # Gauss-Jordan with partial pivoting: three unknowns at most
     for c in range(n):
         p = max(range(c, n), key=lambda i: abs(a[i][c]))
@@ -105,24 +114,47 @@ def fit_terms(points: list[tuple]) -> dict | None:
     return terms
 
 
-def refused_cost(terms: dict, above: list[tuple], sales_per_order: float) -> float | None:
-    """ρ from cells above the bound: (CPU − F − a × cycles − m × stored) ÷ (m × not stored), the median, 0..1."""
-    out = []
-    for orders, sales, cyc, cpu in above:
-        stored = sales / sales_per_order if sales_per_order else orders
-        rest = orders - stored
-        if rest <= 0.05 * orders:
-            continue
-        left = cpu - terms["fixedUsPerS"] - terms["cycleUs"] * cyc - terms["orderUs"] * stored
-        out.append(left / (terms["orderUs"] * rest))
-    return None if not out else min(1.0, max(0.0, statistics.median(out)))
+def _split(terms: dict, cell: tuple, sales_per_order: float) -> tuple[float, float, float] | None:
+    """(waiting, refused, what the cell spent on them) of a cell that answered more than it stored, in µs/s of m."""
+    orders, sales, accepted, cyc, cpu = cell
+    stored = min(sales / sales_per_order if sales_per_order else orders, orders)
+    waiting, refused = max(0.0, accepted - stored), max(0.0, orders - max(accepted, stored))
+    if waiting + refused <= 0.05 * orders or cpu <= 0:
+        return None
+    left = cpu - terms["fixedUsPerS"] - terms["cycleUs"] * cyc - terms["orderUs"] * stored
+    return terms["orderUs"] * waiting, terms["orderUs"] * refused, left
 
 
-def light_cost(runs: list[dict], sales_per_order: float | None) -> dict | None:
-    """The four terms from one folder's open-loop runs of one design in one persist mode (None: too few cells)."""
+def _ratio(pairs: list[tuple[float, float]]) -> float | None:
+    """The least squares x of x × a = b over (a, b), within 0 and 1."""
+    den = sum(a * a for a, _ in pairs)
+    return None if den <= 0 else min(1.0, max(0.0, sum(a * b for a, b in pairs) / den))
+
+
+def unstored_costs(terms: dict, above: list[tuple], refusing: list[tuple],
+                   sales_per_order: float) -> tuple[float | None, float | None]:
+    """(ρ_w, ρ): an order waiting in an inbox (accepted, not stored) and a 503, each beside a stored one.
+
+    What a cell spent beyond F, its cycles and its stored orders is m × (ρ_w × waiting + ρ × refused). ρ comes from
+    REFUSING, closed-loop cells where nearly every order is a 503; then ρ_w from ABOVE, the open-loop cells above the
+    bound (orders filling the inboxes), their 503s at that ρ. Each is a least squares figure within 0 and 1, None
+    where no cell says it."""
+    rows = [x for x in (_split(terms, c, sales_per_order) for c in refusing) if x]
+    rho = _ratio([(f, left) for _, f, left in rows if f > 0])      # the few waiting there: left in
+    rows = [x for x in (_split(terms, c, sales_per_order) for c in above) if x]
+    # a cell mostly of 503s says little of ρ_w, and nothing where ρ is unknown
+    usable = [(w, left - (rho or 0.0) * f) for w, f, left in rows if w > 0 and (rho is not None or f <= 0.1 * w)]
+    return _ratio(usable), rho
+
+
+def light_cost(runs: list[dict], sales_per_order: float | None, refusing: list[dict] = ()) -> dict | None:
+    """The terms from one folder's open-loop runs of one design in one persist mode (None: too few cells); ρ_w and
+    ρ from its cells above its bound and REFUSING, the machine's closed-loop runs of it that refused nearly every
+    order (503s beside a few stored: the stored orders' share, whose cost the light runs set, is small there)."""
     below, above = cells(runs)
     terms = fit_terms(below)
     if terms is None:
         return None
-    rho = refused_cost(terms, above, sales_per_order or 0.0)
-    return {**terms, "refusedCost": rho, "cells": len(below), "cellsAboveBound": len(above)}
+    rho_w, rho = unstored_costs(terms, above, [_unstored(r) for r in refusing], sales_per_order or 0.0)
+    return {**terms, "waitingCost": rho_w, "refusedCost": rho, "cells": len(below), "cellsAboveBound": len(above),
+            "refusingRuns": len(refusing)}

@@ -81,6 +81,7 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
                    fixed_us_per_s=float(entry.get("fixedUsPerS") or 0.0),
                    order_us=None if entry.get("orderUs") is None else float(entry["orderUs"]),
                    refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
+                   waiting_cost=None if entry.get("waitingCost") is None else float(entry["waitingCost"]),
                    insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
                    rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0))

@@ -29,16 +29,16 @@ class Plan:
 
 
 def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
-                   overrides: dict | None = None, db: Database | None = None) -> Prediction:
+                   overrides: dict | None = None, db: Database | None = None, waiting_share: float = 0.0) -> Prediction:
     """DESIGN in PERSIST mode with OVERRIDES at RATE orders/s behind RTT_MS (a durable database's fsync
-    included), with PSET's figures; DB: a busy database's capacity as a limit."""
+    included), with PSET's figures; DB: a busy database's capacity as a limit; WAITING_SHARE: predict.predict's."""
     overrides = dict(overrides or {})
     fig = params.figures(pset, design.key, persist)
     engines = design.number("ENGINES", overrides) or 1
     n = _in_flight(design, persist, overrides)
     delay = design.number("DELAY_MS", overrides) or 0
     return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides,
-                   db_sales=db.capacity() if db else None)
+                   db_sales=db.capacity() if db else None, waiting_share=waiting_share)
 
 
 def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,

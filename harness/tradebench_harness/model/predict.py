@@ -33,6 +33,8 @@ class Figures:
     cycle_us: float = 0.0                # CPU µs per engine cycle: an engine waking every DELAY_MS
     refused_cost: float = 1.0            # ρ: an order answered but not stored (a 503, or one left in an inbox) beside
                                          # one stored: its HTTP and hand-off without the engine and the insert (≤ 1)
+    waiting_cost: float | None = None    # ρ_w: one accepted into an inbox and not stored yet, where it differs from a
+                                         # 503's (light.py; None: ρ)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     fixed_us_per_s: float = 0.0          # F: CPU µs/s whatever the load (light.py; with order_us)
     order_us: float | None = None        # m: CPU µs per order stored at a light load, from the machine's own
@@ -146,18 +148,22 @@ def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
     return fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent
 
 
-def cores_used(rate: float, taken: float, fig: Figures, cycles: float) -> float:
-    """The cores at RATE orders/s answered, TAKEN of them stored (their sales), the engines cycling CYCLES/s.
+def cores_used(rate: float, taken: float, fig: Figures, cycles: float, waiting: float = 0.0) -> float:
+    """The cores at RATE orders/s answered, TAKEN of them stored (their sales), the engines cycling CYCLES/s;
+    WAITING of the others accepted into an inbox (a cell minutes after a drain, before the inboxes are full).
 
     An order it answers but cannot store (a 503 once the inboxes are full) pays for its HTTP answer and,
-    in some designs, its hand-off to an engine, but not for the engine's work or the insert: ρ of a stored one."""
-    refused = max(0.0, rate - taken)
+    in some designs, its hand-off to an engine, but not for the engine's work or the insert: ρ of a stored one.
+    One that waits in an inbox has been handed to its engine: ρ_w where the fit measured it."""
+    waiting = min(max(0.0, waiting), max(0.0, rate - taken))
+    refused = max(0.0, rate - taken - waiting)
+    rho = min(fig.refused_cost, 1.0)
+    rho_w = rho if fig.waiting_cost is None else min(fig.waiting_cost, 1.0)
+    answered = taken + rho_w * waiting + rho * refused
     if fig.order_us is not None:
         # the machine's own light-load runs: a fixed cost, the cycles, and each order at its light-load cost
-        return (fig.fixed_us_per_s + cycles * fig.cycle_us
-                + fig.order_us * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
-    per_order = cpu_us_per_order_at(rate, fig)
-    return (cycles * fig.cycle_us + per_order * (taken + min(fig.refused_cost, 1.0) * refused)) / 1e6
+        return (fig.fixed_us_per_s + cycles * fig.cycle_us + fig.order_us * answered) / 1e6
+    return (cycles * fig.cycle_us + cpu_us_per_order_at(rate, fig) * answered) / 1e6
 
 
 def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
@@ -169,11 +175,13 @@ def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
 
 def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, delay_ms: float,
             fig: Figures | None, machine: Machine, settings: dict | None = None,
-            db_sales: float | None = None) -> Prediction:
+            db_sales: float | None = None, waiting_share: float = 0.0) -> Prediction:
     """What a design with IN_FLIGHT inserts in flight and ENGINES engines stores and costs at RATE orders/s.
 
     FIG None: no figures for this design on this machine: only Little's law and the load are known.
-    DB_SALES: the sales/s a busy database stores (Database.capacity), a limit no setting of the design moves."""
+    DB_SALES: the sales/s a busy database stores (Database.capacity), a limit no setting of the design moves.
+    WAITING_SHARE: of the orders it answers but does not store, the share accepted into its inboxes (0: steady
+    state, every inbox full, each a 503)."""
     overhead = fig.insert_overhead_ms if fig else 0.0
     spo = machine.sales_per_order
     offered = rate * spo
@@ -195,7 +203,8 @@ def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, del
     if fig is not None:
         cycles = cycles_per_s(engines, delay_ms, rtt_ms + overhead, sales, in_flight)
         # every offered order is answered; those beyond what it stores cost ρ of one stored
-        cores = min(machine.cores, cores_used(rate, sales / spo if spo else rate, fig, cycles))
+        taken = sales / spo if spo else rate
+        cores = min(machine.cores, cores_used(rate, taken, fig, cycles, waiting_share * max(0.0, rate - taken)))
         if fig.rss_base_mb is not None:
             rss = fig.rss_base_mb + fig.rss_per_engine_mb * engines
     return Prediction(rate=rate, rtt_ms=rtt_ms, in_flight=in_flight, engines=engines, offered_sales=offered,
