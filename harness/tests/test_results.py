@@ -289,3 +289,16 @@ def test_a_version_2_folder_without_its_raw_file_reads_without_samples_and_a_wro
     (tmp_path / "raw.json.gz").write_bytes(raw)
     with pytest.raises(ValueError, match="holds 2 runs"):
         results.load(str(tmp_path), tmp_path)
+
+
+def test_a_sweep_in_flight_writes_its_price_of_capacity_chart_beside_its_summary(ctx, tmp_path):
+    folder = ctx.root / "docs" / "results" / "2026-11-26-in-flight"
+    results.write_all(tmp_path, results.load(str(folder), ctx.root))
+    assert (tmp_path / results.IN_FLIGHT_CHART).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # a run whose rows keep one in-flight count has no such chart
+    single = tmp_path / "single"
+    single.mkdir()
+    doc = {"command": "bench", "runId": "t", "runs": [run("a", 1, 100.0)], "environment": {}, "calibration": {},
+           "options": {}, "experiment": None}
+    results.write_all(single, doc)
+    assert not (single / results.IN_FLIGHT_CHART).exists()

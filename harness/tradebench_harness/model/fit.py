@@ -228,7 +228,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
         elif everyone is not None:
             entry["insertOverheadMs"] = _r(max(0.0, everyone))
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
-    _own_light_cost(folders, figs, out["salesPerOrder"]["value"])
+    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
     out["designs"] = {k: v for k, v in figs.items() if v}
     return out
 
@@ -244,11 +244,12 @@ def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
     return []
 
 
-def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float | None) -> None:
+def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float | None, variants: dict) -> None:
     """Where the machine ran a design in an open loop at light loads (a map, `sweep --rates`), its cost below
     saturation from those runs (light.py), the newest folder with enough cells; the saturation-shaped form
     stays for the others. ρ (a 503) and ρ_w (an order waiting in an inbox) a design has no cell for are the
-    median of the machine's designs with one."""
+    median of its variant's other rows with one (the same code answers the 503: java-akka on Pekko takes java-akka's
+    on Akka), else of all the machine's designs with one."""
     costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
@@ -274,12 +275,16 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
                         entry["from"][name] = why[name]
                 break
     for (persist, name), by in costs.items():
-        known = [v for v in by.values() if v is not None]
         for k, v in by.items():
-            if v is None and known:
+            if v is not None:
+                continue
+            mine = [x for kk, x in by.items() if x is not None and variants.get(kk) == variants.get(k)]
+            known = mine or [x for x in by.values() if x is not None]
+            if known:
                 figs[k][persist][name] = _r(_median(known))
-                figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} designs of "
-                                                  f"the machine with one")
+                figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} "
+                                                  f"{'other rows of ' + variants.get(k) if mine else 'designs'} "
+                                                  f"of the machine with one")
 
 
 def _db_cpu_of(run: dict) -> float | None:

@@ -25,6 +25,8 @@ DERIVED_KEYS = ("summary", "profiles")
 #: from them, and only the charts draw from them.
 RAW_KEYS = ("samples", "load", "latencyPercentiles")
 RAW_FILE = "raw.json.gz"
+#: a sweep --in-flight's chart, written beside its summary
+IN_FLIGHT_CHART = "in-flight.png"
 
 
 def new_run_id(command: str) -> str:
@@ -77,6 +79,9 @@ def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
     profiled = breakdown.rows(doc)
     if profiled:   # the summary shows it (breakdown.md), so it is a file too
         (folder / breakdown.CHART).write_bytes(base64.b64decode(page.breakdown_chart(profiled)))
+    priced = page.in_flight_chart(doc)
+    if priced:     # a sweep --in-flight: what keeping inserts in flight costs, for a README to show
+        (folder / IN_FLIGHT_CHART).write_bytes(base64.b64decode(priced))
     (folder / "summary.md").write_text(tables.summary_md(doc))
     (folder / "report.html").write_text(page.html(doc))
 
