@@ -420,6 +420,8 @@ def test_a_design_without_light_load_runs_takes_the_light_peak_of_its_runtimes_o
     rss, engines, why = fit.runtime_light_rss(light, designs, "java-virtual", "per-sale")
     assert rss == pytest.approx(340.0) and engines == 4          # the JVM designs' median, not node-engine's
     assert "3 other java designs" in why
+    # the same design on its other stack before its runtime's others: Pekko HTTP holds the heap Akka HTTP holds
+    assert fit.runtime_light_rss(light, designs, "java-spray-async STACK=pekko", "per-sale")[0] == pytest.approx(700.0)
     # a design's own runs are never its fallback, and a runtime without light runs has none
     assert fit.runtime_light_rss(light, designs, "node-engine WORKERS=threads", "per-sale")[0] == pytest.approx(650.0)
     assert fit.runtime_light_rss(light, designs, "java-virtual", "batch") is None

@@ -450,6 +450,11 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
     return out
 
 
+def _unstacked(key: str) -> str:
+    """A design's key without its STACK setting: java-akka STACK=pekko and java-akka are one design."""
+    return " ".join(t for t in key.split() if not t.startswith("STACK="))
+
+
 def runtime_light_rss(light_rss: dict, designs: list[Design], key: str, persist: str) -> tuple | None:
     """A design without open-loop runs of its own: the median light-load peak of the designs of its runtime that
     have some (None: none has). Below saturation a JVM's RSS is its collector's initial heap and the JVM's own
@@ -457,6 +462,11 @@ def runtime_light_rss(light_rss: dict, designs: list[Design], key: str, persist:
     design's saturation peak, where the heap has grown towards its limit."""
     runtime = {d.key: d.variant.runtime for d in designs}
     mine = runtime.get(key)
+    # the same design on its other stack first (java-spray-async on Pekko: Akka HTTP's fork holds the heap Akka
+    # HTTP holds); node-engine's rows are not one design on two stacks (one process against five)
+    twin = [v for (k, p), v in light_rss.items() if p == persist and k != key and _unstacked(k) == _unstacked(key)]
+    if twin:
+        return twin[0][0], twin[0][1], "no open-loop runs of its own: its other stack's light-load peak"
     same = [v for (k, p), v in light_rss.items() if p == persist and k != key and runtime.get(k) == mine]
     if mine is None or not same:
         return None
@@ -520,6 +530,9 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                         e["from"] = dict(e["from"])
                         e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
                         e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+                        for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
+                            if e.get(us) is not None:
+                                e[us] = _r(e[us] * ratio, 2)
                         if e.get("saturationOrders"):
                             # a machine this much slower per order saturates at this many fewer orders
                             e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
@@ -543,8 +556,8 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                             max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
                         e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
                                                       f"{o['from']['rssPerEngineMb']}"
-                    if (o and e["from"].get("refusedCost", "").startswith("no cell")
-                            and o["from"].get("refusedCost", "").startswith("median")):
+                    if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")
+                            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
                         e["refusedCost"] = o["refusedCost"]
                         e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
                                                    f"{o['from']['refusedCost']}"
