@@ -170,8 +170,8 @@ def answer(args, out=None) -> int:
     else:
         print("No design carries this load on these cores.", file=out)
     print("Sales are the model's surest figure; cores and memory below saturation its weakest (held against the map, "
-          "CPU within 15 % in fewer than half the cells): docs/model.md. The settings are Little's law's least: "
-          "a margin above them absorbs bursts.", file=out)
+          "CPU within 15 % in about half the cells, where two runs of one cell agree as closely in six of ten): "
+          "docs/model.md. The settings are Little's law's least: a margin above them absorbs bursts.", file=out)
     return 0
 
 
