@@ -14,8 +14,9 @@ fitted apart):
   that stored their load (a map, `sweep --rates`), CPU µs/s = a × cycles/s + b × R^(1−β) fitted by least
   relative squares; the shape (β, a ÷ b) moves to any machine, whose own saturation figure sets the level;
 - where the machine itself ran a design in an open loop at light loads (a map, `sweep --rates`): its cost
-  below saturation from those runs, a fixed share, its cycles and each order (light.py), its ρ from
-  those cells above its bound and its light-load memory; this replaces the shape above for that design;
+  below saturation from those runs, a fixed share, its cycles and each order (light.py); an order waiting
+  in an inbox from those cells above its bound, a 503 from the machine's closed-loop cells refusing nearly
+  all; this replaces the shape above for that design;
 - what an order answered but not stored costs beside one stored (ρ): closed-loop cells that refused
   90 % of their load or more (a sweep behind a slow database), at most 1;
 - each design's own time per insert, beyond the probe's round trip: the runs at their bound (a sweep or
@@ -253,9 +254,9 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
     costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
+            refusing = refusing_runs(folders, k, persist)
             for f in folders:
                 runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
-                refusing = refusing_runs(folders, k, persist)
                 got = light.light_cost(runs, sales_per_order, refusing)
                 if got is None:
                     continue
@@ -268,10 +269,10 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
                                       f"order a 503) in the newest folder of the machine with some",
                        "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
                                       f"(orders filling its inboxes)"}
-                for name, key in (("refusedCost", "refusedCost"), ("waitingCost", "waitingCost")):
-                    costs.setdefault((persist, name), {})[k] = got[key]
-                    if got[key] is not None:
-                        entry[name] = _r(got[key])
+                for name in ("refusedCost", "waitingCost"):
+                    costs.setdefault((persist, name), {})[k] = got[name]
+                    if got[name] is not None:
+                        entry[name] = _r(got[name])
                         entry["from"][name] = why[name]
                 break
     for (persist, name), by in costs.items():

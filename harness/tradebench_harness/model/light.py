@@ -1,15 +1,16 @@
 """What a design costs below saturation, from its own open-loop runs on the machine predicted.
 
-    CPU µs/s = F + a × cycles/s + m × (orders stored/s + ρ × orders answered but not stored/s)
+    CPU µs/s = K + a × cycles/s + m × (orders stored/s + ρ_w × orders waiting/s + ρ × orders refused/s)
 
-F is what the process spends whatever its load (timers, the collector, the JIT, an event loop's ticks); a one
-engine cycle (an engine waking every DELAY_MS); m one order answered and stored at a light load; ρ an order it
-answers but does not store (it waits in an inbox, or gets a 503) beside one stored.
+K is what the process spends whatever its load (timers, the collector, the JIT, an event loop's ticks); a one
+engine cycle (an engine waking every DELAY_MS); m one order answered and stored at a light load; ρ_w an order
+accepted into an inbox and not stored yet, ρ a 503, each beside one stored (docs/model.md's terms).
 
-F, a and m come from the cells that stored what they were offered, by least relative squares (every cell weighs
+K, a and m come from the cells that stored what they were offered, by least relative squares (every cell weighs
 alike, whatever its load), none of them below zero: where the full fit gives a negative term, the best fit
-without it. ρ comes from the cells above the design's bound, where orders wait: what such a cell spent beyond F,
-its cycles and its stored orders, per order not stored, over m; the median, within 0 and 1.
+without it. ρ comes from closed-loop cells refusing nearly every order, ρ_w from the open-loop cells above the
+design's bound (their inboxes filling): what such a cell spent beyond K, its cycles and its stored orders, over
+m × the orders of that kind; least squares, within 0 and 1.
 
 The saturation figure (CPU per order in a closed loop) says what the cores answer when they run out; it says
 little of a light load, where the fixed cost and the wake-ups weigh most. A light-load run of the machine itself,
