@@ -43,7 +43,6 @@ from pathlib import Path
 
 from . import light, params
 from .designs import Design, key_of
-from .predict import cycles_per_s
 
 PERSISTS = ("per-sale", "batch")
 
@@ -110,15 +109,8 @@ class _Folder:
                       "orders": _median([r["ordersPerSecond"] for r in rs]),
                       "sales": _median([r["salesPerSecond"] for r in rs]),
                       "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
-                      "delay": _median([_num((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
+                      "delay": _median([light.number((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
         return out
-
-
-def _num(v, default):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return default
 
 
 def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | None, list[str]]:
@@ -238,8 +230,7 @@ def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
     """KEY's closed-loop runs in PERSIST that refused 90 % of their load or more (a sweep behind a slow database:
     nearly every order a 503), in the newest folder of the machine with some."""
     for f in folders:
-        rs = [r for k, r in f.runs if k == key and r.get("persist") == persist and r.get("rate") is None
-              and r["ordersPerSecond"] > 0 and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"]]
+        rs = [r for k, r in f.runs if k == key and r.get("persist") == persist and light.refusing(r)]
         if rs:
             return rs
     return []
@@ -374,13 +365,9 @@ def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
     out = []
     for f in folders:
         for k, r in f.runs:
-            bf = r.get("boundFraction")
-            if (k == key and r.get("persist") == persist and r.get("rate") and not r.get("answers503")
-                    and not r.get("errors") and (bf is None or bf < 0.8) and r.get("rttMs") is not None):
-                delay = _num((r.get("settings") or {}).get("DELAY_MS"), 3)
-                cycles = cycles_per_s(int(r.get("engines") or 1), delay, r["rttMs"], r["salesPerSecond"],
-                                      r.get("inFlight"))
-                out.append((r["ordersPerSecond"], cycles, r["cpu"]["variant"]["cpuPercent"] * 1e4))
+            if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
+                    and r.get("rttMs") is not None):
+                out.append((r["ordersPerSecond"], light.cycles_of(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
     return out
 
 
@@ -493,8 +480,7 @@ def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[fl
     ratios, names = [], set()
     for f in folders:
         for k, r in f.runs:
-            if (k == key and r.get("persist") == persist and r.get("rate") is None and r["ordersPerSecond"] > 0
-                    and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"]):
+            if k == key and r.get("persist") == persist and light.refusing(r):
                 per_answer = r["cpu"]["variant"]["cpuPercent"] * 1e4 / r["ordersPerSecond"]
                 taken = order_us * (sat_orders / r["ordersPerSecond"]) ** beta if r["ordersPerSecond"] < sat_orders \
                     else order_us

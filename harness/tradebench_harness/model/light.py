@@ -28,27 +28,36 @@ LEAST_POINTS = 3
 CARRIED_BELOW = 0.8
 
 
-def _num(v, default):
+def number(v, default):
+    """A setting's value as a number (DELAY_MS "3"), DEFAULT when it is none."""
     try:
         return float(v)
     except (TypeError, ValueError):
         return default
 
 
-def _cycles(r: dict) -> float:
-    delay = _num((r.get("settings") or {}).get("DELAY_MS"), 3)
+def cycles_of(r: dict) -> float:
+    """The engine cycles a second of run R: its engines, DELAY_MS, round trip and sales (predict.cycles_per_s)."""
+    delay = number((r.get("settings") or {}).get("DELAY_MS"), 3)
     return cycles_per_s(int(r.get("engines") or 1), delay, r.get("rttMs") or 0.1, r["salesPerSecond"],
                         r.get("inFlight"))
 
 
 def carried(r: dict) -> bool:
+    """Run R stored what it was offered: no 503, no error, under CARRIED_BELOW of its bound."""
     bf = r.get("boundFraction")
     return not r.get("answers503") and not r.get("errors") and (bf is None or bf < CARRIED_BELOW)
 
 
+def refusing(r: dict) -> bool:
+    """Run R is a closed loop that refused 90 % of its orders or more: nearly every answer a 503."""
+    return (r.get("rate") is None and r["ordersPerSecond"] > 0
+            and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"])
+
+
 def _unstored(r: dict) -> tuple:
     """(orders/s, sales/s, accepted orders/s, cycles/s, CPU µs/s) of a cell that did not store all it answered."""
-    return (r["ordersPerSecond"], r["salesPerSecond"], r.get("acceptedPerSecond") or 0.0, _cycles(r),
+    return (r["ordersPerSecond"], r["salesPerSecond"], r.get("acceptedPerSecond") or 0.0, cycles_of(r),
             r["cpu"]["variant"]["cpuPercent"] * 1e4)
 
 
@@ -59,7 +68,7 @@ def cells(runs: list[dict]) -> tuple[list[tuple], list[tuple]]:
         if not r.get("rate") or r.get("rttMs") is None or r.get("errors"):
             continue
         if carried(r):
-            below.append((r["ordersPerSecond"], _cycles(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
+            below.append((r["ordersPerSecond"], cycles_of(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
         else:
             above.append(_unstored(r))
     return below, above
