@@ -1,22 +1,22 @@
-"""harness/README.md's options tables are the parser's: each table between `<!-- options: COMMAND -->` and
+"""docs/harness-options.md's tables are the parser's: each table between `<!-- options: COMMAND -->` and
 `<!-- /options -->` is what cli/docs.py makes from the parser now, and every measuring command has one."""
 from pathlib import Path
 
 from tradebench_harness.cli import docs
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+OPTIONS = Path(__file__).resolve().parents[2] / "docs" / "harness-options.md"
 
 
 def test_every_options_table_of_the_readme_is_the_parsers():
-    text = README.read_text()
+    text = OPTIONS.read_text()
     stale = [m.group("command") for m in docs.BLOCK.finditer(text)
              if m.group("body") != docs.options_md(m.group("command"))]
-    assert not stale, (f"harness/README.md's options of {', '.join(stale)} differ from the parser: run "
-                       "`.tradebench/venv/bin/python -m tradebench_harness.cli.docs harness/README.md`")
+    assert not stale, (f"docs/harness-options.md's options of {', '.join(stale)} differ from the parser: run "
+                       "`.tradebench/venv/bin/python -m tradebench_harness.cli.docs docs/harness-options.md`")
 
 
-def test_the_readme_has_the_options_of_every_measuring_command():
-    have = {m.group("command") for m in docs.BLOCK.finditer(README.read_text())}
+def test_the_page_has_the_options_of_every_measuring_command():
+    have = {m.group("command") for m in docs.BLOCK.finditer(OPTIONS.read_text())}
     assert {"bench", "compare", "sweep", "map", "fuzz", "e2e"} <= have
 
 

@@ -1,7 +1,7 @@
-"""The options tables of harness/README.md, made from the parser itself so that they cannot drift from it.
+"""The options tables of docs/harness-options.md, made from the parser itself so that they cannot drift from it.
 
 A table sits between `<!-- options: COMMAND -->` and `<!-- /options -->`; `python -m
-tradebench_harness.cli.docs harness/README.md` writes every such table again (harness/tests/test_docs.py
+tradebench_harness.cli.docs docs/harness-options.md` writes every such table again (harness/tests/test_docs.py
 fails while one differs from the parser)."""
 from __future__ import annotations
 
