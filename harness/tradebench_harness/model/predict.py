@@ -36,7 +36,7 @@ class Figures:
     waiting_cost: float | None = None    # ρ_w: one accepted into an inbox and not stored yet, where it differs from a
                                          # 503's (light.py; None: ρ)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
-    fixed_us_per_s: float = 0.0          # F: CPU µs/s whatever the load (light.py; with order_us)
+    fixed_us_per_s: float = 0.0          # K: CPU µs/s whatever the load (light.py; with order_us)
     order_us: float | None = None        # m: CPU µs per order stored at a light load, from the machine's own
                                          # open-loop runs (light.py); None: the saturation figure shaped by β
     rss_base_mb: float | None = None
