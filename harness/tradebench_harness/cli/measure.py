@@ -26,7 +26,7 @@ from ..measure import experiments, plan, profile
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..report import diff, results
-from ..run import baseline
+from ..run import baseline, layout
 from ..run.variants import select
 
 
@@ -102,6 +102,7 @@ def common(p: argparse.ArgumentParser, repeat: int, sweep: bool = False) -> None
                    help="a run fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
     p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
     slow_database(p)
+    layout_options(p)
 
 
 def profile_option(p: argparse.ArgumentParser) -> None:
@@ -145,10 +146,38 @@ def timing_of(a, **over) -> Timing:
     # the map has no --warmup: each of its cells settles for --settle seconds (given in OVER)
     t = Timing(window=a.duration, warmup=getattr(a, "warmup", "auto"), warmup_max=getattr(a, "warmup_max", 120),
                verify=not a.no_verify, max_error_rate=a.max_error_rate, jit_warmup_max=a.jit_warmup_max,
-               profile=getattr(a, "profile", False))
+               profile=getattr(a, "profile", False), layout=layout_of(a))
     for k, v in over.items():
         setattr(t, k, v)
     return t
+
+
+def layout_options(p: argparse.ArgumentParser) -> None:
+    """Where the variant, the database and the load client run (run/layout.py)."""
+    p.add_argument("--layout", choices=layout.KINDS, default="isolated",
+                   help="isolated: the variant, the database and the load client each on CPUs of their own, split in "
+                        "proportion to what each costs an order (on 2 CPUs: the variant on one, the database and the "
+                        "load client on the other); shared: every process on every CPU, as on one box")
+    p.add_argument("--pin", action="append", type=pin, default=None, metavar="PARTY=CPUS",
+                   help="PARTY (variant, database or load) on these CPUs, e.g. --pin variant=2-7 (taskset's list); "
+                        "the parties not given share the rest as the isolated layout would; repeatable")
+
+
+def pin(text: str) -> tuple[str, str]:
+    try:
+        return layout.pin_option(text)
+    except layout.LayoutError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def layout_of(a) -> layout.Layout:
+    """The layout the options ask for; an error the parser already refused cannot reach here, a CPU this machine
+    lacks can (it exits with the reason)."""
+    try:
+        return layout.build(getattr(a, "layout", "isolated"), dict(getattr(a, "pin", None) or []))
+    except layout.LayoutError as e:
+        print(f"tradebench: error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def case_of(a, **over) -> Case:
@@ -352,7 +381,31 @@ def cmd_in_flight_sweep(ctx, a) -> int:
     return failed(doc)
 
 
+def cmd_cores_sweep(ctx, a) -> int:
+    """Each design at saturation on 1, 2, ... CPUs of its own, the database and the load client on the rest (the
+    isolated layout with the variant's count set: run/layout.py): one process per (row, count), the counts in
+    turn; the CPU count is read by each runtime at its start, so a count is a process, never a window."""
+    machine = layout.available()
+    refusal = ("--cores sets the variant's CPUs of the isolated layout: not with --layout shared or --pin"
+               if a.layout == "shared" or a.pin else
+               f"--cores {max(a.cores)}: this machine lets the harness use {len(machine)} CPUs" if max(a.cores) > len(machine)
+               else "--cores takes one --db-latency" if a.db_latency and len(a.db_latency) > 1 else None)
+    if refusal:
+        print(f"tradebench: error: {refusal}", file=sys.stderr)
+        return 2
+    latency = a.db_latency[0] if a.db_latency else 0
+    a.duration = a.duration or 20
+    series = all_series(select(ctx.root, a.variant), a.engines, a.persist, ctx.env)
+    rows = [(Series(s.variant, s.engines, s.persist, s.settings, f"{n} CPU" + ("" if n == 1 else "s"), cores=n),
+             Window(latency, a.concurrency, a.wait, a.rate or None)) for n in a.cores for s in series]
+    _, doc = execute(ctx, "sweep-cores", plan.window_units(rows, a.repeat), timing_of(a), options_of(a),
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable)
+    return failed(doc)
+
+
 def cmd_sweep(ctx, a) -> int:
+    if a.cores:
+        return cmd_cores_sweep(ctx, a)
     if a.in_flight:
         return cmd_in_flight_sweep(ctx, a)
     if a.db_latency is not None:
@@ -360,8 +413,8 @@ def cmd_sweep(ctx, a) -> int:
     if a.duration is None:
         a.duration = 30
     if not a.rates and not a.engines_list:
-        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,..., --engines 1,2,4,8 or "
-              "--in-flight 4,16,64",
+        print("tradebench: error: sweep needs --db-latency L1,L2,..., --rates R1,R2,..., --engines 1,2,4,8, "
+              "--in-flight 4,16,64 or --cores 1,2",
               file=sys.stderr)
         return 2
     cases = []
@@ -423,7 +476,8 @@ def add(sub) -> None:
     p.set_defaults(func=cmd_compare, duration=15)
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
-                                     "load (--rates), or sales/min versus ENGINES (--engines)")
+                                     "load (--rates), sales/min versus ENGINES (--engines) or the variant's CPUs "
+                                     "(--cores)")
     p.add_argument("variant", help="a variant, a comma-separated list, or all")
     common(p, repeat=1, sweep=True)
     p.set_defaults(duration=None)
@@ -431,6 +485,10 @@ def add(sub) -> None:
     p.add_argument("--in-flight", type=int_list, default=None,
                    help="inserts in flight, e.g. 4,16,64: each design with the settings that keep that many (ENGINES, "
                         "DB_POOL, ...; its manifest's inFlight), behind one --db-latency: what capacity costs it")
+    p.add_argument("--cores", type=int_list, default=None,
+                   help="the variant's CPUs, e.g. 1,2,4: each design at saturation on that many CPUs of its own (the "
+                        "database and the load client on the rest; where none is left, on the first); a process per "
+                        "count")
     p.add_argument("--settle", type=positive, default=5,
                    help="--db-latency: seconds of load at each latency before its window")
     p.add_argument("--equal-in-flight", type=positive, default=None,
@@ -466,6 +524,7 @@ def add(sub) -> None:
     p.add_argument("--max-error-rate", type=float, default=None, help="a window fails when answers other than 202/503 plus I/O errors exceed this share (load client default 0.01)")
     p.add_argument("--out", default=None, help="results folder (default: results/<run-id>)")
     slow_database(p)
+    layout_options(p)
     p.set_defaults(func=cmd_map)
 
     p = sub.add_parser("diff", help="two results folders side by side")

@@ -81,7 +81,7 @@ def floor(ctx: Context, name: str, argv: list[str], port: int, out: Path, concur
 def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out: Path, concurrency: int, wait_ms: int,
                       duration: int, warmup, warmup_max: int) -> dict:
     """Starts ARGV (a server on PORT), loads it at saturation and samples it and the load client."""
-    server = process.start(label, argv, out / f"{label}.log")
+    server = process.start(label, ctx.placed("variant", argv), out / f"{label}.log")
     try:
         if not _wait_port(port, 60, server.popen):
             return {"error": f"{label}: the server did not start (log: {server.log})"}

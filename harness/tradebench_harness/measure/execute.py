@@ -8,14 +8,17 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..report import bounds, results, tables
 from ..run import db as dbmod
-from ..run import environment, loadclient, slowdb, toxiproxy
+from ..run import environment, layout, loadclient, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.variants import ManifestError
 from . import calibrate, figures
@@ -116,7 +119,11 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     if cells is not None:
         doc["cells"] = {**cells, "series": list(dict.fromkeys(u.series.name for u in units)), "estimateS": est,
                         "rttMs": {}}
-    with slowdb.slowed(db, db_cpu, db_durable):
+    lay = t.layout or layout.Layout("shared")
+    doc["environment"]["layout"] = lay.record()
+    say(f"CPU layout: {layout.describe(lay.record())}")
+    ctx = dataclasses.replace(ctx, layout=t.layout)
+    with slowdb.slowed(db, db_cpu, db_durable), placed(db, t.layout):
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
         _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder)
@@ -127,6 +134,28 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     print((folder / "summary.md").read_text(), flush=True)
     say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")
     return folder, doc
+
+
+@contextmanager
+def placed(db, lay: layout.Layout | None):
+    """The database server and this harness on their CPUs for the run (the harness beside the load client, whose
+    side of the measurement it is); both on every CPU again after, on success, failure or interrupt (a database
+    started by `db start` outlives the run)."""
+    mine = os.sched_getaffinity(0)
+    pid = db.pid() if lay is not None and lay.database else None
+    before = layout.allowed(pid) if pid else None
+    try:
+        if lay is not None:
+            if pid and before:
+                layout.pin_running(pid, lay.database)
+            if lay.load:
+                os.sched_setaffinity(0, lay.load)    # this thread; the threads it starts from now on inherit it
+        yield
+    finally:
+        if lay is not None:
+            os.sched_setaffinity(0, mine)
+            if pid and before:
+                layout.pin_running(pid, layout.parse_cpus(before))
 
 
 def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder) -> None:

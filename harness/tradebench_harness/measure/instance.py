@@ -14,13 +14,14 @@ Sales are counted per window from SALES rows created in the window, not from the
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
 from pathlib import Path
 
 from ..report import bounds
-from ..run import loadclient, members, process, slowdb, toxiproxy
+from ..run import layout, loadclient, members, process, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.db import DbError
 from ..run.variants import ManifestError
@@ -164,10 +165,13 @@ class Instance:
                                                              hgrm), log=out / "load.log")
         sampler.add("loadclient", lc.pid)
         sampler.start()
+        allowed: dict = {}
         try:
             deadline = time.monotonic() + (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90
             while lc.popen.poll() is None:
                 time.sleep(0.5)
+                if not allowed:      # read back from the kernel while every party runs (the load client is started)
+                    allowed = self.cpus_allowed(lc.pid)
                 if not self.variant.alive():
                     lc.stop(5)
                     raise RunFailed(f"the variant died during the load (log: {self.out / 'variant.log'})")
@@ -187,11 +191,19 @@ class Instance:
             raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
         rec = figures.run_figures(json.loads(load_json.read_text()), samples, hgrm if hgrm.exists() else None, warmup)
         rec["samples"] = samples
+        rec["cpusAllowed"] = allowed or self.cpus_allowed(None)
         rec["dbConnectionsOpen"] = open_conns
         rec["pids"] = {"variant": self.variant.pids[0], "loadclient": lc.pid}
         if rc != 0:
             rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
         return rec
+
+    def cpus_allowed(self, loadclient_pid: int | None) -> dict:
+        """Each party's Cpus_allowed_list as /proc has it, over every thread of its process tree (one entry where
+        all agree): what the layout asked for, read back."""
+        pids = {"variant": self.variant.pids, "database": [self.db.pid()],
+                "link": [self.link.pid] if self.link else [], "loadclient": [loadclient_pid] if loadclient_pid else []}
+        return {party: layout.allowed_of_tree([p for p in ps if p]) for party, ps in pids.items() if any(ps)}
 
     def alive(self) -> bool:
         return self.variant is not None and self.variant.alive()
@@ -245,13 +257,20 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     could not be measured)."""
     s = unit.series
     out.mkdir(parents=True, exist_ok=True)
+    # the unit's own layout (the cores axis puts the variant on S.cores CPUs), the database moved onto it
+    lay = t.layout.with_variant_cpus(s.cores) if t.layout is not None and s.cores else t.layout
+    ctx = dataclasses.replace(ctx, layout=lay)
+    if lay is not None and lay.database and db.pid():
+        layout.pin_running(db.pid(), lay.database)
     settings = s.run_settings(ctx.env)
     v = s.variant.for_settings(settings)   # the build its settings pick (STACK=pekko: the Pekko jar, floor and members)
     flight = s.in_flight(ctx.env)
     base = {"variant": v.name, "runtime": v.runtime, "case": s.case, "row": v.row_of(settings), "series": s.name,
             "engines": s.engines, "persist": s.persist, "settings": settings,
             "dbConnections": v.db_connection_count(settings) * s.nodes, "nodes": s.nodes,
-            "floor": v.floor["name"] if v.floor else None, "inFlight": flight}
+            "floor": v.floor["name"] if v.floor else None, "inFlight": flight,
+            "layout": (lay or layout.Layout("shared")).record(),
+            "variantCpus": len(lay.variant) if lay is not None and lay.variant else len(layout.available())}
     records: list[dict] = []
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..report import bounds
+from ..run.layout import Layout
 from ..run.variants import Variant, row_label
 
 #: seconds of each round-trip probe (one connection, single rows, through the link at one latency)
@@ -107,6 +108,7 @@ class Series:
     settings: dict = field(default_factory=dict)    # the row's settings (WORKERS=threads, ...)
     case: str = ""                                  # the case's label, or why this row is there ("equal in-flight")
     nodes: int = 1
+    cores: int | None = None                        # the variant on this many CPUs (the cores axis); None: the layout's
 
     @property
     def name(self) -> str:
@@ -135,6 +137,7 @@ class Timing:
     max_error_rate: float | None = None
     link: bool = False                # Toxiproxy in the path at every window, +0 ms included (sweep, map)
     profile: bool = False             # a CPU profile of the variant over every measured window (measure/profile.py)
+    layout: Layout | None = None      # where the variant, the database and the load client run (run/layout.py)
 
 
 @dataclass

@@ -252,7 +252,7 @@ def md(doc: dict) -> str:
     pts = points(doc)
     kind = doc["cells"]["kind"]
     ax = of_doc(doc)
-    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", explain(ax) + "\n"]
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", explain(ax) + "\n", *tables.layout_lines(doc), ""]
     if kind == "map":
         lines += ["## The map: which design stored the most sales", "",
                   f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",

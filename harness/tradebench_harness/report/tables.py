@@ -2,6 +2,7 @@
 report.html shares with it (the article's ratios, the CPU budget, the calibration)."""
 from __future__ import annotations
 
+from ..run import layout
 from . import breakdown, stats
 
 
@@ -100,6 +101,7 @@ def summary_md(doc: dict) -> str:
              "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it. db CPU µs/sale: the database's "
              "CPU per sale stored, and in brackets per row at the insert ceiling of the same kind (single-row or "
              "100-row statements, same connections) when the database had the cores nearly to itself.\n",
+             *layout_lines(doc), "",
              SUMMARY_HEAD.rstrip("\n")]
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
@@ -143,6 +145,21 @@ def summary_md(doc: dict) -> str:
               f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
               f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
     return "\n".join(lines) + "\n"
+
+
+def layout_lines(doc: dict) -> list[str]:
+    """Where the processes ran (run/layout.py), and whether every window's read-back from /proc agreed."""
+    rec = (doc.get("environment") or {}).get("layout")
+    lines = [f"**CPU layout**: {layout.describe(rec)}."]
+    runs = [r for r in doc.get("runs") or [] if r.get("cpusAllowed")]
+    if rec and runs:
+        off = [r for r in runs if not layout.read_back_matches(r.get("layout") or rec, r["cpusAllowed"])]
+        counts = sorted({r.get("variantCpus") for r in runs if r.get("variantCpus")})
+        per = f" (the variant on {', '.join(map(str, counts))} CPUs by row)" if len(counts) > 1 else ""
+        lines.append(f"Read back from /proc (`Cpus_allowed_list` of every thread) in each window{per}: "
+                     + ("as laid out in every one." if not off else
+                        f"⚠ not as laid out in {len(off)} of {len(runs)} windows."))
+    return lines
 
 
 def baseline_md(doc: dict) -> list[str]:

@@ -13,6 +13,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .layout import Layout
+
 #: the flags of every JVM the harness starts (variants, load client, replay, JMH)
 JVM_OPTS = ["-XX:+UseParallelGC", "-Xss512k"]
 #: JDK 24+ warns about sun.misc.Unsafe (Akka, Maven's Guava): harmless, silenced
@@ -39,6 +41,12 @@ class Context:
     db_port: int
     db_dir: Path
     env: dict = field(default_factory=dict)
+    #: where a measurement's processes run (run/layout.py); None: wherever the kernel puts them
+    layout: Layout | None = None
+
+    def placed(self, party: str, argv: list[str]) -> list[str]:
+        """ARGV started on PARTY's CPUs (variant, database or load) when a layout pins them."""
+        return (self.layout.taskset(party) if self.layout else []) + argv
 
     @property
     def java(self) -> str:

@@ -9,7 +9,8 @@ from .context import Context
 
 
 def argv(ctx: Context, sub: str, *args) -> list[str]:
-    return [ctx.java, *ctx.loadclient_opts, "-jar", str(ctx.loadclient_jar()), sub, *[str(a) for a in args]]
+    return ctx.placed("load", [ctx.java, *ctx.loadclient_opts, "-jar", str(ctx.loadclient_jar()), sub,
+                               *[str(a) for a in args]])
 
 
 def run(ctx: Context, sub: str, *args, log: Path, timeout: float | None = None) -> int:

@@ -124,7 +124,7 @@ def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], port
             listening(logs[1:], 120, [m.popen for m in started.values()])
         full = {k: str(v) for k, v in settings.items()}
         full.update(envs[i])
-        started[i] = process.start(f"{variant.name}-{i}", m.command(ctx), logs[i], env=full, cwd=ctx.root,
+        started[i] = process.start(f"{variant.name}-{i}", ctx.placed("variant", m.command(ctx)), logs[i], env=full, cwd=ctx.root,
                                    port=ports[i], append=append)
     running = [started[i] for i in range(n)]
     ms = Members(running, cluster_ports)
@@ -143,7 +143,7 @@ def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: 
     env = member_env(n, [m.port for m in ms.members], ms.cluster_ports)[i]
     full = {k: str(v) for k, v in settings.items()}
     full.update(env)
-    r = process.start(f"{variant.name}-{i}", member(variant).command(ctx), log, env=full, cwd=ctx.root, port=ms.members[i].port,
+    r = process.start(f"{variant.name}-{i}", ctx.placed("variant", member(variant).command(ctx)), log, env=full, cwd=ctx.root, port=ms.members[i].port,
                       append=True)
     ms.members[i] = r
     if not wait_up([m.url for m in ms.members], n, health_timeout, [m.popen for m in ms.members]):

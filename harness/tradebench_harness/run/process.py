@@ -165,7 +165,8 @@ def start_variant(ctx: Context, variant: Variant, settings: dict, log: Path, por
     port = port or free_port()
     env = {k: str(v) for k, v in settings.items()}
     env["PORT"] = str(port)
-    r = start(variant.name, variant.command(ctx), log, env=env, cwd=variant.home(ctx), port=port, append=append)
+    r = start(variant.name, ctx.placed("variant", variant.command(ctx)), log, env=env, cwd=variant.home(ctx), port=port,
+              append=append)
     try:
         healthy = wait_http(f"{r.url}/health", health_timeout, r.popen)
     except BaseException:   # Ctrl-C or SIGTERM while it starts: the caller has no handle on it yet

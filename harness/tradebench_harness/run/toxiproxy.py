@@ -45,7 +45,9 @@ class SlowLink:
 
     def start(self) -> SlowLink:
         api = process.free_port()
-        self.server = process.start("toxiproxy", [binary(self.ctx), "-host", "127.0.0.1", "-port", str(api)], self.log)
+        # the database's side of the wire: on its CPUs (run/layout.py)
+        self.server = process.start("toxiproxy", self.ctx.placed("database", [binary(self.ctx), "-host", "127.0.0.1",
+                                                                               "-port", str(api)]), self.log)
         if not process.wait_http(f"http://127.0.0.1:{api}/version", 20, self.server.popen):
             self.stop()
             raise ToxiproxyError(f"toxiproxy did not start (log: {self.log})")

@@ -35,8 +35,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@value #LEAST_BUCKETS} × {@value #LEAST_BUCKET_MS} ms (until then the limit sits at its floor), and
  * one that became faster at once.
  * <p>
+ * <b>The round trips propose, the rate decides where they say "all queue".</b> A round trip is timed by the
+ * thread that sent the insert, so it also holds that thread's wait for a processor once the answer came.
+ * On a variant short of processor time (beside the load client on one core, the database on another) that
+ * wait is most of every round trip, the least one (an answer read without waiting) is a fraction of it, and
+ * the round trips alone would hold the limit at its floor while more in flight would store more (Little's
+ * law: the wait is the same for 4 in flight and for 64). So, after every {@value #PROBE_AFTER_MS} ms that
+ * the round trips held the limit at its floor while writers wanted more (in three windows of four), it tries twice the limit for
+ * {@value #PROBE_FOR_MS} ms: when that stores at least {@value #PROBE_GAIN} times as many sales a second,
+ * the floor becomes the doubled limit (the round trips can no longer take it lower); when not, the limit goes
+ * back. A raised floor is tried at its half after a doubling that stored no more (and at the ceiling), and
+ * lowered where the half stores as much (within the same factor): the floor follows the rate down as well as
+ * up.
+ * A database that is the queue stores no more with twice as many in flight, and keeps its floor.
+ * <p>
  * Every {@value #TELL_EVERY_S} s (when a window closes) it may tell where it stands, on a line of its own:
- * {@code inFlight limit=N leastRoundTripMs=X medianRoundTripMs=Y peakInFlight=Z}, of the last window.
+ * {@code inFlight limit=N floor=F leastRoundTripMs=X medianRoundTripMs=Y peakInFlight=Z}, of the last window.
  */
 public final class InFlightLimit {
     static final long MIN_WINDOW_MS = 10;
@@ -44,9 +58,14 @@ public final class InFlightLimit {
     static final int LEAST_BUCKETS = 4;
     static final long TELL_EVERY_S = 5;
     static final double TOLERANCE = 1.5;
+    static final long PROBE_AFTER_MS = 1_000;
+    static final long PROBE_FOR_MS = 250;
+    static final double PROBE_GAIN = 1.15;
     private static final int MAX_WINDOW_SAMPLES = 1 << 14;
     private static final long MIN_WINDOW_NS = TimeUnit.MILLISECONDS.toNanos(MIN_WINDOW_MS);
     private static final long LEAST_BUCKET_NS = TimeUnit.MILLISECONDS.toNanos(LEAST_BUCKET_MS);
+    private static final long PROBE_AFTER_NS = TimeUnit.MILLISECONDS.toNanos(PROBE_AFTER_MS);
+    private static final long PROBE_FOR_NS = TimeUnit.MILLISECONDS.toNanos(PROBE_FOR_MS);
 
     private final int writers;
     private final int ceiling;
@@ -66,6 +85,18 @@ public final class InFlightLimit {
     private long lastMedianNs;
     private int lastPeak;
     private long toldNs;
+    // the rate's tries (probes), guarded by lock
+    private int floor;             // what the round trips cannot take the limit below: writers, or raised by a try
+    private long answered;         // round trips told, ever
+    private long periodStartNs;    // the period the next try compares with (held at the floor) or the try
+    private long periodAnswered;
+    private int periodWindows;     // windows of the period, and those that ended at the floor with writers
+    private int periodPinned;      // wanting more
+    private boolean wanted;        // a writer waited at the gate or was refused a place, in this window
+    private int tryLimit;          // 0: no try under way
+    private int triedFrom;
+    private double baseRate;
+    private boolean tryDown;       // the next try halves a raised floor (after a doubling that stored no more)
 
     /**
      * For {@code writers} writers sharing it: starts at the ceiling (as the fixed pool it replaces), within
@@ -81,6 +112,7 @@ public final class InFlightLimit {
         this.ceiling = Math.max(1, ceiling);
         this.writers = Math.max(1, Math.min(writers, this.ceiling));
         this.limit = this.ceiling;
+        this.floor = this.writers;
         Arrays.fill(leastNs, Long.MAX_VALUE);
     }
 
@@ -103,6 +135,7 @@ public final class InFlightLimit {
     public void acquire() {
         lock.lock();
         try {
+            if (inFlight >= limit) wanted = true;
             while (inFlight >= limit) belowLimit.awaitUninterruptibly();
             inFlight++;
             peakInFlight = Math.max(peakInFlight, inFlight);
@@ -118,7 +151,10 @@ public final class InFlightLimit {
     public boolean tryAcquire() {
         lock.lock();
         try {
-            if (inFlight >= limit || lock.hasWaiters(belowLimit)) return false;
+            if (inFlight >= limit || lock.hasWaiters(belowLimit)) {
+                wanted = true;
+                return false;
+            }
             inFlight++;
             peakInFlight = Math.max(peakInFlight, inFlight);
             return true;
@@ -147,7 +183,9 @@ public final class InFlightLimit {
                 windowStartNs = nowNs;
                 bucketStartNs = nowNs;
                 toldNs = nowNs;
+                periodStartNs = nowNs;
             }
+            answered++;
             rememberLeast(Math.max(1, rttNs), nowNs);
             if (windowSamples == windowNs.length && windowSamples < MAX_WINDOW_SAMPLES) {
                 windowNs = Arrays.copyOf(windowNs, 2 * windowSamples);
@@ -158,15 +196,19 @@ public final class InFlightLimit {
                 Arrays.sort(windowNs, 0, windowSamples);
                 lastMedianNs = windowNs[windowSamples / 2];
                 lastPeak = peakInFlight;
-                adjust(least, lastMedianNs);
+                if (tryLimit == 0) adjust(least, lastMedianNs); // a try holds the limit it tries
+                periodWindows++;
+                if (limit == floor && wanted) periodPinned++;
+                probe(nowNs);
                 windowStartNs = nowNs;
                 windowSamples = 0;
                 peakInFlight = inFlight;
+                wanted = false;
                 if (tell != null && nowNs - toldNs >= TimeUnit.SECONDS.toNanos(TELL_EVERY_S)) {
                     toldNs = nowNs;
                     told = String.format(Locale.ROOT,
-                            "inFlight limit=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
-                            limit, least / 1e6, lastMedianNs / 1e6, lastPeak);
+                            "inFlight limit=%d floor=%d leastRoundTripMs=%.3f medianRoundTripMs=%.3f peakInFlight=%d",
+                            limit, floor, least / 1e6, lastMedianNs / 1e6, lastPeak);
                 }
             }
         } finally {
@@ -195,14 +237,52 @@ public final class InFlightLimit {
         leastNs[0] = Math.min(leastNs[0], rttNs);
     }
 
+    /**
+     * At a window's end: starts a try when the round trips held the limit at its floor for a whole period
+     * while writers wanted more, and ends a try that has lasted its time, keeping what stored more.
+     */
+    private void probe(long nowNs) {
+        long elapsed = nowNs - periodStartNs;
+        if (tryLimit == 0) {
+            if (elapsed < PROBE_AFTER_NS) return;
+            boolean down = floor > writers && (tryDown || limit >= ceiling);
+            boolean up = !down && limit < ceiling;
+            // held at the floor for most of the period (a window of jitter or between cycles is no evidence)
+            if (4 * periodPinned >= 3 * periodWindows && (down || up)) {
+                baseRate = (answered - periodAnswered) / (double) elapsed;
+                triedFrom = limit;
+                tryLimit = down ? Math.max(writers, floor / 2) : Math.min(ceiling, 2 * limit);
+                setLimit(tryLimit);
+            }
+        } else {
+            if (elapsed < PROBE_FOR_NS) return;
+            double rate = (answered - periodAnswered) / (double) elapsed;
+            if (tryLimit > triedFrom && rate >= PROBE_GAIN * baseRate) {
+                floor = tryLimit;                   // twice as many in flight store more: keep them
+            } else if (tryLimit < triedFrom && rate * PROBE_GAIN >= baseRate) {
+                floor = tryLimit;                   // half as many store as much: the floor was too high
+            }
+            setLimit(floor == tryLimit ? floor : triedFrom);
+            tryDown = tryLimit > triedFrom && floor != tryLimit; // after a doubling that stored no more
+            tryLimit = 0;
+        }
+        periodStartNs = nowNs;
+        periodAnswered = answered;
+        periodWindows = 0;
+        periodPinned = 0;
+    }
+
+    private void setLimit(int next) {
+        if (next > limit) belowLimit.signalAll();
+        limit = next;
+    }
+
     private void adjust(long least, long median) {
         double gradient = Math.min(1.0, TOLERANCE * least / Math.max(1, median));
         int next = gradient >= 1.0
                 ? limit + (int) Math.max(1, Math.sqrt(limit))                       // no queue: grow
                 : (int) Math.max(limit / 2.0, limit * gradient + Math.sqrt(limit)); // a queue: what it needs, and room
         if (next > limit && peakInFlight * 2 < limit) return; // the window did not use the limit
-        next = Math.max(writers, Math.min(ceiling, next));
-        if (next > limit) belowLimit.signalAll();
-        limit = next;
+        setLimit(Math.max(floor, Math.min(ceiling, next)));
     }
 }

@@ -35,6 +35,63 @@ class InFlightLimitTest {
         }
     }
 
+    /**
+     * Rounds at the limit for {@code forMs} with a writer wanting one place more (refused), on a variant short of
+     * processor time: every answer waits {@code waitUs} for the sender's thread to run again, however many are
+     * in flight, except the first of a round, read without waiting ({@code readyUs}); the database itself
+     * answers one insert every {@code serviceUs}.
+     */
+    private void runStarved(InFlightLimit limit, long forMs, long waitUs, long readyUs, long serviceUs) {
+        long until = now + forMs * MS;
+        while (now < until) {
+            int n = limit.limit();
+            for (int i = 0; i < n; i++) limit.acquire();
+            assertFalse(limit.tryAcquire(), "the limit is full");
+            long sent = now;
+            long last = 0;
+            for (int i = 1; i <= n; i++) {
+                long served = i * serviceUs;
+                long rtt = (i == 1 ? Math.max(readyUs, served) : Math.max(waitUs, served)) * 1_000;
+                limit.roundTrip(rtt, sent + rtt);
+                last = Math.max(last, rtt);
+            }
+            now = sent + last;
+            for (int i = 0; i < n; i++) limit.release();
+        }
+    }
+
+    @Test
+    void climbsWhereMoreInFlightStoreMoreThoughTheRoundTripsSayQueue() {
+        // the round trips alone hold it at 4 (a median of 2 ms against a least of 30 µs); twice as many in flight
+        // store twice as much, and it tries that once a second
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        runStarved(limit, 500, 2_000, 30, 0);
+        assertEquals(4, limit.limit(), "the round trips say queue");
+        runStarved(limit, 8_000, 2_000, 30, 0);
+        assertEquals(64, limit.limit(), "each doubling stored more: at its ceiling");
+        runStarved(limit, 5_000, 2_000, 30, 0);
+        assertTrue(limit.limit() >= 32, "and it stays up, but for a try at half its floor: " + limit.limit());
+    }
+
+    @Test
+    void keepsItsFloorWhereTheDatabaseIsTheQueue() {
+        // the same starved variant, but the database answers one insert every 500 µs: 4 in flight already keep it
+        // busy (2 ms ÷ 0.5 ms), twice as many store no more
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        runStarved(limit, 10_000, 2_000, 30, 500);
+        assertTrue(limit.limit() <= 8, "its floor, or a try at twice it: " + limit.limit());
+    }
+
+    @Test
+    void lowersARaisedFloorWhenHalfStoresAsMuch() {
+        InFlightLimit limit = new InFlightLimit(4, 64);
+        runStarved(limit, 8_000, 2_000, 30, 0);
+        assertEquals(64, limit.limit());
+        // the database becomes the queue: one insert every 200 µs, 10 in flight keep it busy
+        runStarved(limit, 15_000, 2_000, 30, 200);
+        assertTrue(limit.limit() <= 32, "tried at its half, which stored as much: " + limit.limit());
+    }
+
     @Test
     void startsAtItsCeiling() {
         assertEquals(64, new InFlightLimit(4, 64).limit());
