@@ -198,3 +198,19 @@ def test_report_html_shows_every_variant_and_its_charts_in_chromium(compared, tm
     assert non_white > len(pixels) * 0.05, f"only {non_white} non-white pixels of {len(pixels)}"
     assert colours > 50
     assert any(b > r + 60 and b > g for r, g, b in pixels), "no blue bar pixels"
+
+
+def test_every_party_ran_on_its_cpus_as_read_back_from_proc(compared):
+    """The default layout isolates the variant; each window read every thread's Cpus_allowed_list from /proc."""
+    from tradebench_harness.run import layout
+    out, doc, _ = compared
+    lay = doc["environment"]["layout"]
+    assert lay["kind"] == ("isolated" if len(lay["machineCpus"]) > 1 else "shared")
+    want = {"variant": lay["cpus"]["variant"], "database": lay["cpus"]["database"], "loadclient": lay["cpus"]["load"]}
+    for r in doc["runs"]:
+        assert set(r["cpusAllowed"]) >= {"variant", "database", "loadclient"}, r["cpusAllowed"]
+        for party, cpus in want.items():
+            expected = layout.cpus_text(cpus or lay["machineCpus"])
+            assert r["cpusAllowed"][party] == [expected], (r["variant"], party, r["cpusAllowed"][party])
+    assert "**CPU layout**" in (out / "summary.md").read_text()
+    assert "as laid out in every one" in (out / "summary.md").read_text()

@@ -38,6 +38,18 @@ def java_version(ctx: Context) -> str | None:
     return text.splitlines()[0] if text else None
 
 
+def autogroup() -> bool | None:
+    """Whether the kernel's scheduler shares a CPU between sessions before threads (sched_autogroup): two
+    processes the harness starts on one CPU, each in a session of its own, then get half each whatever their
+    thread counts; without it, each runnable thread gets its share. It matters wherever two parties of a layout
+    share a CPU (on 2 CPUs: the database and the load client)."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return None
+
+
 def collect(ctx: Context, db=None) -> dict:
     """Everything but the variant settings (each run carries its own) and the harness options."""
     status = _out(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ctx.root)
@@ -61,4 +73,5 @@ def collect(ctx: Context, db=None) -> dict:
         "loadclientJvmFlags": ctx.loadclient_opts,
         "python": sys.version.split()[0],
         "hostname": platform.node(),
+        "schedAutogroup": autogroup(),
     }
