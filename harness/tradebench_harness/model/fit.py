@@ -66,7 +66,12 @@ def _ok(run: dict) -> bool:
 
 
 def _saturation(run: dict) -> bool:
-    return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
+    return run.get("rate") is None and run["dbLatencyMs"] == 0 and _no_wait(run)
+
+
+def _no_wait(run: dict) -> bool:
+    """A closed loop that sends the next order as soon as an answer comes: `waitMs` 0 (null in open loop)."""
+    return run["waitMs"] is None or run["waitMs"] == 0
 
 
 def _median(xs):
@@ -102,7 +107,7 @@ class _Folder:
         by: dict[int, list] = {}
         for k, r in self.runs:
             if k == key and r.get("persist") == persist and _saturation(r):
-                by.setdefault(int(r.get("engines") or 0), []).append(r)
+                by.setdefault(int(r["engines"]), []).append(r)
         out = {}
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
@@ -134,7 +139,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     for f in folders:
         for _, r in f.runs:
             bf = r.get("boundFraction")
-            if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
+            if (not r.get("answers503") and not r.get("errors") and r["acceptedPerSecond"] > 0
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
                 spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
                 spo_from.add(f.name)
@@ -204,9 +209,9 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     for f in folders:
         for k, r in f.runs:
             bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
-            if (r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
+            if (r.get("persist") == "per-sale" and n and rtt and r["dbLatencyMs"] >= 1 and bf
                     and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
-                    and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k)):
+                    and r["salesPerSecond"] > 0 and int(r["engines"]) == _default_engines(designs, k)):
                 overhead.setdefault(k, []).append((n * 1000.0 / r["salesPerSecond"] - rtt, f.name))
     everyone = _median([x for xs in overhead.values() for x, _ in xs])
     for k in keys:
@@ -298,11 +303,11 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
             if not rs:
                 continue
             want = _default_engines(designs, k)
-            e = min({int(r.get("engines") or 0) for r in rs}, key=lambda n: (n != want, n))
-            xs = [_db_cpu_of(r) for r in rs if int(r.get("engines") or 0) == e]
+            e = min({int(r["engines"]) for r in rs}, key=lambda n: (n != want, n))
+            xs = [_db_cpu_of(r) for r in rs if int(r["engines"]) == e]
             if _median(xs) is not None:
                 per_design[k] = _median(xs)
-                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r.get("engines") or 0) == e]
+                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r["engines"]) == e]
         if per_design:
             ceiling = _median(ceilings)
             shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_design.items()))
@@ -340,8 +345,8 @@ def _pairs(f: _Folder, key: str, persist: str) -> dict:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
     by: dict = {}
     for k, r in f.runs:
-        if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
-            by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
+        if k == key and r.get("persist") == persist and r.get("rate") is None and _no_wait(r):
+            by.setdefault(r["dbLatencyMs"], {}).setdefault(int(r["engines"]), []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
@@ -431,7 +436,7 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
                   if kk == k and r.get("persist") == persist and r.get("rate")
                   and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
             if rs:
-                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
+                engines = int(_median([r["engines"] for r, _ in rs]))
                 out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
                                      f"the median peak of {len(rs)} open-loop runs in "
                                      f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
@@ -516,7 +521,8 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                         e = dict(v[persist])
                         e["from"] = dict(e["from"])
                         e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
-                        e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+                        if e.get("cycleUs") is not None:       # absent where the fit left the cycles out
+                            e["cycleUs"] = _r(e["cycleUs"] * ratio, 2)
                         for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
                             if e.get(us) is not None:
                                 e[us] = _r(e[us] * ratio, 2)
@@ -540,7 +546,7 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                             and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
                         e["rssPerEngineMb"] = o["rssPerEngineMb"]
                         e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
-                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * e["rssEngines"]), 1)
                         e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
                                                       f"{o['from']['rssPerEngineMb']}"
                     if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")

@@ -51,14 +51,17 @@ def img(name: str, title: str, data: str) -> str:
 
 def error_bars(rows, key, scale=1.0):
     """Medians and the (non-negative) distances to min and max of each row's KEY."""
-    med, lo, hi = [], [], []
-    for r in rows:
-        s = r.get(key) or {}
-        m = (s.get("median") or 0) * scale
-        med.append(m)
-        lo.append(max(0.0, m - (s.get("min") or 0) * scale) if s else 0.0)
-        hi.append(max(0.0, (s.get("max") or 0) * scale - m) if s else 0.0)
-    return med, lo, hi
+    bars = [bar(r.get(key), scale) for r in rows]
+    return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
+
+
+def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
+    """(median, distance down to the min, up to the max) of the spread S; no spread (no run of the row had the
+    figure): no bar."""
+    if s is None:
+        return 0.0, 0.0, 0.0
+    m = s["median"] * scale
+    return m, max(0.0, m - s["min"] * scale), max(0.0, s["max"] * scale - m)
 
 
 def finish_bars(fig, ax, rows, ylabel, title, legend):
@@ -100,7 +103,7 @@ def cpu_chart(rows):
     groups = ("variant", "loadclient", "database")
     w = 0.27
     for j, g in enumerate(groups):
-        med = [((r["cpuPercent"].get(g) or {}).get("median") or 0) for r in rows]
+        med = [bar(r["cpuPercent"].get(g))[0] for r in rows]
         ax.bar([x + (j - 1) * w for x in range(len(rows))], med, w, label=g, color=COLORS[j])
     return finish_bars(fig, ax, rows, "CPU % (100 = one core), mean over the window",
                        "Who used the cores: the variant's process tree, the load client, the database", legend=True)
@@ -156,7 +159,7 @@ def representative(runs: list[dict], row: dict, need_latency: bool = True) -> di
           and (r.get("latencyPercentiles") or not need_latency)]
     if not rs:
         return None
-    rs.sort(key=lambda r: r.get("salesPerMinute") or 0)
+    rs.sort(key=lambda r: r["salesPerMinute"])
     return rs[len(rs) // 2]
 
 
@@ -221,9 +224,10 @@ def sweep_engines_chart(doc):
     if len(engines) < 2:
         return None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    lines = sorted({(r["variant"], r.get("rate") or 0) for r in rows})
+    # a closed loop (rate null) first, then the open loop's rates
+    lines = sorted({(r["variant"], r["rate"]) for r in rows}, key=lambda vr: (vr[0], vr[1] is not None, vr[1]))
     for i, (v, rate) in enumerate(lines):
-        vr = sorted((r for r in rows if r["variant"] == v and (r.get("rate") or 0) == rate), key=lambda r: r["engines"])
+        vr = sorted((r for r in rows if r["variant"] == v and r["rate"] == rate), key=lambda r: r["engines"])
         med, lo, hi = error_bars(vr, "salesPerMinute")
         ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4,
                     label=v + (f" at {rate}/s" if rate else ""), color=COLORS[i % len(COLORS)])
