@@ -298,38 +298,62 @@ code{background:#f4f4f4;padding:1px 3px}
 
 
 def html(doc: dict) -> str:
-    rows = doc["summary"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
              "<p>Each cell: median (min–max) over the repeats; rows marked ≈ have sales/min ranges that overlap "
              "another variant's of the same case (a difference within noise). ⚠ drift: the two halves of a measured "
              "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
-             "they are what two machines can compare.</p>"]
-    head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
-            "p50 ms", "p99 ms", "CPU % variant / load client / db", "variant CPU µs/order (× trivial server's; × its framework floor's)",
-            "db CPU µs/sale (at the insert ceiling)",
-            "steady", "notes"]
+             "they are what two machines can compare.</p>",
+             summary_section(doc["summary"]), *analysis_sections(doc), *chart_sections(doc),
+             calibration_section(doc.get("calibration")), runs_section(doc["runs"])]
+    env = doc.get("environment") or {}
+    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
+    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
+    settings_rows = [[r["variant"], r["case"] or "–", " ".join(f"{k}={v}" for k, v in r["settings"].items())]
+                     for r in doc["summary"]]
+    parts.append("<h2>Variant settings</h2>" + table(["variant", "case", "settings"], settings_rows, "settings"))
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)
+
+
+SUMMARY_HEAD = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
+                "p50 ms", "p99 ms", "CPU % variant / load client / db",
+                "variant CPU µs/order (× trivial server's; × its framework floor's)",
+                "db CPU µs/sale (at the insert ceiling)", "steady", "notes"]
+
+
+def summary_notes(r: dict) -> list[str]:
+    """A summary row's notes: the rows within noise of it, drift, the JIT, the article's figure."""
+    notes = []
+    if r["withinNoiseOf"]:
+        notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
+    if r["driftFlagged"]:
+        notes.append("⚠ drift")
+    notes += tables.jit_note(r)
+    if r.get("articleSalesPerMinute"):
+        notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+    return notes
+
+
+def summary_section(rows: list[dict]) -> str:
     body, attrs = [], []
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
                          for g in ("variant", "loadclient", "database"))
-        notes = []
-        if r["withinNoiseOf"]:
-            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
-        if r["driftFlagged"]:
-            notes.append("⚠ drift")
-        notes += tables.jit_note(r)
-        if r.get("articleSalesPerMinute"):
-            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         body.append([r["case"] or "–", r["variant"], tables.setting_text(r), tables.cell(r["salesPerMinute"]),
                      tables.cell(r["ordersPerSecond"]), tables.cell(r["httpCeilingFraction"], ".1f", True),
                      tables.cell(r["insertCeilingFraction"], ".1f", True), tables.cell(r["p50Ms"], ".2f"),
                      tables.cell(r["p99Ms"], ".2f"), cpu, tables.cost_cell(r), tables.db_cost_cell(r),
                      {True: "yes", False: "no", None: "–"}[r["steady"]],
-                     "; ".join(notes)])
+                     "; ".join(summary_notes(r))])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
-    parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
+    return "<h2>Summary</h2>" + table(SUMMARY_HEAD, body, "summary", attrs)
+
+
+def analysis_sections(doc: dict) -> list[str]:
+    """The article's ratios, where an order's CPU goes, and the profile's breakdown: those the run has."""
+    parts = []
     ratios = stats.ratio_rows(doc)
     if ratios:
         parts.append("<h2>The article's ratios beside ours</h2>" + table(
@@ -346,51 +370,50 @@ def html(doc: dict) -> str:
                      + img("breakdown", "CPU µs per order by part", breakdown_chart(profiled))
                      + "<ul class='legend'>" + "".join(f"<li><b>{h.escape(p)}</b>: {h.escape(profile_rules.MEANING[p])}</li>"
                                                        for p in profile_rules.PARTS) + "</ul>")
-    if rows:
-        parts.append("<h2>Charts</h2>")
-        parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
-        parts.append(img("fractions", "ceiling fractions", fractions_chart(rows)))
-        parts.append(img("cpu", "CPU per process group", cpu_chart(rows)))
-        s = cpu_timeline_chart(doc)
-        if s:
-            parts.append(img("cpu-timeline", "CPU per second, per process group (the median repeat of each row)", s))
-        lat, drawn = latency_chart(doc)
-        if drawn:
-            parts.append(img("latency", "latency distributions (percentile, log scale)", lat))
-        s = sweep_rate_chart(doc)
-        if s:
-            parts.append(img("sweep-rate", "latency versus offered load", s))
-        s = sweep_engines_chart(doc) if doc.get("command") != "sweep-in-flight" else None
-        if s:
-            parts.append(img("sweep-engines", "sales/min by engine count", s))
-        s = in_flight_chart(doc)
-        if s:
-            parts.append(img("in-flight", "what keeping inserts in flight costs each design", s))
-    cal = doc.get("calibration")
-    if cal:
-        lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
-        parts.append("<h2>This machine's ceilings (calibration)</h2>" +
-                     table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
-                           [[c.strip() for c in l] for l in lines], "calibration"))
-    run_head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
-                "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
-    run_rows = []
-    for r in doc["runs"]:
+    return parts
+
+
+def chart_sections(doc: dict) -> list[str]:
+    """The charts: those every run has, then those its kind of run draws."""
+    rows = doc["summary"]
+    if not rows:
+        return []
+    parts = ["<h2>Charts</h2>",
+             img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")),
+             img("fractions", "ceiling fractions", fractions_chart(rows)),
+             img("cpu", "CPU per process group", cpu_chart(rows))]
+    lat, drawn = latency_chart(doc)
+    optional = [("cpu-timeline", "CPU per second, per process group (the median repeat of each row)", cpu_timeline_chart(doc)),
+                ("latency", "latency distributions (percentile, log scale)", lat if drawn else None),
+                ("sweep-rate", "latency versus offered load", sweep_rate_chart(doc)),
+                ("sweep-engines", "sales/min by engine count",
+                 sweep_engines_chart(doc) if doc.get("command") != "sweep-in-flight" else None),
+                ("in-flight", "what keeping inserts in flight costs each design", in_flight_chart(doc))]
+    return parts + [img(name, title, data) for name, title, data in optional if data]
+
+
+def calibration_section(cal: dict | None) -> str:
+    if not cal:
+        return ""
+    lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
+    return ("<h2>This machine's ceilings (calibration)</h2>" +
+            table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
+                  [[c.strip() for c in l] for l in lines], "calibration"))
+
+
+def runs_section(runs: list[dict]) -> str:
+    head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
+            "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
+    rows = []
+    for r in runs:
         cpu = r.get("cpu") or {}
-        run_rows.append([r["case"] or "–", r["variant"], r["repeat"], tables.fmt(r.get("salesPerMinute")),
-                         tables.fmt(r.get("ordersPerSecond")), tables.fmt(r.get("p99Ms"), ".2f"),
-                         tables.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
-                         tables.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
-                         tables.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
-                         (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
-    parts.append("<h2>Every run (in the order they ran)</h2>" + table(run_head, run_rows, "runs"))
-    env = doc.get("environment") or {}
-    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
-    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
-    settings_rows = [[r["variant"], r["case"] or "–", " ".join(f"{k}={v}" for k, v in r["settings"].items())] for r in rows]
-    parts.append("<h2>Variant settings</h2>" + table(["variant", "case", "settings"], settings_rows, "settings"))
-    parts.append("</body></html>")
-    return "\n".join(parts)
+        rows.append([r["case"] or "–", r["variant"], r["repeat"], tables.fmt(r.get("salesPerMinute")),
+                     tables.fmt(r.get("ordersPerSecond")), tables.fmt(r.get("p99Ms"), ".2f"),
+                     tables.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
+                     tables.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
+                     tables.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
+                     (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
+    return "<h2>Every run (in the order they ran)</h2>" + table(head, rows, "runs")

@@ -112,6 +112,52 @@ def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]
     return got
 
 
+def accepted_orders(files: list[Path]) -> dict[int, int]:
+    """Order id -> quantity of every order the load clients' TSV FILES say was accepted."""
+    accepted = {}
+    for f in files:
+        for line in f.read_text().splitlines():
+            if line.strip():
+                x = line.split("\t")
+                accepted[int(x[0])] = int(x[4])
+    return accepted
+
+
+def sweep_market(url: str, path: Path) -> None:
+    """On every product, through URL, a buy of a million and a sell of a million at 100,000.00: what is left in
+    the books trades; the accepted ones written to PATH as a load client writes them."""
+    with open(path, "w") as f:
+        for p in range(100):
+            st, j = call("POST", f"{url}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
+            if st == 202:
+                f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
+            st, j = call("POST", f"{url}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
+            if st == 202:
+                f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
+
+
+def hold_cut(island: netcut.Island, c_proc, loads: list, cut: int) -> tuple[int | None, int]:
+    """The cut held CUT_S, then healed, the loads waited for: (when C exited, when the cut healed), ms from CUT."""
+    c_exit = None
+    end = time.monotonic() + CUT_S
+    while time.monotonic() < end:
+        if c_exit is None and not c_proc.alive():
+            c_exit = int(time.time() * 1000) - cut
+        time.sleep(0.2)
+    heal = int(time.time() * 1000) - cut
+    island.heal()
+    for l in loads:
+        l.popen.wait(180)
+    if c_exit is None:
+        try:
+            c_proc.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            pass
+        if not c_proc.alive():
+            c_exit = int(time.time() * 1000) - cut
+    return c_exit, heal
+
+
 def wait_quiet(db: dbmod.Database, seconds: float = 60) -> int:
     """SALES stopped growing for 2 s; returns its row count."""
     end = time.monotonic() + seconds
@@ -300,27 +346,10 @@ class ClusterTest:
             loads = []
             wait_quiet(self.db)
             sweep = self.d / "leave-sweep.tsv"
-            with open(sweep, "w") as f:
-                for p in range(100):
-                    st, j = call("POST", f"{a}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
-                    if st == 202:
-                        f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
-                    st, j = call("POST", f"{a}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
-                    if st == 202:
-                        f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
+            sweep_market(a, sweep)
             wait_quiet(self.db)
-            accepted = {}
-            for fpath in files:
-                for line in fpath.read_text().splitlines():
-                    if line.strip():
-                        x = line.split("\t")
-                        accepted[int(x[0])] = int(x[4])
-            filled = {}
-            for line in self.db.sql("SELECT ID, SUM(Q) FROM (SELECT PO_ID ID, QUANTITY Q FROM SALES UNION ALL "
-                                    "SELECT SO_ID, QUANTITY FROM SALES) T GROUP BY ID", DB_NAME).splitlines():
-                if line.strip():
-                    i, q = line.split("\t")
-                    filled[int(i)] = int(q)
+            accepted = accepted_orders(files)
+            filled = self.fills()
             short = [i for i, q in accepted.items() if filled.get(i, 0) != q]
             self.figures.update({"leaveAccepted": len(accepted), "leaveNotFilled": len(short)})
             ok = accepted and not short
@@ -414,37 +443,24 @@ class ClusterTest:
         island.cut(ms.cluster_ports[2], ms.cluster_ports[:2])
         cut = int(time.time() * 1000)
         c_proc = ms.members[2]
-        c_exit = None
-        end = time.monotonic() + CUT_S
-        while time.monotonic() < end:
-            if c_exit is None and not c_proc.alive():
-                c_exit = int(time.time() * 1000) - cut
-            time.sleep(0.2)
-        heal = int(time.time() * 1000) - cut
-        island.heal()
-        for l in loads:
-            l.popen.wait(180)
+        c_exit, heal = hold_cut(island, c_proc, loads, cut)
         loads = []
-        if c_exit is None:
-            try:
-                c_proc.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                pass
-            if not c_proc.alive():
-                c_exit = int(time.time() * 1000) - cut
         wait_quiet(self.db)
-
-        accepted: dict[int, int] = {}
-        for f in files:
-            for line in f.read_text().splitlines():
-                if line.strip():
-                    x = line.split("\t")
-                    accepted[int(x[0])] = int(x[4])
+        accepted = accepted_orders(files)
         c_ids = [i for i in accepted if members_of(i) == 2]
         last_202 = max(c_ids) // 1000 - cut if c_ids else None
-        # the rows of C's partitions after the cut: C's incarnation holds C's orders and those accepted before
-        # the cut; the majority's new incarnation only orders A and B accepted after it started
         on_c_sql = ",".join(str(e) for e in on_c)
+        per = self.partitions_after_cut(cut, on_c_sql)
+        self.figures.update({"cutPartitionsOfC": on_c, "cutPerPartition": per, "cutLast202FromCMs": last_202,
+                             "cutCExitMs": c_exit, "cutCExitCode": c_proc.popen.returncode, "cutHealMs": heal})
+        self.judge_cut(name, on_c, per, c_proc, c_exit, heal, last_202)
+        filled = self.judge_fills(name, accepted, files, a)
+        self.views_after_cut(name, [m.url for m in ms.members if m.alive()], accepted, filled, c_ids, cut, on_c_sql)
+        return loads
+
+    def partitions_after_cut(self, cut: int, on_c_sql: str) -> dict:
+        """Per partition of C, the rows after the cut: C's incarnation holds C's orders and those accepted before
+        the cut; the majority's new incarnation only orders A and B accepted after it started."""
         mine = f"(MOD(PO_ID, 16) = 2 OR MOD(SO_ID, 16) = 2 OR (PO_ID < {cut * 1000} AND SO_ID < {cut * 1000}))"
         per = {}
         for line in self.db.sql(
@@ -456,10 +472,14 @@ class ClusterTest:
             per[e] = {"cLastSaleMs": c_last - cut if c_last > 0 else None,
                       "majorityFirstSaleMs": maj_first - cut if maj_first > 0 else None,
                       "salesOnC": n_c, "salesOnMajority": n_maj}
+        return per
+
+    def judge_cut(self, name: str, on_c: list, per: dict, c_proc, c_exit: int | None, heal: int,
+                  last_202: int | None) -> None:
+        """The timeline from the cut: the majority takes C's partitions over in time, never while C still
+        stores, and C, downed, exits 1 before the heal."""
         back = [per.get(e, {}).get("majorityFirstSaleMs") for e in on_c]
         c_last = [per.get(e, {}).get("cLastSaleMs") for e in on_c]
-        self.figures.update({"cutPartitionsOfC": on_c, "cutPerPartition": per, "cutLast202FromCMs": last_202,
-                             "cutCExitMs": c_exit, "cutCExitCode": c_proc.popen.returncode, "cutHealMs": heal})
         self.steps.ok(f"{name}: timeline from the cut: C's last 202 at {last_202} ms, C's partitions {on_c} last "
                       f"stored on C at {c_last} ms and first on A/B at {back} ms, C exited "
                       f"{c_proc.popen.returncode} at {c_exit} ms, healed at {heal} ms")
@@ -476,6 +496,8 @@ class ClusterTest:
             f"{name}: C, downed, stopped and exited {c_proc.popen.returncode} {c_exit} ms after the cut "
             f"(before the heal at {heal} ms; exit 1 expected)")
 
+    def judge_fills(self, name: str, accepted: dict[int, int], files: list, a: str) -> dict[int, int]:
+        """No accepted order filled beyond its quantity, no (PO, SO) pair stored twice, the audit clean; the fills."""
         filled = self.fills()
         over = [i for i, q in accepted.items() if filled.get(i, 0) > q]
         twice = int(self.db.scalar("SELECT COUNT(*) FROM (SELECT PO_ID FROM SALES GROUP BY PO_ID, SO_ID "
@@ -486,8 +508,7 @@ class ClusterTest:
             f"{twice} (PO, SO) pairs stored twice" + (f", e.g. {over[:5]}" if over else ""))
         (self.steps.ok if self.audit("cut", "p-", files, a) else self.steps.fail)(
             f"{name}: audit: nothing doubled or over-filled, every row from accepted orders (log: {self.d / 'cut-audit.log'})")
-        self.views_after_cut(name, [m.url for m in ms.members if m.alive()], accepted, filled, c_ids, cut, on_c_sql)
-        return loads
+        return filled
 
     def fills(self) -> dict[int, int]:
         filled = {}
