@@ -112,6 +112,17 @@ def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]
     return got
 
 
+def place_canaries(url: str) -> dict[int, int]:
+    """One open sell order on each partition (products 100 to 100 + ENGINES - 1), through URL: partition -> its
+    order id."""
+    canaries = {}
+    for p in range(100, 100 + ENGINES):
+        st, j = call("POST", f"{url}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
+        if st == 202:
+            canaries[p % ENGINES] = j["id"]
+    return canaries
+
+
 def accepted_orders(files: list[Path]) -> dict[int, int]:
     """Order id -> quantity of every order the load clients' TSV FILES say was accepted."""
     accepted = {}
@@ -258,6 +269,24 @@ class ClusterTest:
             self.steps.fail(f"{name}: SIGTERM exit codes {codes} (logs: {self.d})")
 
     # ---- 2 ----
+    def first_sales_after(self, t_ms: int) -> dict[int, int | None]:
+        """Partition -> ms from T_MS to its first sale stored after it (None: none)."""
+        first = {}
+        for e in range(ENGINES):
+            v = self.db.scalar(f"SELECT MIN(CREATED) FROM SALES WHERE CREATED > {t_ms} "
+                               f"AND MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) = {e}", DB_NAME)
+            first[e] = int(v) - t_ms if v not in ("", "NULL") else None
+        return first
+
+    def check_canaries(self, name: str, url: str, canaries: dict[int, int], on_c: list) -> None:
+        """Asked through URL, the open order of each partition is lost on C's partitions, open on the others."""
+        views = {e: call("GET", f"{url}/orders/{i}") for e, i in canaries.items()}
+        want = {e: ("lost" if e in on_c else "open") for e in canaries}
+        got = {e: (v[1] or {}).get("status") for e, v in views.items()}
+        ok = len(canaries) == ENGINES and got == want
+        (self.steps.ok if ok else self.steps.fail)(
+            f"{name}: /orders/{{id}} of one open order per partition says lost for C's, open for the others: {got}")
+
     def kill(self) -> None:
         name = f"cluster{self.row}: kill -9 of member C under load"
         try:
@@ -274,11 +303,7 @@ class ClusterTest:
             if not on_c:
                 self.steps.fail(f"{name}: C runs no partition ({spread})")
                 return
-            canaries = {}
-            for p in range(100, 100 + ENGINES):
-                st, j = call("POST", f"{a}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
-                if st == 202:
-                    canaries[p % ENGINES] = j["id"]
+            canaries = place_canaries(a)
             time.sleep(1)
             files = [self.d / "kill-a.tsv", self.d / "kill-b.tsv"]
             loads = [self.load(a, "k-", 1, 25, files[0]), self.load(b, "k-", 2, 25, files[1])]
@@ -289,11 +314,7 @@ class ClusterTest:
                 l.popen.wait(120)
             loads = []
             wait_quiet(self.db)
-            first = {}
-            for e in range(ENGINES):
-                v = self.db.scalar(f"SELECT MIN(CREATED) FROM SALES WHERE CREATED > {kill_ms} "
-                                   f"AND MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) = {e}", DB_NAME)
-                first[e] = int(v) - kill_ms if v not in ("", "NULL") else None
+            first = self.first_sales_after(kill_ms)
             back = [first[e] for e in on_c]
             others = [first[e] for e in range(ENGINES) if e not in on_c]
             self.figures.update({"killedPartitions": on_c, "firstSaleAfterKillMs": first})
@@ -303,12 +324,7 @@ class ClusterTest:
             ok = all(x is not None and x <= 5000 for x in others)
             (self.steps.ok if ok else self.steps.fail)(
                 f"{name}: the other partitions kept trading (first sale after the kill: {others} ms, bound 5000 ms)")
-            views = {e: call("GET", f"{b}/orders/{i}") for e, i in canaries.items()}
-            want = {e: ("lost" if e in on_c else "open") for e in canaries}
-            got = {e: (v[1] or {}).get("status") for e, v in views.items()}
-            ok = len(canaries) == ENGINES and got == want
-            (self.steps.ok if ok else self.steps.fail)(
-                f"{name}: /orders/{{id}} of one open order per partition says lost for C's, open for the others: {got}")
+            self.check_canaries(name, b, canaries, on_c)
             (self.steps.ok if self.audit("kill", "k-", files, a) else self.steps.fail)(
                 f"{name}: audit: nothing doubled or over-filled, every row from accepted orders (log: {self.d / 'kill-audit.log'})")
         finally:
