@@ -1,8 +1,16 @@
 """The one parser of ./tradebench: every command dispatched by it, a command that hands its arguments on gets
-them as they are (a leading --flag too), and the measuring commands get their defaults."""
+them as they are (a leading --flag too), the measuring commands get their defaults, and a command whose output
+pipe closes ends quietly."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from tradebench_harness.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("argv, func, rest", [
@@ -77,3 +85,16 @@ def test_a_map_whose_options_do_not_go_together_is_refused_before_it_starts(argv
 def test_a_wrong_kind_or_core_count_is_refused(argv):
     with pytest.raises(SystemExit):
         main.parse(argv)
+
+
+@pytest.mark.parametrize("argv", [["predict", "--db-latency", "7", "--rate", "3000"], ["variants"], ["help"]])
+def test_a_command_whose_reader_stops_reading_ends_quietly_with_exit_0(argv):
+    """`./tradebench predict ... | head -3`: the pipe closed before the command writes its first line."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        r = subprocess.run([sys.executable, "-m", "tradebench_harness", *argv], stdout=write, stderr=subprocess.PIPE,
+                           text=True, env={**os.environ, "TB_ROOT": str(ROOT)}, timeout=120)
+    finally:
+        os.close(write)
+    assert r.returncode == 0 and "Error" not in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -319,6 +319,11 @@ def test_services_sharing_one_dockerfile_are_checked_with_their_build_args(tree,
     problems = compose_check.check(tree, cli=cli)
     assert any("(java-threads): COPY engine-modell/src: no such path" in p for p in problems), problems
     assert any("(java-threads): base image eclipse-temurin has no version tag" in p for p in problems), problems
+    # a default written in the reference, which the check does not expand: refused, the ARG's default asked for
+    edit_file(tree / "servlet.Dockerfile", lambda s: s.replace("COPY ${LIB}/src", "COPY ${LIB:-engine-model}/src"))
+    problems = compose_check.check(tree, cli=cli)
+    assert any("(java-threads): COPY ${LIB:-engine-model}/src uses ${LIB:-...}: give LIB its default in its ARG" in p
+               for p in problems), problems
 
 
 def test_a_build_target_is_the_final_stage(tree, cli):

@@ -99,31 +99,33 @@ def broken_links(files: list[Path], root: Path = ROOT) -> list[str]:
     problems = []
     for md in files:
         for n, raw in link_targets(md):
-            target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
-            if not target or EXTERNAL.match(target):
-                continue
-            path_part, _, anchor = target.partition("#")
-            path_part = unquote(path_part.split("?", 1)[0])
-            anchor = unquote(anchor)
-            if path_part:
-                dest = (root / path_part.lstrip("/")) if path_part.startswith("/") else (md.parent / path_part)
-            else:
-                dest = md
-            where = f"{md.relative_to(root)}:{n}: {raw}"
-            if not dest.exists():
-                problems.append(f"{where} (no such file)")
-                continue
-            if not anchor or dest.is_dir():
-                continue
-            if dest.suffix.lower() != ".md":
-                if not LINE_ANCHOR.match(anchor):
-                    problems.append(f"{where} (an anchor into a file that is not Markdown)")
-                continue
-            if dest not in cache:
-                cache[dest] = anchors(dest)
-            if anchor not in cache[dest]:
-                problems.append(f"{where} (no heading gives #{anchor})")
+            why = link_problem(md, raw, root, cache)
+            if why:
+                problems.append(f"{md.relative_to(root)}:{n}: {raw} ({why})")
     return problems
+
+
+def link_problem(md: Path, raw: str, root: Path, cache: dict[Path, set[str]]) -> str | None:
+    """Why link RAW of file MD does not resolve, or None (CACHE: the anchors of the files read so far)."""
+    target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
+    if not target or EXTERNAL.match(target):
+        return None
+    path_part, _, anchor = target.partition("#")
+    path_part = unquote(path_part.split("?", 1)[0])
+    anchor = unquote(anchor)
+    if path_part:
+        dest = (root / path_part.lstrip("/")) if path_part.startswith("/") else (md.parent / path_part)
+    else:
+        dest = md
+    if not dest.exists():
+        return "no such file"
+    if not anchor or dest.is_dir():
+        return None
+    if dest.suffix.lower() != ".md":
+        return None if LINE_ANCHOR.match(anchor) else "an anchor into a file that is not Markdown"
+    if dest not in cache:
+        cache[dest] = anchors(dest)
+    return None if anchor in cache[dest] else f"no heading gives #{anchor}"
 
 
 def test_every_relative_link_and_anchor_of_the_markdown_files_resolves():

@@ -79,13 +79,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            group = set()
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.add(w)
-                if w == v:
-                    break
+            group = pop_group(stack, on_stack, v)
             if len(group) > 1:
                 groups.append(group)
 
@@ -93,6 +87,17 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return [cycle_in(graph, g) for g in groups]
+
+
+def pop_group(stack: list[str], on_stack: set[str], v: str) -> set[str]:
+    """The strongly connected group whose root is V: the STACK's modules down to V, taken off it."""
+    group = set()
+    while True:
+        w = stack.pop()
+        on_stack.discard(w)
+        group.add(w)
+        if w == v:
+            return group
 
 
 def cycle_in(graph: dict[str, set[str]], group: set[str]) -> list[str]:

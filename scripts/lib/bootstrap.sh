@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the launcher finds or installs before it hands over to the harness: Python 3 with the
 # harness's packages (.tradebench/venv, harness/requirements.txt), a JDK 21 or newer (JAVA_HOME)
 # and Node.js 24 (TB_NODE; the pinned build in tools/ when the system has none).
@@ -9,7 +10,7 @@ apt_install() {
   command -v apt-get >/dev/null 2>&1 || { say "no apt-get here: install $* with your package manager"; return 1; }
   local sudo=""
   if [ "$(id -u)" -ne 0 ]; then
-    sudo -n true 2>/dev/null && sudo="sudo -n" || { say "installing $* needs root: sudo apt-get install $*"; return 1; }
+    if sudo -n true 2>/dev/null; then sudo="sudo -n"; else say "installing $* needs root: sudo apt-get install $*"; return 1; fi
   fi
   say "installing $* (apt-get)"
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || true
@@ -27,7 +28,8 @@ venv() {
     # Debian's python3 lacks ensurepip until python3-venv is installed
     python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv || die "install python3-venv"
     say "creating the harness's Python environment in $TB_VENV"
-    rm -rf "$TB_VENV" && python3 -m venv "$TB_VENV" >&2 || die "python3 -m venv $TB_VENV failed"
+    rm -rf "$TB_VENV"
+    python3 -m venv "$TB_VENV" >&2 || die "python3 -m venv $TB_VENV failed"
   fi
   say "installing the harness's Python packages (harness/requirements.txt) and the harness (harness/pyproject.toml)"
   "$TB_VENV/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 || die "pip install -r $req failed"
@@ -80,5 +82,6 @@ find_node() {
   fi
   [ -x "$node" ] || die "TB_NODE=$node is not an executable"
   TB_NODE=$(readlink -f "$node")
-  export TB_NODE PATH="$(dirname "$TB_NODE"):$PATH"
+  PATH="$(dirname "$TB_NODE"):$PATH"
+  export TB_NODE PATH
 }

@@ -496,6 +496,21 @@ def add(sub) -> None:
                         "this many engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
     p.set_defaults(func=cmd_sweep)
 
+    add_map(sub)
+
+    p = sub.add_parser("diff", help="two results folders side by side")
+    p.add_argument("run_a")
+    p.add_argument("run_b")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("report", help="write summary.md, runs.csv and report.html of a results folder again "
+                                            "(a map's model section from the model as it is now)")
+    p.add_argument("run")
+    p.set_defaults(func=cmd_report)
+
+
+def add_map(sub) -> None:
+    """The map's command: every variant over a slow database x offered load."""
     p = sub.add_parser("map", help="every variant over a slow database (far: its latency; busy: its cores; durable: "
                                    "its commits synced or not) x offered load: which design stores the most sales "
                                    f"where (default grid {len(MAP_LATENCIES)} x {len(MAP_LOADS)}, about 25 min)")
@@ -526,13 +541,3 @@ def add(sub) -> None:
     slow_database(p)
     layout_options(p)
     p.set_defaults(func=cmd_map)
-
-    p = sub.add_parser("diff", help="two results folders side by side")
-    p.add_argument("run_a")
-    p.add_argument("run_b")
-    p.set_defaults(func=cmd_diff)
-
-    p = sub.add_parser("report", help="write summary.md, runs.csv and report.html of a results folder again "
-                                            "(a map's model section from the model as it is now)")
-    p.add_argument("run")
-    p.set_defaults(func=cmd_report)

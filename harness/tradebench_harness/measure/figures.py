@@ -91,7 +91,8 @@ def cpu_us_per_order(cpu: dict, ops) -> dict:
     engine children) also its root process's alone ("variantRoot")."""
     out = {g: calibrate.cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()}
     v = cpu.get("variant") or {}
-    if (v.get("processes") or 0) > 1 and v.get("rootCpuPercent") is not None:
+    processes = v.get("processes")    # None: no sample in the window
+    if processes is not None and processes > 1 and v.get("rootCpuPercent") is not None:
         out["variantRoot"] = calibrate.cpu_us_per(v["rootCpuPercent"], ops)
     return out
 

@@ -136,6 +136,23 @@ class Instance:
         until SALES stops growing for QUIET_S (at most MOST_S); the seconds it took."""
         return drain(self.db, self.link, most_s, quiet_s)
 
+    def await_load(self, lc, most_s: float, out: Path) -> dict:
+        """Until the load client LC ends; RunFailed when the variant dies first or LC runs past MOST_S. Returns
+        each party's CPUs read back from /proc while the load ran (cpus_allowed)."""
+        deadline = time.monotonic() + most_s
+        allowed: dict = {}
+        while lc.popen.poll() is None:
+            time.sleep(0.5)
+            if not allowed:      # read back from the kernel while every party runs (the load client is started)
+                allowed = self.cpus_allowed(lc.pid)
+            if not self.variant.alive():
+                lc.stop(5)
+                raise RunFailed(f"the variant died during the load (log: {self.out / 'variant.log'})")
+            if time.monotonic() > deadline:
+                lc.stop(5)
+                raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
+        return allowed
+
     def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict:
         """One window at W: the link's latency set, SALES emptied, a fresh load client (WARMUP, then the
         window) while every process group is sampled; the window's figures."""
@@ -167,17 +184,7 @@ class Instance:
         sampler.start()
         allowed: dict = {}
         try:
-            deadline = time.monotonic() + (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90
-            while lc.popen.poll() is None:
-                time.sleep(0.5)
-                if not allowed:      # read back from the kernel while every party runs (the load client is started)
-                    allowed = self.cpus_allowed(lc.pid)
-                if not self.variant.alive():
-                    lc.stop(5)
-                    raise RunFailed(f"the variant died during the load (log: {self.out / 'variant.log'})")
-                if time.monotonic() > deadline:
-                    lc.stop(5)
-                    raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
+            allowed = self.await_load(lc, (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90, out)
         finally:
             if self.profiling:
                 self.profiling.stop_window()
@@ -274,16 +281,6 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     records: list[dict] = []
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
-    def window_record(rep: int, w: Window) -> dict:
-        rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
-               "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
-        # the window's own database; a window without one has the run's (execute.py records that)
-        if w.db_cpu is not None:
-            rec["dbCpuCores"] = w.db_cpu
-        if w.db_durable is not None:
-            rec["dbDurable"] = w.db_durable
-        return rec
-
     try:
         v.ensure_built(ctx, log=open(out / "build.log", "ab"))
         with Instance(ctx, db, s, out, t.link or any(w.latency_ms for _, w in unit.windows), profiling) as inst:
@@ -300,29 +297,48 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
                 if not inst.alive():
                     raise RunFailed(f"{v.name} died (log: {out / 'variant.log'})")
                 say(f"{w.db_text}, {w.load_text} (window {i}/{len(unit.windows)}, repeat {rep})")
-                rec = window_record(rep, w)
+                rec = _window_record(base, rtts, rep, w)
                 rec["startedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-                t0 = time.monotonic()
-                rec["drainSeconds"] = inst.drain()
                 wout = out / (f"r{rep}-{i:02d}-{w.db_slug}" if len(unit.windows) > 1 else "window")
-                try:
-                    # set after the drain (the backlog stored by the database as the run has it), put back before
-                    # the next window's drain, and on a failure or an interrupt
-                    with slowdb.for_window(db, w.db_cpu, w.db_durable):
-                        rec.update(inst.measure(w, t, t.warmup if i == 1 else str(t.settle), wout))
-                except RunFailed as e:
-                    rec["error"] = str(e)
-                rec["logs"] = os.path.relpath(wout, folder)
-                rec["boundSalesPerMinute"] = bounds.sales_per_minute(flight, rec["rttMs"])
-                rec["boundFraction"] = bounds.fraction(rec.get("salesPerMinute"), rec["boundSalesPerMinute"])
-                rec["seconds"] = round(time.monotonic() - t0, 1)
+                _measure_window(inst, db, t, w, t.warmup if i == 1 else str(t.settle), rec, wout, folder, flight)
                 records.append(rec)
                 on_record(rec)
         if profiling:     # after the variant stopped: a Node process writes its profile when it exits
             profiling.finish(records, folder)
     except (RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, ManifestError, OSError, ValueError) as e:
         for rep, w in unit.windows[len(records):]:
-            rec = {**window_record(rep, w), "error": str(e), "cpu": {}}
+            rec = {**_window_record(base, rtts, rep, w), "error": str(e), "cpu": {}}
             records.append(rec)
             on_record(rec)
     return records
+
+
+def _window_record(base: dict, rtts: dict, rep: int, w: Window) -> dict:
+    """Window W's record of repeat REP: the unit's BASE, the window's settings, its round trip from RTTS."""
+    rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
+           "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
+    # the window's own database; a window without one has the run's (execute.py records that)
+    if w.db_cpu is not None:
+        rec["dbCpuCores"] = w.db_cpu
+    if w.db_durable is not None:
+        rec["dbDurable"] = w.db_durable
+    return rec
+
+
+def _measure_window(inst: Instance, db, t: Timing, w: Window, warmup: str, rec: dict, wout: Path, folder: Path,
+                    flight) -> None:
+    """Window W measured into its record REC: the backlog drained first, then the window on its own database;
+    its bound beside it."""
+    t0 = time.monotonic()
+    rec["drainSeconds"] = inst.drain()
+    try:
+        # set after the drain (the backlog stored by the database as the run has it), put back before
+        # the next window's drain, and on a failure or an interrupt
+        with slowdb.for_window(db, w.db_cpu, w.db_durable):
+            rec.update(inst.measure(w, t, warmup, wout))
+    except RunFailed as e:
+        rec["error"] = str(e)
+    rec["logs"] = os.path.relpath(wout, folder)
+    rec["boundSalesPerMinute"] = bounds.sales_per_minute(flight, rec["rttMs"])
+    rec["boundFraction"] = bounds.fraction(rec.get("salesPerMinute"), rec["boundSalesPerMinute"])
+    rec["seconds"] = round(time.monotonic() - t0, 1)

@@ -109,30 +109,33 @@ class Profiling:
             stacks += profiler.cpuprofile_stacks(p, start, end, self.clock[index], root)
         return stacks
 
+    def record_profile(self, index: int, rec: dict) -> Counter:
+        """Window INDEX's stacks, its breakdown in its record REC (or why there is none: `profileError`)."""
+        why = self.broken or self.failed.get(index) or (None if index in self.clock else "not profiled")
+        if why:
+            rec["profileError"] = why
+            return Counter()
+        try:
+            stacks = self.window_stacks(index, rec)
+        except (profiler.ProfilerError, OSError, ValueError, subprocess.SubprocessError) as e:
+            rec["profileError"] = str(e)
+            self.say(f"profile: {e}")
+            return Counter()
+        if not stacks:
+            rec["profileError"] = ("no sample in the window" + (" (a Node process writes its profile only when it "
+                                                                "exits cleanly)" if self.runtime == "node" else ""))
+            return Counter()
+        rec["profile"] = {"event": self.event, "intervalUs": profiler.INTERVAL_US,
+                          **breakdown.counts(stacks, self.runtime)}
+        return stacks
+
     def finish(self, records: list[dict], folder: Path) -> None:
         """After the unit's variant has stopped (Node wrote its profiles): each window's stacks, its record's
         breakdown, and the row's files in FOLDER/profile/ (added to what an earlier unit of the row wrote)."""
         total: Counter = Counter()
         for index, rec in enumerate(records, 1):
-            if rec.get("error"):
-                continue
-            why = self.broken or self.failed.get(index) or (None if index in self.clock else "not profiled")
-            if why:
-                rec["profileError"] = why
-                continue
-            try:
-                stacks = self.window_stacks(index, rec)
-            except (profiler.ProfilerError, OSError, ValueError, subprocess.SubprocessError) as e:
-                rec["profileError"] = str(e)
-                self.say(f"profile: {e}")
-                continue
-            if not stacks:
-                rec["profileError"] = ("no sample in the window" + (" (a Node process writes its profile only when it "
-                                                                    "exits cleanly)" if self.runtime == "node" else ""))
-                continue
-            total += stacks
-            rec["profile"] = {"event": self.event, "intervalUs": profiler.INTERVAL_US,
-                              **breakdown.counts(stacks, self.runtime)}
+            if not rec.get("error"):
+                total += self.record_profile(index, rec)
         if self.runtime != "java":
             for p in profiler.node_profiles(self.node_dir):
                 p.unlink()                           # raw V8 profiles are large; the collapsed stacks stay

@@ -40,7 +40,7 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
         if key not in by_key:
             continue
         d = by_key[key]
-        lat = r.get("dbLatencyMs") or 0
+        lat = r["dbLatencyMs"]
         db_cores, durable = _cores(r, env), _durable(r, env)
         rtt = r.get("rttMs") or rtts.get(str(lat))
         if rtt is None:

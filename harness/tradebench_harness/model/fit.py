@@ -66,7 +66,12 @@ def _ok(run: dict) -> bool:
 
 
 def _saturation(run: dict) -> bool:
-    return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
+    return run.get("rate") is None and run["dbLatencyMs"] == 0 and _no_wait(run)
+
+
+def _no_wait(run: dict) -> bool:
+    """A closed loop that sends the next order as soon as an answer comes: `waitMs` 0 (null in open loop)."""
+    return run["waitMs"] is None or run["waitMs"] == 0
 
 
 def _median(xs):
@@ -102,7 +107,7 @@ class _Folder:
         by: dict[int, list] = {}
         for k, r in self.runs:
             if k == key and r.get("persist") == persist and _saturation(r):
-                by.setdefault(int(r.get("engines") or 0), []).append(r)
+                by.setdefault(int(r["engines"]), []).append(r)
         out = {}
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
@@ -128,89 +133,113 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                              "memoryGb": env.get("memoryGb")},
                  "fittedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  "sources": [f.source() for f in folders]}
+    out["salesPerOrder"] = _sales_per_order(folders)
+    rtt_folder = next((f for f in folders if f.rtt0), None)
+    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
+                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
+    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+    figs: dict = {k: {} for k in keys}
+    for persist in PERSISTS:
+        for k, c in _saturation_costs(folders, designs, keys, persist).items():
+            figs[k][persist] = _design_entry(folders, designs, shapes, light_rss, k, persist, c)
+    _insert_overheads(folders, designs, figs)
+    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
+    out["designs"] = {k: v for k, v in figs.items() if v}
+    return out
 
-    # the load's matching rate: runs that stored what they accepted
+
+def _sales_per_order(folders: list[_Folder]) -> dict:
+    """The load's matching rate: runs that stored what they accepted."""
     spo, spo_from = [], set()
     for f in folders:
         for _, r in f.runs:
             bf = r.get("boundFraction")
-            if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
+            if (not r.get("answers503") and not r.get("errors") and r["acceptedPerSecond"] > 0
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
                 spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
                 spo_from.add(f.name)
-    out["salesPerOrder"] = {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
+    return {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
 
-    rtt_folder = next((f for f in folders if f.rtt0), None)
-    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
-                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
 
-    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
-
-    figs: dict = {k: {} for k in keys}
-    for persist in PERSISTS:
-        chosen: dict[str, dict] = {}
-        newest = None
-        for f in folders:
-            got = {}
-            for k in keys:
-                pts = f.saturation(k, persist)
-                if pts:
-                    e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
-                    got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
-            if not got:
-                continue
-            if newest is None:
-                newest = f
-                for k, g in got.items():
-                    chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
-                continue
-            ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
-                                 {k: g["order"] for k, g in got.items()})
+def _saturation_costs(folders: list[_Folder], designs: list[Design], keys: list[str], persist: str) -> dict[str, dict]:
+    """Each design's CPU per order at saturation in PERSIST: from the newest folder that has it; a design only an
+    older folder has, scaled by the two folders' ratio over the designs both have."""
+    chosen: dict[str, dict] = {}
+    newest = None
+    for f in folders:
+        got = {}
+        for k in keys:
+            pts = f.saturation(k, persist)
+            if pts:
+                e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
+                got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
+        if not got:
+            continue
+        if newest is None:
+            newest = f
             for k, g in got.items():
-                if k in chosen or ratio is None:
-                    continue
+                chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
+            continue
+        ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
+                             {k: g["order"] for k, g in got.items()})
+        if ratio is None:
+            continue
+        for k, g in got.items():
+            if k not in chosen:
                 # a machine this much slower per order saturated at this many fewer orders
                 chosen[k] = {**g, "order": g["order"] * ratio,
                              "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
                                        "sales": g["point"]["sales"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
-        for k, c in chosen.items():
-            e, p = c["engines"], c["point"]
-            beta, factor, shape_from = _shape_for(shapes, k, persist)
-            cycle = factor * c["order"] * p["orders"] ** beta
-            rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
-            per_engine, rss_from = _rss_per_engine(folders, k, persist)
-            light = light_rss.get((k, persist)) or runtime_light_rss(light_rss, designs, k, persist)
-            if light:
-                rss, rss_e, base_from = light[0], light[1], light[2]
-            else:
-                rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
-            figs[k][persist] = {
-                "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
-                "saturationSales": _r(p["sales"], 0),
-                "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
-                "insertOverheadMs": None,
-                "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
-                "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
-                "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
-                "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
-                         "refusedCost": rho_from,
-                         "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
-                         "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
+    return chosen
 
-    # each design's own time per insert, from the cells at its bound
+
+def _design_entry(folders: list[_Folder], designs: list[Design], shapes: dict, light_rss: dict, k: str,
+                  persist: str, c: dict) -> dict:
+    """Design K's figures in PERSIST from its saturation cost C (_saturation_costs)."""
+    e, p = c["engines"], c["point"]
+    beta, factor, shape_from = _shape_for(shapes, k, persist)
+    cycle = factor * c["order"] * p["orders"] ** beta
+    rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
+    per_engine, rss_from = _rss_per_engine(folders, k, persist)
+    light = light_rss.get((k, persist)) or runtime_light_rss(light_rss, designs, k, persist)
+    if light:
+        rss, rss_e, base_from = light[0], light[1], light[2]
+    else:
+        rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
+    return {
+        "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+        "saturationSales": _r(p["sales"], 0),
+        "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
+        "insertOverheadMs": None,
+        "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
+        "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
+        "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
+        "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
+                 "refusedCost": rho_from,
+                 "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
+                 "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
+
+
+def _at_bound(r: dict, designs: list[Design], k: str) -> bool:
+    """A per-sale cell of design K at its default engines, behind a database 1 ms away or more, at its bound."""
+    bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
+    return bool(r.get("persist") == "per-sale" and n and rtt and r["dbLatencyMs"] >= 1 and bf
+                and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
+                and r["salesPerSecond"] > 0 and int(r["engines"]) == _default_engines(designs, k))
+
+
+def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict) -> None:
+    """Each design's own time per insert, from the cells at its bound (else the median of the designs with some)."""
     overhead: dict[str, list] = {}
     for f in folders:
         for k, r in f.runs:
-            bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
-            if (r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
-                    and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
-                    and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k)):
-                overhead.setdefault(k, []).append((n * 1000.0 / r["salesPerSecond"] - rtt, f.name))
+            if _at_bound(r, designs, k):
+                overhead.setdefault(k, []).append((r["inFlight"] * 1000.0 / r["salesPerSecond"] - r["rttMs"], f.name))
     everyone = _median([x for xs in overhead.values() for x, _ in xs])
-    for k in keys:
-        entry = figs[k].get("per-sale")
+    for k, modes in figs.items():
+        entry = modes.get("per-sale")
         if entry is None:
             continue
         mine = overhead.get(k)
@@ -221,9 +250,6 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
         elif everyone is not None:
             entry["insertOverheadMs"] = _r(max(0.0, everyone))
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
-    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
-    out["designs"] = {k: v for k, v in figs.items() if v}
-    return out
 
 
 def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
@@ -245,27 +271,10 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
     costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
-            refusing = refusing_runs(folders, k, persist)
-            for f in folders:
-                runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
-                got = light.light_cost(runs, sales_per_order, refusing)
-                if got is None:
-                    continue
-                entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
-                             orderUs=_r(got["orderUs"], 2))
-                entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
-                    f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
-                    f"(rms {got['rmsRelativeError']:.0%})")
-                why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
-                                      f"order a 503) in the newest folder of the machine with some",
-                       "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
-                                      f"(orders filling its inboxes)"}
-                for name in ("refusedCost", "waitingCost"):
+            got = _light_fit(folders, k, persist, entry, sales_per_order)
+            for name in ("refusedCost", "waitingCost"):
+                if got is not None:
                     costs.setdefault((persist, name), {})[k] = got[name]
-                    if got[name] is not None:
-                        entry[name] = _r(got[name])
-                        entry["from"][name] = why[name]
-                break
     for (persist, name), by in costs.items():
         for k, v in by.items():
             if v is not None:
@@ -277,6 +286,32 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
                 figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} "
                                                   f"{'other rows of ' + variants.get(k) if mine else 'designs'} "
                                                   f"of the machine with one")
+
+
+def _light_fit(folders: list[_Folder], k: str, persist: str, entry: dict, sales_per_order: float | None) -> dict | None:
+    """Design K's light-load terms in PERSIST from the newest folder with enough open-loop cells, written into its
+    ENTRY; what light.light_cost fitted, or None."""
+    refusing = refusing_runs(folders, k, persist)
+    for f in folders:
+        runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
+        got = light.light_cost(runs, sales_per_order, refusing)
+        if got is None:
+            continue
+        entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
+                     orderUs=_r(got["orderUs"], 2))
+        entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
+            f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
+            f"(rms {got['rmsRelativeError']:.0%})")
+        why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
+                              f"order a 503) in the newest folder of the machine with some",
+               "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
+                              f"(orders filling its inboxes)"}
+        for name in ("refusedCost", "waitingCost"):
+            if got[name] is not None:
+                entry[name] = _r(got[name])
+                entry["from"][name] = why[name]
+        return got
+    return None
 
 
 def _db_cpu_of(run: dict) -> float | None:
@@ -298,11 +333,11 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
             if not rs:
                 continue
             want = _default_engines(designs, k)
-            e = min({int(r.get("engines") or 0) for r in rs}, key=lambda n: (n != want, n))
-            xs = [_db_cpu_of(r) for r in rs if int(r.get("engines") or 0) == e]
+            e = min({int(r["engines"]) for r in rs}, key=lambda n: (n != want, n))
+            xs = [_db_cpu_of(r) for r in rs if int(r["engines"]) == e]
             if _median(xs) is not None:
                 per_design[k] = _median(xs)
-                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r.get("engines") or 0) == e]
+                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r["engines"]) == e]
         if per_design:
             ceiling = _median(ceilings)
             shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_design.items()))
@@ -340,8 +375,8 @@ def _pairs(f: _Folder, key: str, persist: str) -> dict:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
     by: dict = {}
     for k, r in f.runs:
-        if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
-            by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
+        if k == key and r.get("persist") == persist and r.get("rate") is None and _no_wait(r):
+            by.setdefault(r["dbLatencyMs"], {}).setdefault(int(r["engines"]), []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
@@ -431,7 +466,7 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
                   if kk == k and r.get("persist") == persist and r.get("rate")
                   and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
             if rs:
-                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
+                engines = int(_median([r["engines"] for r, _ in rs]))
                 out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
                                      f"the median peak of {len(rs)} open-loop runs in "
                                      f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
@@ -505,64 +540,86 @@ def fill_from_other_machines(sets: list[dict]) -> None:
             if other is s:
                 continue
             for persist in PERSISTS:
-                mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
-                        if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
-                theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
-                ratio, both = _ratio(mine, theirs)
-                if ratio is None:
-                    continue
-                for k, v in other["designs"].items():
-                    if persist in v and persist not in s["designs"].get(k, {}):
-                        e = dict(v[persist])
-                        e["from"] = dict(e["from"])
-                        e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
-                        e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
-                        for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
-                            if e.get(us) is not None:
-                                e[us] = _r(e[us] * ratio, 2)
-                        if e.get("saturationOrders"):
-                            # a machine this much slower per order saturates at this many fewer orders
-                            e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
-                            if e.get("saturationSales"):
-                                e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
-                        theirs_name = other["machine"]["cpuModel"]
-                        e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
-                                     for name, how in e["from"].items()}
-                        e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
-                                                      f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
-                                                      f"machines' ratio over {', '.join(both)}")
-                        s["designs"].setdefault(k, {})[persist] = e
+                _designs_from(s, other, persist)
             # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
             for k, v in s["designs"].items():
                 for persist, e in v.items():
                     o = other["designs"].get(k, {}).get(persist)
-                    if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
-                            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
-                        e["rssPerEngineMb"] = o["rssPerEngineMb"]
-                        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
-                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
-                        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
-                                                      f"{o['from']['rssPerEngineMb']}"
-                    if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")
-                            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
-                        e["refusedCost"] = o["refusedCost"]
-                        e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
-                                                   f"{o['from']['refusedCost']}"
-        if s["dbOwnMs"]["value"] is None:
-            known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
-            if known:
-                s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
-                                "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
-        if s.get("fsyncMs") is None:
-            known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
-            if known:
-                # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
-                s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
-                                f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
-        if s["salesPerOrder"]["value"] is None:
-            known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
-            if known:
-                s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
+                    if o:
+                        _ratios_from(e, o, other["machine"]["cpuModel"])
+        _machine_figures_from(s, sets)
+
+
+def _designs_from(s: dict, other: dict, persist: str) -> None:
+    """The designs set S lacks in PERSIST, from set OTHER, their CPU scaled by the machines' ratio over the
+    designs both measured."""
+    mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
+            if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
+    theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
+    ratio, both = _ratio(mine, theirs)
+    if ratio is None:
+        return
+    for k, v in other["designs"].items():
+        if persist in v and persist not in s["designs"].get(k, {}):
+            e = _scaled(v[persist], ratio)
+            theirs_name = other["machine"]["cpuModel"]
+            e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
+                         for name, how in e["from"].items()}
+            e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
+                                          f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
+                                          f"machines' ratio over {', '.join(both)}")
+            s["designs"].setdefault(k, {})[persist] = e
+
+
+def _scaled(entry: dict, ratio: float) -> dict:
+    """A copy of a design's ENTRY on a machine RATIO times slower per order: its µs times RATIO, its saturation
+    ÷ RATIO."""
+    e = dict(entry)
+    e["from"] = dict(e["from"])
+    e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
+    for us in ("cycleUs", "fixedUsPerS", "orderUs"):      # absent where the fit left the term out
+        if e.get(us) is not None:
+            e[us] = _r(e[us] * ratio, 2)
+    if e.get("saturationOrders"):
+        # a machine this much slower per order saturates at this many fewer orders
+        e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+        if e.get("saturationSales"):
+            e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
+    return e
+
+
+def _ratios_from(e: dict, o: dict, theirs: str) -> None:
+    """Memory per engine and ρ that design entry E could not measure on its machine, from O of machine THEIRS."""
+    if (e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
+        e["rssPerEngineMb"] = o["rssPerEngineMb"]
+        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
+            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * e["rssEngines"]), 1)
+        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {theirs}'s, {o['from']['rssPerEngineMb']}"
+    if (e["from"].get("refusedCost", "").startswith("no cell that refused")
+            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
+        e["refusedCost"] = o["refusedCost"]
+        e["from"]["refusedCost"] = f"no cell on this machine: {theirs}'s, {o['from']['refusedCost']}"
+
+
+def _machine_figures_from(s: dict, sets: list[dict]) -> None:
+    """The database's own round trip, its fsync and the sales per order that set S lacks, from the first of SETS
+    with one."""
+    if s["dbOwnMs"]["value"] is None:
+        known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
+        if known:
+            s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
+                            "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
+    if s.get("fsyncMs") is None:
+        known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
+        if known:
+            # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
+            s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
+                            f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
+    if s["salesPerOrder"]["value"] is None:
+        known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
+        if known:
+            s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
 def slowed_database(doc: dict) -> bool:

@@ -26,6 +26,8 @@ from .predict import cycles_per_s
 LEAST_POINTS = 3
 #: a cell that stored what it was offered: under this share of its bound and no 503
 CARRIED_BELOW = 0.8
+#: a run without a probed round trip (`rttMs` null): the database on loopback, about this many ms away
+LOOPBACK_RTT_MS = 0.1
 
 
 def number(v, default):
@@ -39,7 +41,7 @@ def number(v, default):
 def cycles_of(r: dict) -> float:
     """The engine cycles a second of run R: its engines, DELAY_MS, round trip and sales (predict.cycles_per_s)."""
     delay = number((r.get("settings") or {}).get("DELAY_MS"), 3)
-    return cycles_per_s(int(r.get("engines") or 1), delay, r.get("rttMs") or 0.1, r["salesPerSecond"],
+    return cycles_per_s(int(r.get("engines") or 1), delay, LOOPBACK_RTT_MS if r.get("rttMs") is None else r["rttMs"], r["salesPerSecond"],
                         r.get("inFlight"))
 
 
@@ -52,12 +54,12 @@ def carried(r: dict) -> bool:
 def refusing(r: dict) -> bool:
     """Run R is a closed loop that refused 90 % of its orders or more: nearly every answer a 503."""
     return (r.get("rate") is None and r["ordersPerSecond"] > 0
-            and (r.get("acceptedPerSecond") or 0) <= 0.1 * r["ordersPerSecond"])
+            and r["acceptedPerSecond"] <= 0.1 * r["ordersPerSecond"])
 
 
 def _unstored(r: dict) -> tuple:
     """(orders/s, sales/s, accepted orders/s, cycles/s, CPU µs/s) of a cell that did not store all it answered."""
-    return (r["ordersPerSecond"], r["salesPerSecond"], r.get("acceptedPerSecond") or 0.0, cycles_of(r),
+    return (r["ordersPerSecond"], r["salesPerSecond"], r["acceptedPerSecond"], cycles_of(r),
             r["cpu"]["variant"]["cpuPercent"] * 1e4)
 
 

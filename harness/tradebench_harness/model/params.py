@@ -69,6 +69,13 @@ def describe(s: dict) -> str:
         (f"; CPU and memory below saturation shaped by {shape}" if shape else "")
 
 
+def _term(entry: dict, name: str) -> float:
+    """A term of the model that the fit left out for this design (absent, or null where nothing measured it)
+    adds nothing: 0."""
+    value = entry.get(name)
+    return 0.0 if value is None else float(value)
+
+
 def figures(s: dict, key: str, persist: str) -> Figures | None:
     entry = ((s.get("designs") or {}).get(key) or {}).get(persist)
     if not entry or entry.get("cpuUsPerOrder") is None:
@@ -76,15 +83,15 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
     return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
                    saturation_orders=entry.get("saturationOrders"),
                    saturation_sales=entry.get("saturationSales"),
-                   load_exponent=float(entry.get("loadExponent") or 0.0),
-                   cycle_us=float(entry.get("cycleUs") or 0.0),
-                   fixed_us_per_s=float(entry.get("fixedUsPerS") or 0.0),
+                   load_exponent=_term(entry, "loadExponent"),
+                   cycle_us=_term(entry, "cycleUs"),
+                   fixed_us_per_s=_term(entry, "fixedUsPerS"),
                    order_us=None if entry.get("orderUs") is None else float(entry["orderUs"]),
                    refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
                    waiting_cost=None if entry.get("waitingCost") is None else float(entry["waitingCost"]),
-                   insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
+                   insert_overhead_ms=_term(entry, "insertOverheadMs"),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
-                   rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0))
+                   rss_per_engine_mb=_term(entry, "rssPerEngineMb"))
 
 
 def machine(s: dict, cores: float | None = None) -> Machine:

@@ -51,14 +51,17 @@ def img(name: str, title: str, data: str) -> str:
 
 def error_bars(rows, key, scale=1.0):
     """Medians and the (non-negative) distances to min and max of each row's KEY."""
-    med, lo, hi = [], [], []
-    for r in rows:
-        s = r.get(key) or {}
-        m = (s.get("median") or 0) * scale
-        med.append(m)
-        lo.append(max(0.0, m - (s.get("min") or 0) * scale) if s else 0.0)
-        hi.append(max(0.0, (s.get("max") or 0) * scale - m) if s else 0.0)
-    return med, lo, hi
+    bars = [bar(r.get(key), scale) for r in rows]
+    return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
+
+
+def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
+    """(median, distance down to the min, up to the max) of the spread S; no spread (no run of the row had the
+    figure): no bar."""
+    if s is None:
+        return 0.0, 0.0, 0.0
+    m = s["median"] * scale
+    return m, max(0.0, m - s["min"] * scale), max(0.0, s["max"] * scale - m)
 
 
 def finish_bars(fig, ax, rows, ylabel, title, legend):
@@ -100,7 +103,7 @@ def cpu_chart(rows):
     groups = ("variant", "loadclient", "database")
     w = 0.27
     for j, g in enumerate(groups):
-        med = [((r["cpuPercent"].get(g) or {}).get("median") or 0) for r in rows]
+        med = [bar(r["cpuPercent"].get(g))[0] for r in rows]
         ax.bar([x + (j - 1) * w for x in range(len(rows))], med, w, label=g, color=COLORS[j])
     return finish_bars(fig, ax, rows, "CPU % (100 = one core), mean over the window",
                        "Who used the cores: the variant's process tree, the load client, the database", legend=True)
@@ -156,7 +159,7 @@ def representative(runs: list[dict], row: dict, need_latency: bool = True) -> di
           and (r.get("latencyPercentiles") or not need_latency)]
     if not rs:
         return None
-    rs.sort(key=lambda r: r.get("salesPerMinute") or 0)
+    rs.sort(key=lambda r: r["salesPerMinute"])
     return rs[len(rs) // 2]
 
 
@@ -221,9 +224,10 @@ def sweep_engines_chart(doc):
     if len(engines) < 2:
         return None
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    lines = sorted({(r["variant"], r.get("rate") or 0) for r in rows})
+    # a closed loop (rate null) first, then the open loop's rates
+    lines = sorted({(r["variant"], r["rate"]) for r in rows}, key=lambda vr: (vr[0], vr[1] is not None, vr[1]))
     for i, (v, rate) in enumerate(lines):
-        vr = sorted((r for r in rows if r["variant"] == v and (r.get("rate") or 0) == rate), key=lambda r: r["engines"])
+        vr = sorted((r for r in rows if r["variant"] == v and r["rate"] == rate), key=lambda r: r["engines"])
         med, lo, hi = error_bars(vr, "salesPerMinute")
         ax.errorbar([r["engines"] for r in vr], med, yerr=[lo, hi], marker="o", capsize=4,
                     label=v + (f" at {rate}/s" if rate else ""), color=COLORS[i % len(COLORS)])
@@ -294,38 +298,62 @@ code{background:#f4f4f4;padding:1px 3px}
 
 
 def html(doc: dict) -> str:
-    rows = doc["summary"]
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
              "<p>Each cell: median (min–max) over the repeats; rows marked ≈ have sales/min ranges that overlap "
              "another variant's of the same case (a difference within noise). ⚠ drift: the two halves of a measured "
              "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
-             "they are what two machines can compare.</p>"]
-    head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
-            "p50 ms", "p99 ms", "CPU % variant / load client / db", "variant CPU µs/order (× trivial server's; × its framework floor's)",
-            "db CPU µs/sale (at the insert ceiling)",
-            "steady", "notes"]
+             "they are what two machines can compare.</p>",
+             summary_section(doc["summary"]), *analysis_sections(doc), *chart_sections(doc),
+             calibration_section(doc.get("calibration")), runs_section(doc["runs"])]
+    env = doc.get("environment") or {}
+    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
+    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
+    settings_rows = [[r["variant"], r["case"] or "–", " ".join(f"{k}={v}" for k, v in r["settings"].items())]
+                     for r in doc["summary"]]
+    parts.append("<h2>Variant settings</h2>" + table(["variant", "case", "settings"], settings_rows, "settings"))
+    parts.append("</body></html>")
+    return "\n".join(p for p in parts if p)
+
+
+SUMMARY_HEAD = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
+                "p50 ms", "p99 ms", "CPU % variant / load client / db",
+                "variant CPU µs/order (× trivial server's; × its framework floor's)",
+                "db CPU µs/sale (at the insert ceiling)", "steady", "notes"]
+
+
+def summary_notes(r: dict) -> list[str]:
+    """A summary row's notes: the rows within noise of it, drift, the JIT, the article's figure."""
+    notes = []
+    if r["withinNoiseOf"]:
+        notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
+    if r["driftFlagged"]:
+        notes.append("⚠ drift")
+    notes += tables.jit_note(r)
+    if r.get("articleSalesPerMinute"):
+        notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+    return notes
+
+
+def summary_section(rows: list[dict]) -> str:
     body, attrs = [], []
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
                          for g in ("variant", "loadclient", "database"))
-        notes = []
-        if r["withinNoiseOf"]:
-            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
-        if r["driftFlagged"]:
-            notes.append("⚠ drift")
-        notes += tables.jit_note(r)
-        if r.get("articleSalesPerMinute"):
-            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         body.append([r["case"] or "–", r["variant"], tables.setting_text(r), tables.cell(r["salesPerMinute"]),
                      tables.cell(r["ordersPerSecond"]), tables.cell(r["httpCeilingFraction"], ".1f", True),
                      tables.cell(r["insertCeilingFraction"], ".1f", True), tables.cell(r["p50Ms"], ".2f"),
                      tables.cell(r["p99Ms"], ".2f"), cpu, tables.cost_cell(r), tables.db_cost_cell(r),
                      {True: "yes", False: "no", None: "–"}[r["steady"]],
-                     "; ".join(notes)])
+                     "; ".join(summary_notes(r))])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
-    parts.append("<h2>Summary</h2>" + table(head, body, "summary", attrs))
+    return "<h2>Summary</h2>" + table(SUMMARY_HEAD, body, "summary", attrs)
+
+
+def analysis_sections(doc: dict) -> list[str]:
+    """The article's ratios, where an order's CPU goes, and the profile's breakdown: those the run has."""
+    parts = []
     ratios = stats.ratio_rows(doc)
     if ratios:
         parts.append("<h2>The article's ratios beside ours</h2>" + table(
@@ -342,51 +370,50 @@ def html(doc: dict) -> str:
                      + img("breakdown", "CPU µs per order by part", breakdown_chart(profiled))
                      + "<ul class='legend'>" + "".join(f"<li><b>{h.escape(p)}</b>: {h.escape(profile_rules.MEANING[p])}</li>"
                                                        for p in profile_rules.PARTS) + "</ul>")
-    if rows:
-        parts.append("<h2>Charts</h2>")
-        parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
-        parts.append(img("fractions", "ceiling fractions", fractions_chart(rows)))
-        parts.append(img("cpu", "CPU per process group", cpu_chart(rows)))
-        s = cpu_timeline_chart(doc)
-        if s:
-            parts.append(img("cpu-timeline", "CPU per second, per process group (the median repeat of each row)", s))
-        lat, drawn = latency_chart(doc)
-        if drawn:
-            parts.append(img("latency", "latency distributions (percentile, log scale)", lat))
-        s = sweep_rate_chart(doc)
-        if s:
-            parts.append(img("sweep-rate", "latency versus offered load", s))
-        s = sweep_engines_chart(doc) if doc.get("command") != "sweep-in-flight" else None
-        if s:
-            parts.append(img("sweep-engines", "sales/min by engine count", s))
-        s = in_flight_chart(doc)
-        if s:
-            parts.append(img("in-flight", "what keeping inserts in flight costs each design", s))
-    cal = doc.get("calibration")
-    if cal:
-        lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
-        parts.append("<h2>This machine's ceilings (calibration)</h2>" +
-                     table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
-                           [[c.strip() for c in l] for l in lines], "calibration"))
-    run_head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
-                "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
-    run_rows = []
-    for r in doc["runs"]:
+    return parts
+
+
+def chart_sections(doc: dict) -> list[str]:
+    """The charts: those every run has, then those its kind of run draws."""
+    rows = doc["summary"]
+    if not rows:
+        return []
+    parts = ["<h2>Charts</h2>",
+             img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")),
+             img("fractions", "ceiling fractions", fractions_chart(rows)),
+             img("cpu", "CPU per process group", cpu_chart(rows))]
+    lat, drawn = latency_chart(doc)
+    optional = [("cpu-timeline", "CPU per second, per process group (the median repeat of each row)", cpu_timeline_chart(doc)),
+                ("latency", "latency distributions (percentile, log scale)", lat if drawn else None),
+                ("sweep-rate", "latency versus offered load", sweep_rate_chart(doc)),
+                ("sweep-engines", "sales/min by engine count",
+                 sweep_engines_chart(doc) if doc.get("command") != "sweep-in-flight" else None),
+                ("in-flight", "what keeping inserts in flight costs each design", in_flight_chart(doc))]
+    return parts + [img(name, title, data) for name, title, data in optional if data]
+
+
+def calibration_section(cal: dict | None) -> str:
+    if not cal:
+        return ""
+    lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
+    return ("<h2>This machine's ceilings (calibration)</h2>" +
+            table(["ceiling", "figure", "warm-up", "CPU µs per request (row): server or database / load client"],
+                  [[c.strip() for c in l] for l in lines], "calibration"))
+
+
+def runs_section(runs: list[dict]) -> str:
+    head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
+            "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
+    rows = []
+    for r in runs:
         cpu = r.get("cpu") or {}
-        run_rows.append([r["case"] or "–", r["variant"], r["repeat"], tables.fmt(r.get("salesPerMinute")),
-                         tables.fmt(r.get("ordersPerSecond")), tables.fmt(r.get("p99Ms"), ".2f"),
-                         tables.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
-                         tables.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
-                         tables.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
-                         tables.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
-                         (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
-    parts.append("<h2>Every run (in the order they ran)</h2>" + table(run_head, run_rows, "runs"))
-    env = doc.get("environment") or {}
-    parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
-    parts.append("<h2>Harness options</h2>" + table(["option", "value"], [[k, v] for k, v in (doc.get("options") or {}).items()], "options"))
-    settings_rows = [[r["variant"], r["case"] or "–", " ".join(f"{k}={v}" for k, v in r["settings"].items())] for r in rows]
-    parts.append("<h2>Variant settings</h2>" + table(["variant", "case", "settings"], settings_rows, "settings"))
-    parts.append("</body></html>")
-    return "\n".join(parts)
+        rows.append([r["case"] or "–", r["variant"], r["repeat"], tables.fmt(r.get("salesPerMinute")),
+                     tables.fmt(r.get("ordersPerSecond")), tables.fmt(r.get("p99Ms"), ".2f"),
+                     tables.fmt(r.get("warmupS"), ".0f"), r.get("steady"),
+                     tables.fmt(r.get("drift"), "+.1%") if r.get("drift") is not None else "–",
+                     tables.fmt((cpu.get("variant") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("loadclient") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("database") or {}).get("cpuPercent"), ".0f"),
+                     tables.fmt((cpu.get("variant") or {}).get("rssMaxMb"), ".0f"),
+                     (cpu.get("variant") or {}).get("threadsMax"), r.get("error") or ""])
+    return "<h2>Every run (in the order they ran)</h2>" + table(head, rows, "runs")

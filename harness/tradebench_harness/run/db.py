@@ -137,6 +137,19 @@ def apply_schema(ctx: Context, name: str, db_dir: Path | None = None, port: int 
         raise DbError(f"applying schema.sql to {name} failed: {r.stderr.strip()}")
 
 
+def _initialise(server: str, d: Path, user: list[str]) -> None:
+    """A new data folder in D/data, by MariaDB's install program, else by MySQL's server itself."""
+    say(f"initialising the private database in {d / 'data'}")
+    init = tools.which("mariadb-install-db", "mysql_install_db")
+    argv = ([init, "--no-defaults", f"--datadir={d / 'data'}", *user, "--auth-root-authentication-method=socket",
+             "--skip-test-db"] if init else
+            # MySQL 8: the server initialises its own data folder
+            [server, "--no-defaults", "--initialize-insecure", f"--datadir={d / 'data'}", *user])
+    with open(d / "init.log", "wb") as log:
+        if subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
+            raise DbError(f"database initialisation failed: see {d / 'init.log'}")
+
+
 def start_private(ctx: Context, db_dir: Path | None = None, port: int | None = None, quiet: bool = True) -> None:
     """Starts the private instance (initialised first when its data folder is new) and applies schema.sql;
     nothing but the schema when it already runs."""
@@ -156,15 +169,7 @@ def start_private(ctx: Context, db_dir: Path | None = None, port: int | None = N
     d.mkdir(parents=True, exist_ok=True)
     user = ["--user=root"] if os.geteuid() == 0 else []   # the server refuses root unless told
     if not (d / "data" / "mysql").is_dir():
-        say(f"initialising the private database in {d / 'data'}")
-        init = tools.which("mariadb-install-db", "mysql_install_db")
-        argv = ([init, "--no-defaults", f"--datadir={d / 'data'}", *user, "--auth-root-authentication-method=socket",
-                 "--skip-test-db"] if init else
-                # MySQL 8: the server initialises its own data folder
-                [server, "--no-defaults", "--initialize-insecure", f"--datadir={d / 'data'}", *user])
-        with open(d / "init.log", "wb") as log:
-            if subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
-                raise DbError(f"database initialisation failed: see {d / 'init.log'}")
+        _initialise(server, d, user)
     durable = 1 if ctx.env.get("TB_DB_DURABLE") == "1" else 2
     if not quiet:
         say(f"starting the private database on 127.0.0.1:{port}")

@@ -151,6 +151,32 @@ def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: 
     return r
 
 
+def _started(argv: list[str], env: dict, cwd: Path, tag: str) -> subprocess.Popen:
+    """A member in a process group of its own (a Ctrl-C reaches this command only), its output lines printed with
+    TAG in front."""
+    p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def pump():
+        for line in iter(p.stdout.readline, b""):
+            sys.stdout.write(tag + line.decode(errors="replace"))
+            sys.stdout.flush()
+    threading.Thread(target=pump, daemon=True).start()
+    return p
+
+
+def _stopped(p: subprocess.Popen) -> int:
+    """P's exit code, after a SIGTERM (and a kill 90 s later) when it still runs."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(90)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+    return p.returncode
+
+
 def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
     """`NODES=N ./tradebench serve VARIANT`: N members in the foreground on PORT, PORT+1, ... (remoting on
     CLUSTER_PORT, CLUSTER_PORT+1, ..., default 25520), their output prefixed [m0], [m1], ...; SIGTERM or
@@ -161,18 +187,7 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
     cbase = int(env.get("CLUSTER_PORT") or 25520)
     host = env.get("CLUSTER_HOST") or "127.0.0.1"
     envs = member_env(n, [base + i for i in range(n)], [cbase + i for i in range(n)], host)
-    procs = []
-    for i, e in enumerate(envs):
-        full = {**env, **e}
-        p = subprocess.Popen(m.command(ctx), env=full, cwd=ctx.root, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        procs.append(p)
-
-        def pump(p=p, tag=f"[m{i}] "):
-            for line in iter(p.stdout.readline, b""):
-                sys.stdout.write(tag + line.decode(errors="replace"))
-                sys.stdout.flush()
-        threading.Thread(target=pump, daemon=True).start()
+    procs = [_started(m.command(ctx), {**env, **e}, ctx.root, f"[m{i}] ") for i, e in enumerate(envs)]
     stopping = threading.Event()
 
     def on_signal(signum, frame):
@@ -186,16 +201,7 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
                 said.add(i)
                 print(f"tradebench: member {i} exited ({p.returncode}); the others go on", file=sys.stderr, flush=True)
         stopping.wait(0.5)
-    codes = []
-    for p in reversed(procs):
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
-            try:
-                p.wait(90)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(5)
-        codes.append(p.returncode)
+    codes = [_stopped(p) for p in reversed(procs)]
     time.sleep(0.2)   # the last lines of the pumps
     worst = max((abs(c) for c in codes), default=0)
     print(f"tradebench: {n} members stopped (exit codes, last member first: {codes})", file=sys.stderr, flush=True)

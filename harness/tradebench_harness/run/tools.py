@@ -1,5 +1,5 @@
 """The tools the harness runs, found on this machine or installed: from Debian's packages (Maven,
-MariaDB, Chromium, iptables, Go), from the Go module proxy into the git-ignored tools/ folder
+MariaDB, Chromium, iptables, ShellCheck, Go), from the Go module proxy into the git-ignored tools/ folder
 (the Compose CLI, Toxiproxy, a newer Go toolchain), and npm.
 
 Each function returns the tool's path, or raises ToolError saying what to install by hand.
@@ -85,6 +85,11 @@ def maven() -> str:
 def chromium() -> str:
     """Headless Chromium (the report test looks at report.html), with a font to draw it."""
     return package("chromium", "chromium", "fonts-dejavu-core", why="the report test")
+
+
+def shellcheck() -> str:
+    """The unit tier's linter of the launcher and the project's shell scripts."""
+    return package("shellcheck", "shellcheck", why="the shell scripts' linter")
 
 
 def iptables() -> str:

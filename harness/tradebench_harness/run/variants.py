@@ -188,35 +188,48 @@ def evaluate(value, names: dict):
     scope = {k: v for k, v in names.items()}
     scope["cores"] = os.cpu_count() or 1
     try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
+        return _evaluate_node(ast.parse(text, mode="eval"), scope)
+    except (SyntaxError, KeyError, ValueError):
         return text
 
-    def ev(node):
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in scope:
-                raise KeyError(node.id)
-            v = scope[node.id]
-            return int(v) if isinstance(v, str) and v.isdigit() else v
-        if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-            return _OPS[type(node.op)](ev(node.left), ev(node.right))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
-            return _FUNCS[node.func.id](*[ev(a) for a in node.args])
-        raise ValueError(text)
 
-    try:
-        return ev(tree)
-    except KeyError:
-        return text
-    except ValueError:
-        return text
+def _evaluate_node(node, scope: dict):
+    """The value of an expression's NODE: numbers, names of SCOPE, + - * // /, min and max; else KeyError (a name
+    not in SCOPE) or ValueError."""
+    if isinstance(node, ast.Expression):
+        return _evaluate_node(node.body, scope)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return node.value
+    if isinstance(node, ast.Name):
+        v = scope[node.id]
+        return int(v) if isinstance(v, str) and v.isdigit() else v
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_evaluate_node(node.left, scope), _evaluate_node(node.right, scope))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS:
+        return _FUNCS[node.func.id](*[_evaluate_node(a, scope) for a in node.args])
+    raise ValueError(node)
 
 
 def load(path: Path) -> Variant:
+    doc = _read_manifest(path)
+    build, run = doc["build"], doc["run"]["command"]
+    e2e, in_flight, rows, test_dbs, suites = _settings_lists(path, doc)
+    v = Variant(
+        name=doc["name"], folder=path.parent, runtime=doc["runtime"], description=doc.get("description", ""),
+        build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
+        db_connections=str(doc.get("dbConnections", "DB_POOL")),
+        e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
+        in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
+        rows=rows, test_dbs=test_dbs,
+        suites={k: [{str(a): str(b) for a, b in r.items()} for r in rows] for k, rows in suites.items()},
+    )
+    with_builds(path, v, doc, "")
+    _with_when(path, v, doc.get("when") or {})
+    return v
+
+
+def _read_manifest(path: Path) -> dict:
+    """The manifest at PATH, its required keys there: name (its folder's), runtime, build and run commands."""
     try:
         doc = yaml.safe_load(path.read_text())
     except yaml.YAMLError as e:
@@ -234,9 +247,14 @@ def load(path: Path) -> Variant:
     build = doc["build"]
     if not isinstance(build, dict) or not build.get("command") or not build.get("output"):
         raise ManifestError(f"{path}: build needs command and output")
-    run = (doc["run"] or {}).get("command")
-    if not run:
+    doc["run"] = doc["run"] or {}
+    if not doc["run"].get("command"):
         raise ManifestError(f"{path}: run needs command")
+    return doc
+
+
+def _settings_lists(path: Path, doc: dict) -> tuple[list, dict, list, list, dict]:
+    """The manifest's e2e, inFlight, rows (as strings), testDatabases and suites, each checked."""
     e2e = doc.get("e2e") or []
     if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
         raise ManifestError(f"{path}: e2e must be a list of settings mappings")
@@ -254,17 +272,11 @@ def load(path: Path) -> Variant:
     if not (isinstance(suites, dict) and set(suites) <= set(SUITES)
             and all(isinstance(r, list) and all(isinstance(x, dict) for x in r) for r in suites.values())):
         raise ManifestError(f"{path}: suites maps {', '.join(SUITES)} to a list of settings mappings")
-    v = Variant(
-        name=doc["name"], folder=folder, runtime=doc["runtime"], description=doc.get("description", ""),
-        build=build, run=[str(t) for t in run], settings=doc.get("settings") or {},
-        db_connections=str(doc.get("dbConnections", "DB_POOL")),
-        e2e=[{str(k): str(v) for k, v in c.items()} for c in e2e],
-        in_flight={str(k): (None if v is None else str(v)) for k, v in in_flight.items()},
-        rows=rows, test_dbs=test_dbs,
-        suites={k: [{str(a): str(b) for a, b in r.items()} for r in rows] for k, rows in suites.items()},
-    )
-    with_builds(path, v, doc, "")
-    when = doc.get("when") or {}
+    return e2e, in_flight, rows, test_dbs, suites
+
+
+def _with_when(path: Path, v: Variant, when) -> None:
+    """V's builds and runs for the values of its `when` key (WHEN: setting -> value -> build and run)."""
     if not (isinstance(when, dict) and all(isinstance(by, dict) and all(isinstance(o, dict) for o in by.values())
                                            for by in when.values())):
         raise ManifestError(f"{path}: when maps a setting to its values, each to its own build and run")
@@ -276,7 +288,6 @@ def load(path: Path) -> Variant:
             alt = dataclasses.replace(v, build=o["build"], run=[str(t) for t in o["run"]["command"]], when={},
                                       label=f"{name}={value}")
             v.when[(str(name), str(value))] = with_builds(path, alt, o, f"when {name}={value}: ")
-    return v
 
 
 def with_builds(path: Path, v: Variant, doc: dict, where: str) -> Variant:

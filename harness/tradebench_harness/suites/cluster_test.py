@@ -112,6 +112,63 @@ def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]
     return got
 
 
+def place_canaries(url: str) -> dict[int, int]:
+    """One open sell order on each partition (products 100 to 100 + ENGINES - 1), through URL: partition -> its
+    order id."""
+    canaries = {}
+    for p in range(100, 100 + ENGINES):
+        st, j = call("POST", f"{url}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
+        if st == 202:
+            canaries[p % ENGINES] = j["id"]
+    return canaries
+
+
+def accepted_orders(files: list[Path]) -> dict[int, int]:
+    """Order id -> quantity of every order the load clients' TSV FILES say was accepted."""
+    accepted = {}
+    for f in files:
+        for line in f.read_text().splitlines():
+            if line.strip():
+                x = line.split("\t")
+                accepted[int(x[0])] = int(x[4])
+    return accepted
+
+
+def sweep_market(url: str, path: Path) -> None:
+    """On every product, through URL, a buy of a million and a sell of a million at 100,000.00: what is left in
+    the books trades; the accepted ones written to PATH as a load client writes them."""
+    with open(path, "w") as f:
+        for p in range(100):
+            st, j = call("POST", f"{url}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
+            if st == 202:
+                f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
+            st, j = call("POST", f"{url}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
+            if st == 202:
+                f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
+
+
+def hold_cut(island: netcut.Island, c_proc, loads: list, cut: int) -> tuple[int | None, int]:
+    """The cut held CUT_S, then healed, the loads waited for: (when C exited, when the cut healed), ms from CUT."""
+    c_exit = None
+    end = time.monotonic() + CUT_S
+    while time.monotonic() < end:
+        if c_exit is None and not c_proc.alive():
+            c_exit = int(time.time() * 1000) - cut
+        time.sleep(0.2)
+    heal = int(time.time() * 1000) - cut
+    island.heal()
+    for l in loads:
+        l.popen.wait(180)
+    if c_exit is None:
+        try:
+            c_proc.popen.wait(30)
+        except subprocess.TimeoutExpired:
+            pass
+        if not c_proc.alive():
+            c_exit = int(time.time() * 1000) - cut
+    return c_exit, heal
+
+
 def wait_quiet(db: dbmod.Database, seconds: float = 60) -> int:
     """SALES stopped growing for 2 s; returns its row count."""
     end = time.monotonic() + seconds
@@ -212,6 +269,24 @@ class ClusterTest:
             self.steps.fail(f"{name}: SIGTERM exit codes {codes} (logs: {self.d})")
 
     # ---- 2 ----
+    def first_sales_after(self, t_ms: int) -> dict[int, int | None]:
+        """Partition -> ms from T_MS to its first sale stored after it (None: none)."""
+        first = {}
+        for e in range(ENGINES):
+            v = self.db.scalar(f"SELECT MIN(CREATED) FROM SALES WHERE CREATED > {t_ms} "
+                               f"AND MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) = {e}", DB_NAME)
+            first[e] = int(v) - t_ms if v not in ("", "NULL") else None
+        return first
+
+    def check_canaries(self, name: str, url: str, canaries: dict[int, int], on_c: list) -> None:
+        """Asked through URL, the open order of each partition is lost on C's partitions, open on the others."""
+        views = {e: call("GET", f"{url}/orders/{i}") for e, i in canaries.items()}
+        want = {e: ("lost" if e in on_c else "open") for e in canaries}
+        got = {e: (v[1] or {}).get("status") for e, v in views.items()}
+        ok = len(canaries) == ENGINES and got == want
+        (self.steps.ok if ok else self.steps.fail)(
+            f"{name}: /orders/{{id}} of one open order per partition says lost for C's, open for the others: {got}")
+
     def kill(self) -> None:
         name = f"cluster{self.row}: kill -9 of member C under load"
         try:
@@ -228,11 +303,7 @@ class ClusterTest:
             if not on_c:
                 self.steps.fail(f"{name}: C runs no partition ({spread})")
                 return
-            canaries = {}
-            for p in range(100, 100 + ENGINES):
-                st, j = call("POST", f"{a}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
-                if st == 202:
-                    canaries[p % ENGINES] = j["id"]
+            canaries = place_canaries(a)
             time.sleep(1)
             files = [self.d / "kill-a.tsv", self.d / "kill-b.tsv"]
             loads = [self.load(a, "k-", 1, 25, files[0]), self.load(b, "k-", 2, 25, files[1])]
@@ -243,11 +314,7 @@ class ClusterTest:
                 l.popen.wait(120)
             loads = []
             wait_quiet(self.db)
-            first = {}
-            for e in range(ENGINES):
-                v = self.db.scalar(f"SELECT MIN(CREATED) FROM SALES WHERE CREATED > {kill_ms} "
-                                   f"AND MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) = {e}", DB_NAME)
-                first[e] = int(v) - kill_ms if v not in ("", "NULL") else None
+            first = self.first_sales_after(kill_ms)
             back = [first[e] for e in on_c]
             others = [first[e] for e in range(ENGINES) if e not in on_c]
             self.figures.update({"killedPartitions": on_c, "firstSaleAfterKillMs": first})
@@ -257,12 +324,7 @@ class ClusterTest:
             ok = all(x is not None and x <= 5000 for x in others)
             (self.steps.ok if ok else self.steps.fail)(
                 f"{name}: the other partitions kept trading (first sale after the kill: {others} ms, bound 5000 ms)")
-            views = {e: call("GET", f"{b}/orders/{i}") for e, i in canaries.items()}
-            want = {e: ("lost" if e in on_c else "open") for e in canaries}
-            got = {e: (v[1] or {}).get("status") for e, v in views.items()}
-            ok = len(canaries) == ENGINES and got == want
-            (self.steps.ok if ok else self.steps.fail)(
-                f"{name}: /orders/{{id}} of one open order per partition says lost for C's, open for the others: {got}")
+            self.check_canaries(name, b, canaries, on_c)
             (self.steps.ok if self.audit("kill", "k-", files, a) else self.steps.fail)(
                 f"{name}: audit: nothing doubled or over-filled, every row from accepted orders (log: {self.d / 'kill-audit.log'})")
         finally:
@@ -300,27 +362,10 @@ class ClusterTest:
             loads = []
             wait_quiet(self.db)
             sweep = self.d / "leave-sweep.tsv"
-            with open(sweep, "w") as f:
-                for p in range(100):
-                    st, j = call("POST", f"{a}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
-                    if st == 202:
-                        f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
-                    st, j = call("POST", f"{a}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
-                    if st == 202:
-                        f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
+            sweep_market(a, sweep)
             wait_quiet(self.db)
-            accepted = {}
-            for fpath in files:
-                for line in fpath.read_text().splitlines():
-                    if line.strip():
-                        x = line.split("\t")
-                        accepted[int(x[0])] = int(x[4])
-            filled = {}
-            for line in self.db.sql("SELECT ID, SUM(Q) FROM (SELECT PO_ID ID, QUANTITY Q FROM SALES UNION ALL "
-                                    "SELECT SO_ID, QUANTITY FROM SALES) T GROUP BY ID", DB_NAME).splitlines():
-                if line.strip():
-                    i, q = line.split("\t")
-                    filled[int(i)] = int(q)
+            accepted = accepted_orders(files)
+            filled = self.fills()
             short = [i for i, q in accepted.items() if filled.get(i, 0) != q]
             self.figures.update({"leaveAccepted": len(accepted), "leaveNotFilled": len(short)})
             ok = accepted and not short
@@ -414,37 +459,24 @@ class ClusterTest:
         island.cut(ms.cluster_ports[2], ms.cluster_ports[:2])
         cut = int(time.time() * 1000)
         c_proc = ms.members[2]
-        c_exit = None
-        end = time.monotonic() + CUT_S
-        while time.monotonic() < end:
-            if c_exit is None and not c_proc.alive():
-                c_exit = int(time.time() * 1000) - cut
-            time.sleep(0.2)
-        heal = int(time.time() * 1000) - cut
-        island.heal()
-        for l in loads:
-            l.popen.wait(180)
+        c_exit, heal = hold_cut(island, c_proc, loads, cut)
         loads = []
-        if c_exit is None:
-            try:
-                c_proc.popen.wait(30)
-            except subprocess.TimeoutExpired:
-                pass
-            if not c_proc.alive():
-                c_exit = int(time.time() * 1000) - cut
         wait_quiet(self.db)
-
-        accepted: dict[int, int] = {}
-        for f in files:
-            for line in f.read_text().splitlines():
-                if line.strip():
-                    x = line.split("\t")
-                    accepted[int(x[0])] = int(x[4])
+        accepted = accepted_orders(files)
         c_ids = [i for i in accepted if members_of(i) == 2]
         last_202 = max(c_ids) // 1000 - cut if c_ids else None
-        # the rows of C's partitions after the cut: C's incarnation holds C's orders and those accepted before
-        # the cut; the majority's new incarnation only orders A and B accepted after it started
         on_c_sql = ",".join(str(e) for e in on_c)
+        per = self.partitions_after_cut(cut, on_c_sql)
+        self.figures.update({"cutPartitionsOfC": on_c, "cutPerPartition": per, "cutLast202FromCMs": last_202,
+                             "cutCExitMs": c_exit, "cutCExitCode": c_proc.popen.returncode, "cutHealMs": heal})
+        self.judge_cut(name, on_c, per, c_proc, c_exit, heal, last_202)
+        filled = self.judge_fills(name, accepted, files, a)
+        self.views_after_cut(name, [m.url for m in ms.members if m.alive()], accepted, filled, c_ids, cut, on_c_sql)
+        return loads
+
+    def partitions_after_cut(self, cut: int, on_c_sql: str) -> dict:
+        """Per partition of C, the rows after the cut: C's incarnation holds C's orders and those accepted before
+        the cut; the majority's new incarnation only orders A and B accepted after it started."""
         mine = f"(MOD(PO_ID, 16) = 2 OR MOD(SO_ID, 16) = 2 OR (PO_ID < {cut * 1000} AND SO_ID < {cut * 1000}))"
         per = {}
         for line in self.db.sql(
@@ -456,10 +488,14 @@ class ClusterTest:
             per[e] = {"cLastSaleMs": c_last - cut if c_last > 0 else None,
                       "majorityFirstSaleMs": maj_first - cut if maj_first > 0 else None,
                       "salesOnC": n_c, "salesOnMajority": n_maj}
+        return per
+
+    def judge_cut(self, name: str, on_c: list, per: dict, c_proc, c_exit: int | None, heal: int,
+                  last_202: int | None) -> None:
+        """The timeline from the cut: the majority takes C's partitions over in time, never while C still
+        stores, and C, downed, exits 1 before the heal."""
         back = [per.get(e, {}).get("majorityFirstSaleMs") for e in on_c]
         c_last = [per.get(e, {}).get("cLastSaleMs") for e in on_c]
-        self.figures.update({"cutPartitionsOfC": on_c, "cutPerPartition": per, "cutLast202FromCMs": last_202,
-                             "cutCExitMs": c_exit, "cutCExitCode": c_proc.popen.returncode, "cutHealMs": heal})
         self.steps.ok(f"{name}: timeline from the cut: C's last 202 at {last_202} ms, C's partitions {on_c} last "
                       f"stored on C at {c_last} ms and first on A/B at {back} ms, C exited "
                       f"{c_proc.popen.returncode} at {c_exit} ms, healed at {heal} ms")
@@ -476,6 +512,8 @@ class ClusterTest:
             f"{name}: C, downed, stopped and exited {c_proc.popen.returncode} {c_exit} ms after the cut "
             f"(before the heal at {heal} ms; exit 1 expected)")
 
+    def judge_fills(self, name: str, accepted: dict[int, int], files: list, a: str) -> dict[int, int]:
+        """No accepted order filled beyond its quantity, no (PO, SO) pair stored twice, the audit clean; the fills."""
         filled = self.fills()
         over = [i for i, q in accepted.items() if filled.get(i, 0) > q]
         twice = int(self.db.scalar("SELECT COUNT(*) FROM (SELECT PO_ID FROM SALES GROUP BY PO_ID, SO_ID "
@@ -486,8 +524,7 @@ class ClusterTest:
             f"{twice} (PO, SO) pairs stored twice" + (f", e.g. {over[:5]}" if over else ""))
         (self.steps.ok if self.audit("cut", "p-", files, a) else self.steps.fail)(
             f"{name}: audit: nothing doubled or over-filled, every row from accepted orders (log: {self.d / 'cut-audit.log'})")
-        self.views_after_cut(name, [m.url for m in ms.members if m.alive()], accepted, filled, c_ids, cut, on_c_sql)
-        return loads
+        return filled
 
     def fills(self) -> dict[int, int]:
         filled = {}

@@ -25,7 +25,10 @@ files themselves:
     depends on (with ``COPY . .``: in the context, not ignored); base images carry a version; the final stage (or the
     service's build target) runs as a user other than root. Compose reads a
     Dockerfile and .dockerignore only when it builds, through the engine's
-    BuildKit: this module reads them as BuildKit does;
+    BuildKit; here the Dockerfile's instructions, the ARGs and ENVs in scope at
+    each and their expansion (``$X``, ``${X}``) are PyPI's dockerfile-parse's,
+    and .dockerignore's patterns are matched by pathspec (git's wildmatch,
+    anchored at the context's root as Docker anchors them);
   - build arguments: a Dockerfile shared by several services (the Java
     images' docker/java.Dockerfile, ``ARG MODULE``) is checked once per
     service, with that service's build args; an argument a COPY source or
@@ -50,14 +53,19 @@ from __future__ import annotations
 
 import argparse
 import glob
+import io
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
+from dockerfile_parse import DockerfileParser
+from dockerfile_parse.parser import image_from
+from dockerfile_parse.util import WordSplitter
 
 from ..run import variants as variants_mod
 
@@ -117,114 +125,31 @@ def compose_config(cli: str, root: Path) -> tuple[dict | None, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# .dockerignore and Dockerfiles (read as BuildKit reads them)
+# .dockerignore and Dockerfiles
 # ---------------------------------------------------------------------------------------------
 
-def _ignore_regex(pattern: str):
-    """Docker's .dockerignore rules: ** any depth, a match on a folder covers its content."""
-    out, i = "", 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out += ".*"
-            i += 2
-            continue
-        if c == "*":
-            out += "[^/]*"
-        elif c == "?":
-            out += "[^/]"
-        elif c == "[":
-            j = pattern.find("]", i)
-            if j < 0:
-                out += re.escape(c)
-            else:
-                out += pattern[i:j + 1].replace("[!", "[^")
-                i = j
-        elif c == "\\" and i + 1 < len(pattern):
-            i += 1
-            out += re.escape(pattern[i])
-        else:
-            out += re.escape(c)
-        i += 1
-    return re.compile("^" + out + "$")
-
-
-def _read_ignore(context: str, dockerfile: str):
-    rules = []
+def _read_ignore(context: str, dockerfile: str) -> pathspec.PathSpec:
+    """The .dockerignore BuildKit uses (DOCKERFILE.dockerignore beside the Dockerfile, else the context's):
+    Docker anchors every pattern at the context's root, and cleans it as a path (a trailing / is dropped)."""
+    lines = []
     for cand in (dockerfile + ".dockerignore", os.path.join(context, ".dockerignore")):
         if os.path.isfile(cand):
             with open(cand) as f:
-                for line in f:
-                    line = line.strip()
-                    if not line or line.startswith("#"):
-                        continue
-                    neg = line.startswith("!")
-                    pat = line[1:].strip() if neg else line
-                    pat = os.path.normpath(pat).lstrip("/")
-                    if pat in ("", "."):
-                        continue
-                    rules.append((neg, _ignore_regex(pat)))
+                lines = [line.strip() for line in f]
             break
-    return rules
-
-
-def _ignored(rules, path: str) -> bool:
-    path = os.path.normpath(path).lstrip("/")
-    parts = path.split("/")
-    prefixes = ["/".join(parts[:n]) for n in range(1, len(parts) + 1)]
-    result = False
-    for neg, rx in rules:
-        if any(rx.match(p) for p in prefixes):
-            result = not neg
-    return result
-
-
-def _dockerfile_instructions(text: str):
-    lines, cur = [], ""
-    for raw in text.splitlines():
-        s = raw.strip()
-        if not cur and (not s or s.startswith("#")):
-            continue
-        if cur and s.startswith("#"):
-            continue
-        if s.endswith("\\"):
-            cur += s[:-1] + " "
-            continue
-        cur += s
-        if cur.strip():
-            lines.append(cur.strip())
-        cur = ""
-    if cur.strip():
-        lines.append(cur.strip())
-    out = []
+    patterns = []
     for line in lines:
-        parts = line.split(None, 1)
-        out.append((parts[0].upper(), parts[1] if len(parts) > 1 else ""))
-    return out
+        if not line or line.startswith("#"):
+            continue
+        neg = line.startswith("!")
+        pat = os.path.normpath(line[1:].strip() if neg else line).lstrip("/")
+        if pat not in ("", "."):
+            patterns.append(("!/" if neg else "/") + pat)
+    return pathspec.PathSpec.from_lines("gitignore", patterns)
 
 
-def _copy_args(rest: str):
-    """(flags, sources, dest) of a COPY/ADD."""
-    flags = {}
-    tokens = rest.split()
-    while tokens and tokens[0].startswith("--"):
-        k, _, v = tokens.pop(0)[2:].partition("=")
-        flags[k] = v
-    rest = " ".join(tokens)
-    if rest.startswith("["):
-        try:
-            items = json.loads(rest)
-        except ValueError:
-            return flags, None, None
-    else:
-        items = rest.split()
-    if len(items) < 2:
-        return flags, None, None
-    return flags, items[:-1], items[-1]
+def _ignored(spec: pathspec.PathSpec, path: str) -> bool:
+    return spec.match_file(os.path.normpath(path).lstrip("/"))
 
 
 def image_pinned(ref: str) -> bool:
@@ -237,24 +162,22 @@ def image_pinned(ref: str) -> bool:
     return bool(tag) and tag != "latest"
 
 
-def _root_modules(context: str):
-    pom = os.path.join(context, "pom.xml")
-    if not os.path.isfile(pom):
-        return []
-    with open(pom) as f:
-        text = re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
-    return re.findall(r"<module>\s*([^<\s]+)\s*</module>", text)
+def _pom(path: str) -> str:
+    if not os.path.isfile(path):
+        return ""
+    with open(path) as f:
+        return re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
+
+
+def _root_modules(context: str) -> list[str]:
+    return re.findall(r"<module>\s*([^<\s]+)\s*</module>", _pom(os.path.join(context, "pom.xml")))
 
 
 def _module_dependencies(context: str, module: str, modules) -> list:
     """The modules of the root pom that MODULE depends on, directly or through another (what -am builds)."""
     found, todo = [], [module]
     while todo:
-        pom = os.path.join(context, todo.pop(), "pom.xml")
-        if not os.path.isfile(pom):
-            continue
-        with open(pom) as f:
-            text = re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
+        text = _pom(os.path.join(context, todo.pop(), "pom.xml"))
         for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
             name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", block)
             if name and name.group(1) in modules and name.group(1) not in found and name.group(1) != module:
@@ -266,8 +189,7 @@ def _module_dependencies(context: str, module: str, modules) -> list:
 def _module_sources(context: str, module: str) -> str:
     """Where MODULE's sources are: its src, or for a build that generates its sources from its parent folder's
     module (a pekko/ build: its pom's sourceDirectory is under its target), that module's src."""
-    pom = os.path.join(context, module, "pom.xml")
-    text = open(pom).read() if os.path.isfile(pom) else ""
+    text = _pom(os.path.join(context, module, "pom.xml"))
     if "/" in module and re.search(r"<sourceDirectory>\s*\$\{project\.build\.directory\}", text):
         return module.rsplit("/", 1)[0] + "/src"
     return module + "/src"
@@ -286,42 +208,218 @@ def _expand(text):
 _REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
-def substitute(text: str, names: dict) -> str:
-    """TEXT with a Dockerfile's variable references (``$X``, ``${X}``, ``${X:-word}``, ``${X:+word}``, and the
-    same without the colon) replaced by the values in NAMES (the ARGs and ENVs in scope; None: no value)."""
-    def rep(m):
-        name = m.group(1) or m.group(4)
-        value, op, word = names.get(name), m.group(2), m.group(3) or ""
-        if op == ":-":
-            return value if value else word
-        if op == "-":
-            return value if value is not None else word
-        if op == ":+":
-            return word if value else ""
-        if op == "+":
-            return word if value is not None else ""
-        return value or ""
-    return _REF.sub(rep, text)
-
-
 def references(text: str) -> list[tuple[str, str | None]]:
     """The variables TEXT refers to, as (name, operator): operator None, ":-", "-", ":+" or "+"."""
     return [(m.group(1) or m.group(4), m.group(2)) for m in _REF.finditer(text)]
 
 
-def _assignments(rest: str, env: bool = False) -> list[tuple[str, str | None]]:
-    """The NAME[=value] pairs of an ARG (value None: none given) or of an ENV (also ``ENV NAME value``)."""
-    try:
-        words = shlex.split(rest)
-    except ValueError:
-        words = rest.split()
-    if env and words and "=" not in words[0]:
-        return [(words[0], " ".join(words[1:]))]
-    out = []
-    for w in words:
-        k, eq, v = w.partition("=")
-        out.append((k, v if eq else None))
-    return out
+def _remote(src: str) -> bool:
+    """A heredoc or a URL: nothing of the build context."""
+    return src.startswith("<<") or re.match(r"^(https?://|git@)", src) is not None
+
+
+@dataclass
+class _Line:
+    """One instruction of a Dockerfile and the ARGs and ENVs in scope at it (dockerfile-parse's context)."""
+    op: str
+    value: str
+    args: dict
+    envs: dict
+
+    @property
+    def scope(self) -> dict:
+        return {**self.args, **self.envs}
+
+    def expanded(self, text: str) -> str:
+        """TEXT with the variables in scope replaced, quotes consumed, as the builder does."""
+        return WordSplitter(text, args=self.args, envs=self.envs).dequote()
+
+    def copy_parts(self, expand: bool) -> tuple[dict, list[str] | None]:
+        """(flags, sources) of a COPY/ADD, its variables expanded or as written; sources None: unreadable."""
+        m = re.match(r"((?:--\S+\s+)*)(.*)", self.value, flags=re.S)
+        flags = {}
+        for word in m.group(1).split():
+            k, _, v = word[2:].partition("=")
+            flags[k] = self.expanded(v) if expand else v
+        rest = m.group(2).strip()
+        if rest.startswith("["):
+            try:
+                items = [str(i) for i in json.loads(rest)]
+            except ValueError:
+                return flags, None
+            items = [self.expanded(i) for i in items] if expand else items
+        else:
+            items = list(WordSplitter(rest, args=self.args, envs=self.envs).split() if expand else rest.split())
+        return flags, (items[:-1] if len(items) >= 2 else None)
+
+
+def _lines(path: str, build_args: dict) -> tuple[list[_Line], list[str]]:
+    """The instructions of the Dockerfile at PATH with their scopes, and the base image of each FROM, with the
+    BUILD_ARGS given (an argument without a value: None, as Compose writes it)."""
+    given = {k: v for k, v in build_args.items() if v is not None}
+    with open(path, "rb") as f:
+        parser = DockerfileParser(fileobj=io.BytesIO(f.read()), build_args=given, env_replace=True)
+        lines = [_Line(i["instruction"], i["value"], dict(c.args), dict(c.envs))
+                 for i, c in zip(parser.structure, parser.context_structure) if i["instruction"] != "COMMENT"]
+        return lines, list(parser.parent_images)
+
+
+class _Dockerfile:
+    """One Dockerfile as one service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage."""
+
+    def __init__(self, checker: _Checker, service: str, context: str, path: str, build_args: dict):
+        self.checker, self.service, self.context, self.path = checker, service, context, path
+        self.where = "%s (%s)" % (checker.rel(path), service)
+        self.lines, self.images = _lines(path, build_args)
+        self.rules = _read_ignore(context, path)
+        self.stages: list[str | None] = []       # each FROM's name (None: unnamed)
+        self.users: dict[int, str | None] = {}   # each stage's last USER
+        self.copied: list[str] = []               # the context's paths the stages COPY
+        self.mvn: list[_Line] = []                # the RUNs that call Maven
+
+    def bad(self, msg: str) -> None:
+        self.checker.bad("%s: %s" % (self.where, msg))
+
+    def read(self) -> None:
+        ops = {"FROM": self.on_from, "COPY": self.on_copy, "ADD": self.on_copy, "USER": self.on_user, "RUN": self.on_run}
+        for line in self.lines:
+            if line.op in ops:
+                ops[line.op](line)
+
+    def uses(self, line: _Line, text: str, what: str) -> None:
+        """The variables of TEXT (a COPY source, an mvn -pl) must be in scope with a value; Docker would put an
+        empty string in their place. A default is written in the ARG (``ARG X=word``): ``${X:-word}`` and its
+        kin are not expanded here (dockerfile-parse expands ``$X`` and ``${X}``), so they are refused."""
+        scope = line.scope
+        for name, op in references(text):
+            if op is not None:
+                self.bad("%s uses ${%s%s...}: give %s its default in its ARG (ARG %s=...)" % (what, name, op, name, name))
+            elif name not in scope:
+                self.bad("%s uses ${%s}, which no ARG of its stage declares (it would be empty)" % (what, name))
+            elif not scope[name]:
+                self.bad("%s uses ${%s}, which has no value: pass it (build: args: {%s: ...})" % (what, name, name))
+
+    def on_from(self, line: _Line) -> None:
+        image, name = image_from(line.value)
+        if image is None:
+            self.bad("FROM without an image")
+            return
+        image = self.images[len(self.stages)]
+        if image not in [s for s in self.stages if s] and image != "scratch" and not image_pinned(image):
+            self.bad("base image %s has no version tag (pin it)" % image)
+        self.stages.append(name)
+        self.users[len(self.stages) - 1] = None
+
+    def on_user(self, line: _Line) -> None:
+        if self.stages:
+            self.users[len(self.stages) - 1] = line.expanded(line.value.strip())
+
+    def on_run(self, line: _Line) -> None:
+        if re.search(r"\bmvn\b", line.value):
+            self.mvn.append(line)
+
+    def on_copy(self, line: _Line) -> None:
+        if not self.stages:
+            self.bad("%s before FROM" % line.op)
+            return
+        self.copy_variables(line)
+        flags, sources = line.copy_parts(expand=True)
+        if sources is None:
+            if "<<" not in line.value:
+                self.bad("cannot read '%s %s'" % (line.op, line.value))
+        elif "from" in flags:
+            src_stage = flags["from"]
+            if src_stage not in [s for s in self.stages[:-1] if s] and not src_stage.isdigit() and not image_pinned(src_stage):
+                self.bad("COPY --from=%s names no earlier stage" % src_stage)
+        else:
+            for src in sources:
+                if not _remote(src):
+                    self.copy_source(line.op, src)
+
+    def copy_variables(self, line: _Line) -> None:
+        """The variables a COPY/ADD's --from and sources use, as written."""
+        raw_flags, raw_sources = line.copy_parts(expand=False)
+        if "from" in raw_flags:
+            self.uses(line, raw_flags["from"], "%s --from=%s" % (line.op, raw_flags["from"]))
+        for src in raw_sources or []:
+            if not _remote(src):
+                self.uses(line, src, "%s %s" % (line.op, src))
+
+    def copy_source(self, op: str, src: str) -> None:
+        rel_context = self.checker.rel(self.context)
+        path = os.path.normpath(os.path.join(self.context, src.lstrip("/")))
+        if not os.path.abspath(path).startswith(os.path.abspath(self.context)):
+            self.bad("%s %s leaves the build context %s" % (op, src, rel_context))
+            return
+        matches = glob.glob(path)
+        if not matches:
+            self.bad("%s %s: no such path in the build context %s" % (
+                op, src, rel_context if rel_context != "." else "(repository root)"))
+            return
+        if all(_ignored(self.rules, os.path.relpath(m, self.context)) for m in matches):
+            self.bad("%s %s: excluded by .dockerignore" % (op, src))
+        self.copied.append(os.path.normpath(src.lstrip("/")).rstrip("/"))
+
+    def check_build_args(self, build_args: dict) -> None:
+        declared = {k for line in self.lines if line.op == "ARG" for k in line.args}
+        for k in sorted(build_args):
+            if k not in declared and k not in PREDEFINED_ARGS:
+                self.checker.bad("%s: service %s passes the build argument %s, which no ARG declares"
+                                 % (self.where, self.service, k))
+
+    def check_final_user(self, target: str | None) -> bool:
+        """The stage the service gets (its TARGET, else the last) runs as a user other than root; False: no
+        such stage."""
+        if not self.stages:
+            self.bad("no FROM")
+            return False
+        final = len(self.stages) - 1
+        if target:
+            if target not in self.stages:
+                self.bad("build target %s is not a stage of the Dockerfile" % target)
+                return False
+            final = self.stages.index(target)
+        last_user = self.users.get(final)
+        if not last_user or last_user.split(":")[0] in ("root", "0"):
+            self.bad("the final stage runs as root (add USER)")
+        return True
+
+    def in_context(self, rel: str, why: str) -> None:
+        if not os.path.exists(os.path.join(self.context, rel)):
+            self.bad("%s needs %s: no such path in the build context" % (why, rel))
+        elif _ignored(self.rules, rel):
+            self.bad("%s needs %s: excluded by .dockerignore" % (why, rel))
+
+    def check_maven(self) -> list[str]:
+        """Maven images: every reactor module's pom is in the build stage, and each module built (-pl) is one of
+        them, with its sources (and, with ``COPY . .``, those of the modules it depends on). Returns them."""
+        modules = _root_modules(self.context)
+        if not (self.mvn and modules):
+            return []
+        whole = "." in self.copied   # COPY . .: every path the build needs must be in the context, and not ignored
+        for m in modules:
+            if whole:
+                self.in_context(m + "/pom.xml", "Maven (every module of the root pom)")
+            elif not any(c in (m, m + "/pom.xml") for c in self.copied):
+                self.bad("the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % m)
+        built = []
+        for line in self.mvn:
+            for raw in re.findall(r"-pl\s+(\S+)", line.value):
+                self.uses(line, raw, "mvn -pl %s" % raw)
+                for m in line.expanded(raw).split(","):
+                    if m:
+                        built.append(m)
+                        self.check_built(m, modules, whole)
+        return built
+
+    def check_built(self, m: str, modules: list[str], whole: bool) -> None:
+        if m not in modules:
+            self.bad("mvn -pl %s: not a module of the root pom" % m)
+        elif whole:
+            for d in [m, *_module_dependencies(self.context, m, modules)]:
+                self.in_context(_module_sources(self.context, d), "mvn -pl %s -am" % m)
+        elif not any(c in (m, m + "/src") for c in self.copied):
+            self.bad("the build stage does not COPY %s/src" % m)
 
 
 @dataclass
@@ -347,149 +445,16 @@ class _Checker:
                          target: str | None) -> list[str]:
         """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage.
         Returns the Maven modules it builds (mvn -pl)."""
-        where = "%s (%s)" % (self.rel(dockerfile), service)
-        with open(dockerfile) as f:
-            instructions = _dockerfile_instructions(f.read())
-        rules = _read_ignore(context, dockerfile)
+        d = _Dockerfile(self, service, context, dockerfile, build_args)
         if os.path.abspath(context) == self.root:
             for p in MUST_IGNORE:
-                if not _ignored(rules, p):
-                    self.bad("%s: build context is the repository root but .dockerignore does not exclude %s" % (where, p))
-        # ARGs before the first FROM (FROM sees them), and the ARGs and ENVs of the current stage (the rest do)
-        global_args: dict = {}
-        scope: dict = {}
-        declared = set()  # every name an ARG of the file declares
-        stages, users, copied, runs = [], {}, [], []
-
-        def uses(text: str, what: str, scope: dict) -> None:
-            """The variables of TEXT (a COPY source, an mvn -pl) must be in SCOPE with a value, unless a default
-            is written (``${X:-word}``); Docker would put an empty string in their place."""
-            for name, op in references(text):
-                if op in (":-", "-", ":+", "+"):
-                    continue
-                if name not in scope:
-                    self.bad("%s: %s uses ${%s}, which no ARG of its stage declares (it would be empty)"
-                             % (where, what, name))
-                elif not scope[name]:
-                    self.bad("%s: %s uses ${%s}, which has no value: pass it (build: args: {%s: ...})"
-                             % (where, what, name, name))
-
-        for op, rest in instructions:
-            if op == "ARG":
-                for k, v in _assignments(rest):
-                    declared.add(k)
-                    if k in build_args:
-                        value = build_args[k]
-                    elif v is not None:
-                        value = substitute(v, scope if stages else global_args)
-                    else:
-                        value = global_args.get(k) if stages else None
-                    (scope if stages else global_args)[k] = value
-            elif op == "ENV" and stages:
-                for k, v in _assignments(rest, env=True):
-                    scope[k] = substitute(v or "", scope)
-            elif op == "FROM":
-                words = [w for w in rest.split() if not w.startswith("--")]
-                if not words:
-                    self.bad("%s: FROM without an image" % where)
-                    continue
-                image = substitute(words[0], global_args)
-                name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
-                if image not in [s for s in stages if s] and image != "scratch" and not image_pinned(image):
-                    self.bad("%s: base image %s has no version tag (pin it)" % (where, image))
-                stages.append(name)
-                users[len(stages) - 1] = None
-                scope = {}
-            elif op in ("COPY", "ADD"):
-                if not stages:
-                    self.bad("%s: %s before FROM" % (where, op))
-                    continue
-                raw_flags, raw_sources, _ = _copy_args(rest)
-                if "from" in raw_flags:
-                    uses(raw_flags["from"], "%s --from=%s" % (op, raw_flags["from"]), scope)
-                for src in raw_sources or []:
-                    if not (src.startswith("<<") or re.match(r"^(https?://|git@)", src)):
-                        uses(src, "%s %s" % (op, src), scope)
-                flags, sources, _ = _copy_args(substitute(rest, scope))
-                if sources is None:
-                    if "<<" not in rest:
-                        self.bad("%s: cannot read '%s %s'" % (where, op, rest))
-                    continue
-                if "from" in flags:
-                    src_stage = flags["from"]
-                    if src_stage not in [s for s in stages[:-1] if s] and not src_stage.isdigit() and not image_pinned(src_stage):
-                        self.bad("%s: COPY --from=%s names no earlier stage" % (where, src_stage))
-                    continue
-                for src in sources:
-                    if src.startswith("<<") or re.match(r"^(https?://|git@)", src):
-                        continue
-                    path = os.path.normpath(os.path.join(context, src.lstrip("/")))
-                    if not os.path.abspath(path).startswith(os.path.abspath(context)):
-                        self.bad("%s: %s %s leaves the build context %s" % (where, op, src, self.rel(context)))
-                        continue
-                    matches = glob.glob(path)
-                    if not matches:
-                        self.bad("%s: %s %s: no such path in the build context %s" % (
-                            where, op, src, self.rel(context) if self.rel(context) != "." else "(repository root)"))
-                        continue
-                    if all(_ignored(rules, os.path.relpath(m, context)) for m in matches):
-                        self.bad("%s: %s %s: excluded by .dockerignore" % (where, op, src))
-                    copied.append(os.path.normpath(src.lstrip("/")).rstrip("/"))
-            elif op == "USER":
-                if stages:
-                    users[len(stages) - 1] = substitute(rest.strip(), scope)
-            elif op == "RUN":
-                runs.append((rest, dict(scope)))
-        for k in sorted(build_args):
-            if k not in declared and k not in PREDEFINED_ARGS:
-                self.bad("%s: service %s passes the build argument %s, which no ARG declares" % (where, service, k))
-        if not stages:
-            self.bad("%s: no FROM" % where)
+                if not _ignored(d.rules, p):
+                    d.bad("build context is the repository root but .dockerignore does not exclude %s" % p)
+        d.read()
+        d.check_build_args(build_args)
+        if not d.check_final_user(target):
             return []
-        final = len(stages) - 1
-        if target:
-            if target not in stages:
-                self.bad("%s: build target %s is not a stage of the Dockerfile" % (where, target))
-                return []
-            final = stages.index(target)
-        last_user = users.get(final)
-        if not last_user or last_user.split(":")[0] in ("root", "0"):
-            self.bad("%s: the final stage runs as root (add USER)" % where)
-        # Maven images: every reactor module's pom must be in the build stage, and
-        # the module built (-pl) must be one of them, with its sources.
-        mvn = [(r, values) for r, values in runs if re.search(r"\bmvn\b", r)]
-        modules = _root_modules(context)
-        built = []
-        whole = "." in copied  # COPY . .: every path the build needs must be in the context, and not ignored
-
-        def in_context(rel: str, why: str) -> None:
-            if not os.path.exists(os.path.join(context, rel)):
-                self.bad("%s: %s needs %s: no such path in the build context" % (where, why, rel))
-            elif _ignored(rules, rel):
-                self.bad("%s: %s needs %s: excluded by .dockerignore" % (where, why, rel))
-
-        if mvn and modules:
-            for m in modules:
-                if whole:
-                    in_context(m + "/pom.xml", "Maven (every module of the root pom)")
-                elif not any(c in (m, m + "/pom.xml") for c in copied):
-                    self.bad("%s: the build stage does not COPY %s/pom.xml (Maven needs every module of the root pom)" % (where, m))
-            for run, values in mvn:
-                for raw in re.findall(r"-pl\s+(\S+)", run):
-                    uses(raw, "mvn -pl %s" % raw, values)
-                    pl = substitute(raw, values).strip("'\"")
-                    for m in pl.split(","):
-                        if not m:
-                            continue
-                        built.append(m)
-                        if m not in modules:
-                            self.bad("%s: mvn -pl %s: not a module of the root pom" % (where, m))
-                        elif whole:
-                            for d in [m, *_module_dependencies(context, m, modules)]:
-                                in_context(_module_sources(context, d), "mvn -pl %s -am" % m)
-                        elif not any(c in (m, m + "/src") for c in copied):
-                            self.bad("%s: the build stage does not COPY %s/src" % (where, m))
-        return built
+        return d.check_maven()
 
     # ---- service parts, in the long syntax the CLI writes ----
     def published_ports(self, service: str, spec):
@@ -526,51 +491,62 @@ class _Checker:
         for name in ["mysql", "loadclient"] + self.variants:
             if name not in services:
                 self.bad("service %s is missing" % name)
-
-        ports_seen = {}
+        ports_seen: dict = {}
         for name, svc in services.items():
-            build = svc.get("build")
-            if build is None and not svc.get("image"):
-                self.bad("service %s has neither build nor image" % name)
-            if build is not None:
-                context = self.path(build.get("context", "."))
-                if not os.path.isdir(context):
-                    self.bad("service %s: build context %s does not exist" % (name, self.rel(context)))
-                elif "dockerfile_inline" in build:
-                    self.bad("service %s: dockerfile_inline: keep the Dockerfile in a file" % name)
-                else:
-                    dockerfile = os.path.normpath(os.path.join(context, str(build.get("dockerfile", "Dockerfile"))))
-                    if not os.path.isfile(dockerfile):
-                        self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
-                    else:
-                        args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
-                        self.built[name] = self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
-            elif svc.get("image") and not image_pinned(str(svc["image"])):
-                self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
-
-            env = self.env_names(svc)
-            allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
-            for k in sorted(env):
-                if k not in allowed:
-                    self.bad("service %s: environment name %s is not %s" % (
-                        name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
-
+            self.check_build(name, svc)
+            self.check_env(name, svc)
             for kind, src, _ in self.volume_mounts(svc):
                 if kind == "bind" and src and not os.path.exists(self.path(src)):
                     self.bad("service %s: mounted path %s does not exist" % (name, self._shown(src)))
-
-            for ip, host, _, proto in self.published_ports(name, svc.get("ports")):
-                if host is None:
-                    continue
-                for (oip, oproto, ohost), owner in ports_seen.items():
-                    if ohost == host and oproto == proto and (not ip or not oip or ip in ("0.0.0.0", "::")
-                                                              or oip in ("0.0.0.0", "::") or ip == oip):
-                        first, second = sorted((owner, name))
-                        self.bad("host port %d/%s is published by both %s and %s" % (host, proto, first, second))
-                ports_seen[(ip, proto, host)] = name
-
+            self.check_ports(name, svc, ports_seen)
         self.check_mysql(services.get("mysql"))
         self.check_variants(services)
+        self.check_profiles(services)
+
+    def check_build(self, name: str, svc: dict) -> None:
+        """A service is built from a Dockerfile in a file of its context (checked), or runs a pinned image."""
+        build = svc.get("build")
+        if build is None:
+            if not svc.get("image"):
+                self.bad("service %s has neither build nor image" % name)
+            elif not image_pinned(str(svc["image"])):
+                self.bad("service %s: image %s has no version tag (pin it)" % (name, svc["image"]))
+            return
+        context = self.path(build.get("context", "."))
+        if not os.path.isdir(context):
+            self.bad("service %s: build context %s does not exist" % (name, self.rel(context)))
+            return
+        if "dockerfile_inline" in build:
+            self.bad("service %s: dockerfile_inline: keep the Dockerfile in a file" % name)
+            return
+        dockerfile = os.path.normpath(os.path.join(context, str(build.get("dockerfile", "Dockerfile"))))
+        if not os.path.isfile(dockerfile):
+            self.bad("service %s: Dockerfile %s does not exist" % (name, self.rel(dockerfile)))
+            return
+        args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
+        self.built[name] = self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
+
+    def check_env(self, name: str, svc: dict) -> None:
+        env = self.env_names(svc)
+        allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
+        for k in sorted(env):
+            if k not in allowed:
+                self.bad("service %s: environment name %s is not %s" % (
+                    name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
+
+    def check_ports(self, name: str, svc: dict, seen: dict) -> None:
+        """No host port published twice on one address (SEEN: (ip, protocol, port) -> the service so far)."""
+        for ip, host, _, proto in self.published_ports(name, svc.get("ports")):
+            if host is None:
+                continue
+            for (oip, oproto, ohost), owner in seen.items():
+                if ohost == host and oproto == proto and _same_address(ip, oip):
+                    first, second = sorted((owner, name))
+                    self.bad("host port %d/%s is published by both %s and %s" % (host, proto, first, second))
+            seen[(ip, proto, host)] = name
+
+    def check_profiles(self, services: dict) -> None:
+        """loadclient and toxiproxy sit behind profiles: `docker compose up` starts neither."""
         lc = services.get("loadclient")
         if lc is not None:
             if not lc.get("profiles"):
@@ -615,27 +591,33 @@ class _Checker:
         """The variants: built, waiting for a healthy mysql, publishing their PORT."""
         for v in self.variants:
             svc = services.get(v)
-            if svc is None:
-                continue
-            if svc.get("build") is None:
-                self.bad("service %s: not built from a Dockerfile" % v)
-            modules = self.built.get(v) or []
-            if modules and v not in modules:
-                self.bad("service %s: its image builds %s, not %s (build: args: MODULE?)" % (v, ",".join(modules), v))
-            if svc.get("profiles"):
-                self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
-            if ((svc.get("depends_on") or {}).get("mysql") or {}).get("condition") != "service_healthy":
-                self.bad("service %s: does not depend on mysql with condition: service_healthy" % v)
-            env = self.env_names(svc)
-            port_text = str(env.get("PORT") or "3000")
-            port = int(port_text) if port_text.isdigit() else None
-            if port is None:
-                self.bad("service %s: PORT is not a number" % v)
-            elif not any(t == port and h is not None for _, h, t, _ in self.published_ports(v, svc.get("ports"))):
-                self.bad("service %s: its PORT %d is not published on a host port" % (v, port))
-            for k in ("DB_HOST", "DB_NAME", "DB_USER", "DB_PASSWORD"):
-                if not env.get(k):
-                    self.bad("service %s: %s is not set (the variants default to 127.0.0.1, not the mysql service)" % (v, k))
+            if svc is not None:
+                self.check_variant(v, svc)
+
+    def check_variant(self, v: str, svc: dict) -> None:
+        if svc.get("build") is None:
+            self.bad("service %s: not built from a Dockerfile" % v)
+        modules = self.built.get(v) or []
+        if modules and v not in modules:
+            self.bad("service %s: its image builds %s, not %s (build: args: MODULE?)" % (v, ",".join(modules), v))
+        if svc.get("profiles"):
+            self.bad("service %s: behind a profile, so `docker compose up %s` needs --profile" % (v, v))
+        if ((svc.get("depends_on") or {}).get("mysql") or {}).get("condition") != "service_healthy":
+            self.bad("service %s: does not depend on mysql with condition: service_healthy" % v)
+        env = self.env_names(svc)
+        port_text = str(env.get("PORT") or "3000")
+        if not port_text.isdigit():
+            self.bad("service %s: PORT is not a number" % v)
+        elif not any(t == int(port_text) and h is not None for _, h, t, _ in self.published_ports(v, svc.get("ports"))):
+            self.bad("service %s: its PORT %d is not published on a host port" % (v, int(port_text)))
+        for k in ("DB_HOST", "DB_NAME", "DB_USER", "DB_PASSWORD"):
+            if not env.get(k):
+                self.bad("service %s: %s is not set (the variants default to 127.0.0.1, not the mysql service)" % (v, k))
+
+
+def _same_address(ip: str, other: str) -> bool:
+    """Two host addresses that collide on one port: equal, or either one all of the host's (unset, 0.0.0.0, ::)."""
+    return not ip or not other or ip in ("0.0.0.0", "::") or other in ("0.0.0.0", "::") or ip == other
 
 
 @dataclass

@@ -168,20 +168,27 @@ class Suite:
         except process.NotHealthy:
             self.steps.fail(f"{name}: not healthy within 90 s (log: {d / 'run-a.log'})")
             return
-        bg = None
         try:
             common = ["--url", r.url, "--db-url", self.db.jdbc(), "--prefix", f"r{random.randint(0, 32767)}-",
                       "--engines", "4"]
             self.step(f"{name}: bad input", d / "bad-input.log", "bad-input", *common,
                       "--orders-out", d / "orders-bad-input.tsv", "--json", d / "bad-input.json")
+            self.outage(r, d, common, name)
+            self.db_crash(v, r, d, common, name)
+            self.shutdown(r, d, common, name)
+        finally:
+            r.stop(5)
 
-            # outage: the database stopped 2 s after the load's first stored sale, started again 10 s later; the load ends 4 s after
-            back = d / "db-back"
-            back.unlink(missing_ok=True)
-            bg = loadclient.start(self.ctx, "reliability", "outage", *common, "--duration", 40, "--connections", 16,
-                                  "--wait", 5, "--seed", 7, "--db-back-file", back,
-                                  "--orders", d / "orders-bad-input.tsv", "--orders-out", d / "orders-outage.tsv",
-                                  "--json", d / "outage.json", log=d / "outage.log")
+    def outage(self, r, d: Path, common: list, name: str) -> None:
+        """The database stopped 2 s after the load's first stored sale, started again 10 s later; the load ends
+        4 s after: the load client's outage checks hold and the variant lives."""
+        back = d / "db-back"
+        back.unlink(missing_ok=True)
+        bg = loadclient.start(self.ctx, "reliability", "outage", *common, "--duration", 40, "--connections", 16,
+                              "--wait", 5, "--seed", 7, "--db-back-file", back,
+                              "--orders", d / "orders-bad-input.tsv", "--orders-out", d / "orders-outage.tsv",
+                              "--json", d / "outage.json", log=d / "outage.log")
+        try:
             self.under_way(bg)
             time.sleep(2)
             with open(d / "db.log", "a") as f:
@@ -192,38 +199,34 @@ class Suite:
                 back.touch()
                 f.write(f"database down for {int((time.monotonic() - down) * 1000)} ms\n")
             rc = bg.popen.wait()
+        finally:
             bg.stop(1)
-            bg = None
-            if rc == 0 and r.alive():
-                self.steps.ok(f"{name}: database outage")
-            else:
-                if not r.alive():
-                    with open(d / "outage.log", "a") as f:
-                        f.write(f"FAIL outage: the variant died (log: {r.log})\n")
-                print(failures_of(d / "outage.log"), flush=True)
-                self.steps.fail(f"{name}: database outage (log: {d / 'outage.log'})")
+        if rc == 0 and r.alive():
+            self.steps.ok(f"{name}: database outage")
+            return
+        if not r.alive():
+            with open(d / "outage.log", "a") as f:
+                f.write(f"FAIL outage: the variant died (log: {r.log})\n")
+        print(failures_of(d / "outage.log"), flush=True)
+        self.steps.fail(f"{name}: database outage (log: {d / 'outage.log'})")
 
-            self.db_crash(v, r, d, common, name)
-
-            # shutdown: SIGTERM 2 s into a 4 s load; exit 0 within 10 s; SALES = exactly the sales it made
-            bg = loadclient.start(self.ctx, "reliability", "load", *common, "--duration", 4, "--connections", 16,
-                                  "--wait", 5, "--seed", 9, "--orders-out", d / "orders-shutdown.tsv",
-                                  "--json", d / "shutdown-load.json", log=d / "shutdown.log")
+    def shutdown(self, r, d: Path, common: list, name: str) -> None:
+        """SIGTERM 2 s into a 4 s load: exit 0 within 10 s, and SALES exactly the sales it made, once each."""
+        bg = loadclient.start(self.ctx, "reliability", "load", *common, "--duration", 4, "--connections", 16,
+                              "--wait", 5, "--seed", 9, "--orders-out", d / "orders-shutdown.tsv",
+                              "--json", d / "shutdown-load.json", log=d / "shutdown.log")
+        try:
             time.sleep(2)
             counts = self.sigterm(f"{name}: shutdown", r, d, "a")
             bg.popen.wait()
-            bg.stop(1)
-            bg = None
-            if counts:
-                orders = ",".join(str(d / f) for f in ("orders-bad-input.tsv", "orders-outage.tsv", "orders-dbcrash.tsv",
-                                                       "orders-shutdown.tsv"))
-                self.step(f"{name}: shutdown (exit 0 in {r.exit_ms} ms; sales={counts[1]} all in SALES, once)",
-                          d / "audit-a.log", "audit", *common, "--orders", orders,
-                          "--expect-sales", counts[1], "--expect-accepted", counts[0], "--json", d / "audit-a.json")
         finally:
-            if bg:
-                bg.stop(1)
-            r.stop(5)
+            bg.stop(1)
+        if counts:
+            orders = ",".join(str(d / f) for f in ("orders-bad-input.tsv", "orders-outage.tsv", "orders-dbcrash.tsv",
+                                                   "orders-shutdown.tsv"))
+            self.step(f"{name}: shutdown (exit 0 in {r.exit_ms} ms; sales={counts[1]} all in SALES, once)",
+                      d / "audit-a.log", "audit", *common, "--orders", orders,
+                      "--expect-sales", counts[1], "--expect-accepted", counts[0], "--json", d / "audit-a.json")
 
     def kill_db(self, stamp: Path) -> int:
         """SIGKILL of the database server process (no shutdown: InnoDB recovers from its redo log at the next

@@ -13,7 +13,8 @@
  8. the harness's own tests (pytest, harness/tests), among them the compose check's test on broken copies
     of the tree and a short real compare of two variants, its report.html looked at in headless Chromium,
  9. the linters, with no finding allowed: javac -Xlint:all -Werror (in 1), ruff over the harness, ESLint
-    over each Node.js variant that has an `npm run lint`.
+    over each Node.js variant that has an `npm run lint` and over every other JavaScript file, ShellCheck over
+    the launcher, CI's script and scripts/.
 
 The tiers (without --tier: all three, what CI runs):
   unit         Maven's *Test (surefire, -DskipITs), the linters, the Node.js test files that start no
@@ -173,11 +174,20 @@ def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
 
 
 def linters(ctx: Context, steps: Steps) -> None:
-    """The unit tier's linters, each with no finding allowed: ruff over the harness (its pyproject.toml), and
-    each Node.js variant's `npm run lint` where its package.json has that script (ESLint). The Java modules'
-    is javac's own (-Xlint:all -Werror in the root pom), in the Maven step."""
+    """The unit tier's linters, each with no finding allowed: ruff over the harness (its pyproject.toml); each
+    Node.js variant's `npm run lint` where its package.json has that script (ESLint); ESLint over every other
+    JavaScript file of the repository (harness/eslint.config.js); ShellCheck over the launcher, CI's script
+    and scripts/. The Java modules' is javac's own (-Xlint:all -Werror in the root pom), in the Maven step."""
     rc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=ctx.root / "harness").returncode
     (steps.ok if rc == 0 else steps.fail)("ruff check harness" + ("" if rc == 0 else f" (exit {rc})"))
+    linted = variant_lints(ctx, steps)
+    eslint_the_rest(ctx, steps, linted)
+    shellcheck(ctx, steps)
+
+
+def variant_lints(ctx: Context, steps: Steps) -> list[Path]:
+    """Each Node.js variant's `npm run lint`; the folders it linted."""
+    linted = []
     for v in discover(ctx.root):
         package = v.folder / "package.json"
         if v.runtime != "node" or not package.exists() or "lint" not in (json.loads(package.read_text()).get("scripts") or {}):
@@ -185,6 +195,74 @@ def linters(ctx: Context, steps: Steps) -> None:
         v.ensure_built(ctx)      # its packages, ESLint among them
         rc = subprocess.run([tools.npm(ctx), "run", "--silent", "lint"], cwd=v.folder).returncode
         (steps.ok if rc == 0 else steps.fail)(f"{v.name}: npm run lint" + ("" if rc == 0 else f" (exit {rc})"))
+        linted.append(v.folder)
+    return linted
+
+
+#: folders that hold no JavaScript of the project's own: installed packages, build output, anything hidden
+#: (.git, the state folder .tradebench), and at the top the downloaded tools and the results
+FOREIGN = {"node_modules", "target"}
+FOREIGN_AT_TOP = {"tools", "results"}
+
+
+def javascript_files(root: Path) -> list[Path]:
+    """Every JavaScript file of the repository (.js, .mjs, .cjs)."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        top = Path(folder) == root
+        dirs[:] = sorted(d for d in dirs if not (d.startswith(".") or d in FOREIGN or (top and d in FOREIGN_AT_TOP)))
+        found += [Path(folder) / f for f in sorted(files) if f.endswith((".js", ".mjs", ".cjs"))]
+    return found
+
+
+def eslint_the_rest(ctx: Context, steps: Steps, linted: list[Path]) -> None:
+    """ESLint (harness/package.json, harness/eslint.config.js) over every JavaScript file outside the folders
+    whose own lint ran."""
+    files = [str(f.relative_to(ctx.root)) for f in javascript_files(ctx.root)
+             if not any(f.is_relative_to(d) for d in linted)]
+    title = f"ESLint over the {len(files)} JavaScript files no variant lints"
+    if not files:
+        steps.ok(title)
+        return
+    try:
+        eslint = harness_eslint(ctx)
+    except (build.BuildError, tools.ToolError) as e:
+        steps.fail(f"{title} ({e})")
+        return
+    rc = subprocess.run([ctx.node, str(eslint), "--max-warnings=0", "--config", "harness/eslint.config.js", "--", *files],
+                        cwd=ctx.root).returncode
+    (steps.ok if rc == 0 else steps.fail)(title + ("" if rc == 0 else f" (exit {rc})"))
+
+
+def harness_eslint(ctx: Context) -> Path:
+    """ESLint's program, installed from harness/package-lock.json (npm ci) when missing or older than it."""
+    build.ensure(ctx, "the harness's ESLint", ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                 ["harness/node_modules/.package-lock.json"], ["harness/package-lock.json"], cwd=ctx.root / "harness")
+    return ctx.root / "harness" / "node_modules" / "eslint" / "bin" / "eslint.js"
+
+
+def shell_scripts(root: Path) -> list[str]:
+    """The launcher, CI's scripts and every shell script under scripts/: a .sh file, or one that starts a shell."""
+    candidates = [root / "tradebench", *sorted((root / ".ci").glob("*")), *sorted((root / "scripts").rglob("*"))]
+    return [str(p.relative_to(root)) for p in candidates if p.is_file() and (p.suffix == ".sh" or _starts_a_shell(p))]
+
+
+def _starts_a_shell(path: Path) -> bool:
+    with path.open("rb") as f:
+        return re.match(rb"#!\s*/\S*(/env\s+)?(ba|da|k)?sh\b", f.readline()) is not None
+
+
+def shellcheck(ctx: Context, steps: Steps) -> None:
+    """ShellCheck (Debian's package) over the shell scripts, following what they source (-x)."""
+    files = shell_scripts(ctx.root)
+    title = f"shellcheck ({', '.join(files)})"
+    try:
+        binary = tools.shellcheck()
+    except tools.ToolError as e:
+        steps.fail(f"{title} ({e})")
+        return
+    rc = subprocess.run([binary, "--external-sources", "--", *files], cwd=ctx.root).returncode
+    (steps.ok if rc == 0 else steps.fail)(title + ("" if rc == 0 else f" (exit {rc})"))
 
 
 def use_test_databases(ctx: Context) -> Context:

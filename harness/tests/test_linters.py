@@ -1,0 +1,71 @@
+"""The unit tier's linters reach every file they are for, and a finding fails the step: ESLint over every
+JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts."""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tradebench_harness.run import context
+from tradebench_harness.suites import testrun
+from tradebench_harness.suites.steps import Steps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tracked(*patterns: str) -> set[str]:
+    out = subprocess.run(["git", "ls-files", "--", *patterns], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_every_javascript_file_of_the_repository_is_found():
+    found = {str(p.relative_to(ROOT)) for p in testrun.javascript_files(ROOT)}
+    want = tracked("*.js", "*.mjs", "*.cjs")
+    assert "harness/trivial_server.js" in want and want <= found, want - found
+    assert not [f for f in found if "node_modules" in f]
+
+
+def test_the_launcher_cis_script_and_every_script_under_scripts_are_shell_checked():
+    scripts = set(testrun.shell_scripts(ROOT))
+    assert {"tradebench", ".ci/run"} <= scripts
+    assert {f for f in tracked("scripts") if f.endswith(".sh")} <= scripts
+
+
+def tree_with_harness_eslint(tmp_path: Path) -> Path:
+    """A tree of its own with the harness's ESLint configuration and packages (those of this repository)."""
+    ctx = context.from_env({**os.environ, "TB_ROOT": str(ROOT)})
+    testrun.harness_eslint(ctx)
+    (tmp_path / "harness").mkdir()
+    for f in ("package.json", "package-lock.json", "eslint.config.js"):
+        shutil.copy2(ROOT / "harness" / f, tmp_path / "harness" / f)
+    (tmp_path / "harness" / "node_modules").symlink_to(ROOT / "harness" / "node_modules")
+    return tmp_path
+
+
+@pytest.mark.parametrize("source, clean", [
+    ("'use strict';\nconst x = 1;\nconsole.log(x);\n", True),
+    ("'use strict';\nvar x = 1\nif (x == undefinedName) console.log(x);\n", False),
+])
+def test_eslint_reaches_a_javascript_file_no_variant_lints_and_fails_on_a_finding(tmp_path, source, clean):
+    root = tree_with_harness_eslint(tmp_path)
+    (root / "docs" / "js").mkdir(parents=True)
+    (root / "docs" / "js" / "page.cjs").write_text(source)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "theirs.js").write_text("var not = ours\n")   # installed packages: not linted
+    steps = Steps()
+    testrun.eslint_the_rest(context.from_env({**os.environ, "TB_ROOT": str(root)}), steps, [])
+    assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
+
+
+@pytest.mark.parametrize("body, clean", [('echo "$1"\n', True), ("echo $1\n", False)])
+def test_shellcheck_fails_on_a_finding_in_a_script_under_scripts(tmp_path, body, clean):
+    (tmp_path / "tradebench").write_text("#!/usr/bin/env bash\nset -eu\n")
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / "scripts" / "lib").mkdir(parents=True)
+    (tmp_path / "scripts" / "lib" / "tool").write_text("#!/bin/sh\n" + body)
+    (tmp_path / "scripts" / "notes.txt").write_text("not a script: echo $1\n")
+    assert testrun.shell_scripts(tmp_path) == ["tradebench", "scripts/lib/tool"]
+    steps = Steps()
+    testrun.shellcheck(context.from_env({**os.environ, "TB_ROOT": str(tmp_path)}), steps)
+    assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
