@@ -163,6 +163,11 @@ public final class Database implements AutoCloseable {
         return new InFlightLimit(writers, poolSize, tell);
     }
 
+    /** As {@link #inFlightLimit(int, java.io.PrintStream)}, learnt by Netflix's gradient limit ({@link InFlightLimit#gradient2}). */
+    public InFlightLimit gradient2Limit(int writers, java.io.PrintStream tell) {
+        return InFlightLimit.gradient2(writers, poolSize, tell);
+    }
+
     @Override
     public void close() {
         synchronized (this) {

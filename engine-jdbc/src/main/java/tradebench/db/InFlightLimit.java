@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
 
 /**
  * How many inserts to keep in flight, learnt from their round trips, and the gate that holds them to it
@@ -70,6 +72,7 @@ public final class InFlightLimit {
     private final int writers;
     private final int ceiling;
     private final PrintStream tell; // null: silent
+    private final Limit library;    // null: its own learning (the round trips propose, the rate decides)
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition belowLimit = lock.newCondition();
     private volatile int limit;  // written under the lock, read without it
@@ -108,11 +111,28 @@ public final class InFlightLimit {
 
     /** As {@link #InFlightLimit(int, int)}, telling {@code tell} where it stands every few seconds. */
     public InFlightLimit(int writers, int ceiling, PrintStream tell) {
+        this(writers, ceiling, tell, false);
+    }
+
+    /**
+     * As {@link #InFlightLimit(int, int, PrintStream)}, learning the limit with Netflix's gradient limit
+     * ({@code Gradient2Limit} of concurrency-limits, fed every round trip) instead of its own: the same gate, the
+     * same bounds. Kept to measure the two against each other (java-virtual's {@code LIMIT=gradient2}).
+     */
+    public static InFlightLimit gradient2(int writers, int ceiling, PrintStream tell) {
+        return new InFlightLimit(writers, ceiling, tell, true);
+    }
+
+    private InFlightLimit(int writers, int ceiling, PrintStream tell, boolean gradient2) {
         this.tell = tell;
         this.ceiling = Math.max(1, ceiling);
         this.writers = Math.max(1, Math.min(writers, this.ceiling));
         this.limit = this.ceiling;
         this.floor = this.writers;
+        this.library = gradient2
+                ? Gradient2Limit.newBuilder().initialLimit(this.ceiling).minLimit(this.writers)
+                        .maxConcurrency(this.ceiling).build()
+                : null;
         Arrays.fill(leastNs, Long.MAX_VALUE);
     }
 
@@ -186,6 +206,10 @@ public final class InFlightLimit {
                 periodStartNs = nowNs;
             }
             answered++;
+            if (library != null) {
+                library.onSample(nowNs - rttNs, rttNs, inFlight, false);
+                setLimit(Math.max(writers, Math.min(ceiling, library.getLimit())));
+            }
             rememberLeast(Math.max(1, rttNs), nowNs);
             if (windowSamples == windowNs.length && windowSamples < MAX_WINDOW_SAMPLES) {
                 windowNs = Arrays.copyOf(windowNs, 2 * windowSamples);
@@ -196,10 +220,12 @@ public final class InFlightLimit {
                 Arrays.sort(windowNs, 0, windowSamples);
                 lastMedianNs = windowNs[windowSamples / 2];
                 lastPeak = peakInFlight;
-                if (tryLimit == 0) adjust(least, lastMedianNs); // a try holds the limit it tries
-                periodWindows++;
-                if (limit == floor && wanted) periodPinned++;
-                probe(nowNs);
+                if (library == null) {
+                    if (tryLimit == 0) adjust(least, lastMedianNs); // a try holds the limit it tries
+                    periodWindows++;
+                    if (limit == floor && wanted) periodPinned++;
+                    probe(nowNs);
+                }
                 windowStartNs = nowNs;
                 windowSamples = 0;
                 peakInFlight = inFlight;

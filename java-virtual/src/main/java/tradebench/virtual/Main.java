@@ -33,7 +33,13 @@ public final class Main {
     public static final ThreadsService.Design DESIGN = new ThreadsService.Design(
             VARIANT, config -> ThreadKind.VIRTUAL, config -> new Database(config, true),
             (config, db) -> {
-                InFlightLimit inFlight = db.inFlightLimit(config.engines(), System.err);
+                // LIMIT=gradient2: Netflix's gradient limit learns it instead (README, "The limit")
+                InFlightLimit inFlight = switch (config.extra("LIMIT", "own")) {
+                    case "own" -> db.inFlightLimit(config.engines(), System.err);
+                    case "gradient2" -> db.gradient2Limit(config.engines(), System.err);
+                    default -> throw new IllegalArgumentException("LIMIT must be own or gradient2, not '"
+                            + config.extra("LIMIT", "own") + "'");
+                };
                 return (mode, stats) -> db.concurrentWriter(mode, stats, inFlight);
             });
 
