@@ -97,12 +97,25 @@ class _Folder:
         return {"runId": self.doc.get("runId"), "folder": self.name, "command": self.doc.get("command"),
                 "gitCommit": (env.get("gitCommit") or "")[:7], "startedAt": self.started}
 
+    def cpus(self, run: dict) -> int:
+        """The CPUs RUN's variant was pinned to; a run that does not say shared all the machine's."""
+        return int(run.get("variantCpus") or (self.doc.get("environment") or {}).get("cores") or 1)
+
+    def saturation_runs(self, key: str, persist: str) -> list[dict]:
+        return [r for k, r in self.runs if k == key and r.get("persist") == persist and _saturation(r)]
+
     def saturation(self, key: str, persist: str) -> dict[int, dict]:
-        """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST."""
+        """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST, on the
+        folder's reference CPUs (the machine's, shared; else the most a run of it had: sweep --cores)."""
+        rs = self.saturation_runs(key, persist)
+        cores = (self.doc.get("environment") or {}).get("cores")
+        ref = [r for r in rs if self.cpus(r) == cores and layout_of(r) == "shared"]
+        if not ref and rs:
+            most = max(self.cpus(r) for r in rs)
+            ref = [r for r in rs if self.cpus(r) == most]
         by: dict[int, list] = {}
-        for k, r in self.runs:
-            if k == key and r.get("persist") == persist and _saturation(r):
-                by.setdefault(int(r.get("engines") or 0), []).append(r)
+        for r in ref:
+            by.setdefault(int(r.get("engines") or 0), []).append(r)
         out = {}
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
@@ -111,6 +124,135 @@ class _Folder:
                       "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
                       "delay": _median([light.number((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
         return out
+
+
+def layout_of(run: dict) -> str:
+    """How RUN's CPUs were laid out: "isolated" (the variant, the database and the load client each on CPUs of its
+    own) or "shared" (all on all the machine's CPUs: every run that does not say)."""
+    return ((run.get("layout") or {}).get("kind")) or "shared"
+
+
+def saturation_by_cpus(f: _Folder, key: str, persist: str, engines: int, ratio: float = 1.0) -> list[dict]:
+    """What KEY's saturation runs in F at ENGINES stored per count of CPUs the variant had and layout (sweep
+    --cores; a run that does not say: the machine's CPUs, shared), × RATIO where F's hour is scaled to another's."""
+    by: dict[tuple, list] = {}
+    for r in f.saturation_runs(key, persist):
+        if int(r.get("engines") or 0) == engines:
+            by.setdefault((f.cpus(r), layout_of(r)), []).append(r)
+    return [{"cpus": c, "layout": lay, "orders": _r(_median([r["ordersPerSecond"] for r in rs]) / ratio, 0),
+             "sales": _r(_median([r["salesPerSecond"] for r in rs]) / ratio, 0), "runs": len(rs), "folder": f.name}
+            for (c, lay), rs in sorted(by.items())]
+
+
+#: a setting the answer names stored at least this share of its load in the measured runs
+STORED_SHARE = 0.95
+
+
+def margin_cells(folders: list[_Folder], key: str, persist: str, sales_per_order: float) -> list[tuple[float, float]]:
+    """(the share of Little's law's bound N ÷ RTT its load asked, the share of that load it stored) of KEY's
+    open-loop cells."""
+    out = []
+    for f in folders:
+        for k, r in f.runs:
+            n, rtt = r.get("inFlight"), r.get("rttMs")
+            if (k == key and r.get("persist") == persist and r.get("rate") and n and rtt and not r.get("errors")
+                    and sales_per_order):
+                offered = r["rate"] * sales_per_order
+                out.append((offered * rtt / 1000.0 / n, min(1.0, r["salesPerSecond"] / offered)))
+    return out
+
+
+#: cells asking less of their bound than this cannot lose load to it: their stored share is the matching's noise
+#: (sales per order over a window of a few thousand orders, ± 5 %), left out
+LEAST_ASKED = 0.1
+
+
+def margin_of(cells: list[tuple[float, float]]) -> float | None:
+    """The largest share of the bound below which every measured cell (asking at least LEAST_ASKED of it) stored
+    STORED_SHARE of its load (None: no cell stored it)."""
+    ok = None
+    for bf, stored in sorted(c for c in cells if c[0] >= LEAST_ASKED):
+        if stored < STORED_SHARE:
+            break
+        ok = bf
+    return None if ok is None else min(1.0, ok)
+
+
+def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> dict:
+    """Per (design, persist): {"boundFraction", "cells", "from"}: the share of Little's law's bound a setting may
+    ask and still store STORED_SHARE of the load, from the design's open-loop cells on the machine (else those of
+    the shape's folders, a ratio that moves between machines as ρ does; else the median of the designs')."""
+    out: dict = {}
+    for persist in PERSISTS:
+        for k in keys:
+            for folders, where in ((own, "this machine's"), (shape, "the shape's")):
+                cells = margin_cells(folders, k, persist, sales_per_order or 0.0)
+                got = margin_of(cells)
+                if got is not None and any(bf >= got for bf, _ in cells):
+                    names = ", ".join(sorted(f.name for f in folders if margin_cells([f], k, persist,
+                                                                                     sales_per_order or 0.0)))
+                    out[(k, persist)] = {"boundFraction": _r(got), "cells": len(cells),
+                                         "from": f"{where} open-loop cells ({names}): every one asking up to {got:.2f} "
+                                                 f"of its bound stored ≥ {STORED_SHARE:.0%} of its load"}
+                    break
+        known = [v["boundFraction"] for (k, p), v in out.items() if p == persist]
+        for k in keys:
+            if (k, persist) not in out and known:
+                out[(k, persist)] = {"boundFraction": _r(_median(known)), "cells": 0,
+                                     "from": f"no open-loop cell of its own: the median of the {len(known)} designs' "
+                                             f"with some"}
+    return out
+
+
+def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict | None:
+    """KEY's measured p50 and p99 (ms) per offered rate, from its open-loop cells that stored their load (the
+    median over their round trips), in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
+    "from"}."""
+    for f in folders:                                   # newest first
+        by: dict[int, list] = {}
+        for k, r in f.runs:
+            if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
+                    and r.get("p50Ms") is not None and r.get("p99Ms") is not None):
+                by.setdefault(int(r["rate"]), []).append(r)
+        if len(by) >= 2:
+            pts = [[rate, _r(_median([r["p50Ms"] for r in rs])), _r(_median([r["p99Ms"] for r in rs]))]
+                   for rate, rs in sorted(by.items())]
+            return {"points": pts, "from": f"{f.name}: its {sum(len(v) for v in by.values())} open-loop cells that "
+                                           f"stored their load, the median per rate"}
+    return None
+
+
+def domain(own: list[_Folder], shape: list[_Folder]) -> dict:
+    """What a set's runs measured, for the answer to say where it extrapolates: the open-loop rates, the round trips,
+    the variant's CPU counts and layouts, the persist modes with saturation runs."""
+    rates = sorted({r["rate"] for f in own for _, r in f.runs if r.get("rate")})
+    rates_from = "this machine's open-loop runs"
+    if not rates:
+        rates = sorted({r["rate"] for f in shape for _, r in f.runs if r.get("rate")})
+        rates_from = "the shape's open-loop runs (another machine's, or none of this one)"
+    rtts = [r["rttMs"] for f in own for _, r in f.runs if r.get("rttMs") is not None]
+    rtts += [v for f in own for v in ((f.doc.get("cells") or {}).get("rttMs") or {}).values() if v is not None]
+    sat = [(f, r) for f in own for _, r in f.runs if _saturation(r)]
+    return {"rates": [min(rates), max(rates)] if rates else None, "ratesFrom": rates_from,
+            "roundTripMs": [_r(min(rtts)), _r(max(rtts))] if rtts else None,
+            "variantCpus": sorted({f.cpus(r) for f, r in sat}),
+            "layouts": sorted({layout_of(r) for _, r in sat}),
+            "persist": sorted({r.get("persist") for _, r in sat if r.get("persist")})}
+
+
+def add_measured(s: dict, own: list[_Folder], shape: list[_Folder], keys: list[str]) -> None:
+    """A set's domain, and per design the margin its named settings keep and its latency curve."""
+    own = sorted(own, key=lambda f: f.started, reverse=True)
+    s["measured"] = domain(own, shape)
+    got = margins(own, shape, keys, s["salesPerOrder"]["value"])
+    for k, modes in s["designs"].items():
+        for persist, e in modes.items():
+            m = got.get((k, persist))
+            e["marginBoundFraction"] = m["boundFraction"] if m else None
+            e["from"]["marginBoundFraction"] = m["from"] if m else "no open-loop cell: Little's law's least"
+            lat = latency_curve(own, k, persist)
+            e["latency"] = lat["points"] if lat else None
+            e["from"]["latency"] = lat["from"] if lat else "no open-loop cell of its own on this machine"
 
 
 def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | None, list[str]]:
@@ -162,7 +304,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
             if newest is None:
                 newest = f
                 for k, g in got.items():
-                    chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
+                    chosen[k] = {**g, "folder": f, "ratio": 1.0,
+                                 "from": f"{f.name}: saturation, {g['engines']} engines"}
                 continue
             ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
                                  {k: g["order"] for k, g in got.items()})
@@ -170,7 +313,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 if k in chosen or ratio is None:
                     continue
                 # a machine this much slower per order saturated at this many fewer orders
-                chosen[k] = {**g, "order": g["order"] * ratio,
+                chosen[k] = {**g, "order": g["order"] * ratio, "folder": f, "ratio": ratio,
                              "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
                                        "sales": g["point"]["sales"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
@@ -181,11 +324,12 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
             cycle = factor * c["order"] * p["orders"] ** beta
             rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
             per_engine, rss_from = _rss_per_engine(folders, k, persist)
-            light = light_rss.get((k, persist)) or runtime_light_rss(light_rss, designs, k, persist)
+            light = light_rss.get((k, persist))
             if light:
                 rss, rss_e, base_from = light[0], light[1], light[2]
             else:
-                rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
+                # never another design's figure, nor the saturation peak (a heap grown towards its limit)
+                rss, rss_e, base_from = None, e, "no open-loop runs of its own: no memory figure"
             figs[k][persist] = {
                 "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
                 "saturationSales": _r(p["sales"], 0),
@@ -194,6 +338,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                 "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
                 "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
                 "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
+                "saturationByCpus": saturation_by_cpus(c["folder"], k, persist, e, c["ratio"]),
                 "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
                          "refusedCost": rho_from,
                          "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
@@ -438,32 +583,6 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
     return out
 
 
-def _unstacked(key: str) -> str:
-    """A design's key without its STACK setting: java-akka STACK=pekko and java-akka are one design."""
-    return " ".join(t for t in key.split() if not t.startswith("STACK="))
-
-
-def runtime_light_rss(light_rss: dict, designs: list[Design], key: str, persist: str) -> tuple | None:
-    """A design without open-loop runs of its own: the median light-load peak of the designs of its runtime that
-    have some (None: none has). Below saturation a JVM's RSS is its collector's initial heap and the JVM's own
-    (the machine's memory, not the design, sets that heap), so another JVM design's light peak is nearer than this
-    design's saturation peak, where the heap has grown towards its limit."""
-    runtime = {d.key: d.variant.runtime for d in designs}
-    mine = runtime.get(key)
-    # the same design on its other stack first (java-spray-async on Pekko: Akka HTTP's fork holds the heap Akka
-    # HTTP holds); node-engine's rows are not one design on two stacks (one process against five)
-    twin = [v for (k, p), v in light_rss.items() if p == persist and k != key and _unstacked(k) == _unstacked(key)]
-    if twin:
-        return twin[0][0], twin[0][1], "no open-loop runs of its own: its other stack's light-load peak"
-    same = [v for (k, p), v in light_rss.items() if p == persist and k != key and runtime.get(k) == mine]
-    if mine is None or not same:
-        return None
-    rss = _median([v[0] for v in same])
-    engines = int(_median([v[1] for v in same]))
-    return rss, engines, (f"no open-loop runs of its own: the median light-load peak of the {len(same)} other "
-                          f"{mine} designs with some")
-
-
 def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
     if (key, persist) in shapes:
         return shapes[(key, persist)]
@@ -525,12 +644,18 @@ def fill_from_other_machines(sets: list[dict]) -> None:
                             e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
                             if e.get("saturationSales"):
                                 e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
+                        e["saturationByCpus"] = [{**pt, "orders": _r(pt["orders"] / ratio, 0),
+                                                  "sales": _r(pt["sales"] / ratio, 0)}
+                                                 for pt in e.get("saturationByCpus") or []]
+                        # a latency is the machine's own answer time: another machine's is no figure of this one
+                        e["latency"] = None
                         theirs_name = other["machine"]["cpuModel"]
                         e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                                      for name, how in e["from"].items()}
                         e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
                                                       f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
                                                       f"machines' ratio over {', '.join(both)}")
+                        e["from"]["latency"] = "not measured on this machine: no latency figure"
                         s["designs"].setdefault(k, {})[persist] = e
             # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
             for k, v in s["designs"].items():
@@ -590,11 +715,15 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
         loaded.append(_Folder(doc, name, designs))
         by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
     shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
-    shapes = shapes_of(shape_folders, [d.key for d in designs])
-    light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    keys = [d.key for d in designs]
+    shapes = shapes_of(shape_folders, keys)
+    light_rss = light_rss_of(shape_folders, keys)
     if not by_machine:
         raise ValueError(f"no run against a free database among {', '.join(slowed) or 'the folders given'}")
-    sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
+    # memory from the design's own open-loop runs: the machine's first, else the shape's (the same design)
+    sets = [fit_machine(fs, designs, shapes, {**light_rss, **light_rss_of(fs, keys)}) for fs in by_machine.values()]
+    for s, fs in zip(sets, by_machine.values()):
+        add_measured(s, fs, shape_folders, keys)
     for s in sets:
         s["fsyncMs"] = _fsync_for(s["machine"], fsync_probes or [])
         if slowed:

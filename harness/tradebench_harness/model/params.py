@@ -51,9 +51,25 @@ def same_machine(machine: dict, cpu_model: str | None, cores: int | None) -> boo
 
 
 def for_machine(doc: dict, cpu_model: str | None, cores: int | None) -> dict | None:
-    """The set fitted on a machine like this one (same CPU model and cores), the newest first."""
-    found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores)]
+    """The set fitted on a machine like this one (same CPU model and cores), the newest first (a set of
+    `./tradebench calibrate` is not chosen by a name: calibrated())."""
+    found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores) and not s.get("calibration")]
     return max(found, key=newest_source) if found else None
+
+
+def calibrated(doc: dict, cores: int | None) -> dict | None:
+    """The newest set `./tradebench calibrate` measured on a machine of CORES CPUs (a file of this checkout's
+    state: the machine it runs on), identified by its measured figures, not by the CPU's name."""
+    found = [s for s in doc["sets"] if s.get("calibration") and (cores is None or s["machine"].get("cores") == cores)]
+    return max(found, key=lambda s: s["calibration"].get("measuredAt") or "") if found else None
+
+
+def identity(s: dict) -> str:
+    """A calibrated set's identity: the figures it measured (each design's saturation, the insert's round trip)."""
+    c = s.get("calibration") or {}
+    sat = ", ".join(f"{k} {v:,.0f}" for k, v in sorted((c.get("saturationOrders") or {}).items()))
+    return (f"{s['machine'].get('cores')} CPUs, one INSERT {c.get('probeMs')} ms, saturation orders/s: {sat}; "
+            f"measured {c.get('measuredAt')}")
 
 
 def newest_source(s: dict) -> str:
@@ -61,6 +77,8 @@ def newest_source(s: dict) -> str:
 
 
 def describe(s: dict) -> str:
+    if s.get("calibration"):
+        return f"calibrated here: {identity(s)}"
     m = s.get("machine", {})
     runs = ", ".join(src.get("folder") or src.get("runId", "?") for src in s.get("sources", []))
     shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"
@@ -84,7 +102,10 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
                    waiting_cost=None if entry.get("waitingCost") is None else float(entry["waitingCost"]),
                    insert_overhead_ms=float(entry.get("insertOverheadMs") or 0.0),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
-                   rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0))
+                   rss_per_engine_mb=float(entry.get("rssPerEngineMb") or 0.0),
+                   saturation_points=list(entry.get("saturationByCpus") or []),
+                   margin_bound_fraction=entry.get("marginBoundFraction"),
+                   latency=entry.get("latency"))
 
 
 def machine(s: dict, cores: float | None = None) -> Machine:
