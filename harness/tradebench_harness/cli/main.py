@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 
+from ..model import calibrate as model_calibrate
 from ..model import cli as model_cli
 from ..run import build, context, members, process, tools
 from ..run import db as dbmod
@@ -163,6 +164,10 @@ def cmd_predict(ctx, args) -> int:
     return model_cli.main(args.args, root=ctx.root)
 
 
+def cmd_calibrate(ctx, args) -> int:
+    return model_calibrate.run(ctx, model_calibrate.options_of(args))
+
+
 def cmd_help(ctx, args) -> int:
     parser().print_help()
     return 0
@@ -191,8 +196,11 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
     measure.add(sub)
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
-        "in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation [--cores C] "
-        "[--persist M] [--db-cpu CORES] [--db-durable] | --fit RUN... | --check RUN | --probe-fsync", raw="ARGS")
+        "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
+        "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
+    s = add(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 8 minutes (five designs: light "
+            "loads, a held-out window, saturation), scored on the window it did not fit; predict then uses them")
+    model_calibrate.options(s)
     add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")
@@ -215,7 +223,7 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "compose-check", cmd_compose_check, "the static check of docker-compose.yml and the Dockerfiles")
     add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
         "one tier", raw="[--tier T]")
-    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
+    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test", "calibrate"):
         sub.choices[name].set_defaults(needs_loadclient=True)
     p.commands = sub.choices
     return p

@@ -163,6 +163,10 @@ def sentence(pset: dict, borrowed: dict | None = None) -> str:
              for f in FIGURES if s.get(f, {}).get("of")]
     cov = [f"{NAMES[f]} {c[f]['covered']} of {c[f]['of']} (median width {_pct(c[f]['medianWidth'])})"
            for f in FIGURES if (c.get(f) or {}).get("of")]
-    return (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}, which these parameters were not "
-            f"fitted on: {'; '.join(parts)}. The ranges are 95 % intervals from those cells' residuals; each "
-            f"covered its cell, counted leaving that cell out: {'; '.join(cov)} (docs/model.md).")
+    head = (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}, which these parameters were not "
+            f"fitted on: {'; '.join(parts) or 'no figure measured there'}.")
+    if h.get("intervalsFrom"):
+        return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']} (too few cells "
+                f"here for quantiles of their own); here they covered {'; '.join(cov) or 'no cell'} (docs/model.md).")
+    return (f"{head} The ranges are 95 % intervals from those cells' residuals; each covered its cell, counted "
+            f"leaving that cell out: {'; '.join(cov)} (docs/model.md).")
