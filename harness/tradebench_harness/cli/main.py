@@ -12,14 +12,13 @@ import signal
 import subprocess
 import sys
 
-from ..model import calibrate as model_calibrate
 from ..model import cli as model_cli
 from ..run import build, context, members, process, tools
 from ..run import db as dbmod
 from ..run.variants import ManifestError, by_name, discover, select
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
-from . import measure
+from . import calibrate, measure
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
 Options of a command: ./tradebench COMMAND --help (bench, compare, sweep, map, e2e, fuzz, ...).
@@ -164,10 +163,6 @@ def cmd_predict(ctx, args) -> int:
     return model_cli.main(args.args, root=ctx.root)
 
 
-def cmd_calibrate(ctx, args) -> int:
-    return model_calibrate.run(ctx, model_calibrate.options_of(args))
-
-
 def cmd_help(ctx, args) -> int:
     parser().print_help()
     return 0
@@ -198,9 +193,7 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
         "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
         "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
-    s = add(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 8 minutes (five designs: light "
-            "loads, a held-out window, saturation), scored on the window it did not fit; predict then uses them")
-    model_calibrate.options(s)
+    calibrate.add(sub, add)
     add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")
@@ -223,7 +216,7 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "compose-check", cmd_compose_check, "the static check of docker-compose.yml and the Dockerfiles")
     add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
         "one tier", raw="[--tier T]")
-    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test", "calibrate"):
+    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
         sub.choices[name].set_defaults(needs_loadclient=True)
     p.commands = sub.choices
     return p

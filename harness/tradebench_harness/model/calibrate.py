@@ -1,11 +1,13 @@
-"""`./tradebench calibrate`: the model's parameters of the machine it runs on, measured in minutes.
+"""`./tradebench calibrate`: the model's parameters of the machine it runs on, measured in minutes (the measuring
+is cli/calibrate.py's, on the measuring commands' path; this module makes the set of what it measured).
 
 Each design (each variant as configured: its manifest's first row) is started once and measured in short
 windows on one path with the map (measure.execute, through the link, no verify):
 
   light loads   LOADS orders/s, open loop, next door (+0 ms): the cost below saturation (K, its cycles, m),
                 its memory and its latency curve (p50, p99 per rate)
-  held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see;
+  held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
+                every design's bound;
                 the set is scored on it and never fitted from it
   saturation    a closed loop with no pause, next door: what its CPUs answer and store (c_sat, R_sat), last,
                 so that its grown heap does not reach the light loads' memory
@@ -35,9 +37,9 @@ from .designs import all_designs, key_of
 
 LOADS = (300, 1000, 3000)
 HELD_OUT_LOAD = 2000
-HELD_OUT_LATENCY = 5
-WINDOW = 8
-SETTLE = 3
+HELD_OUT_LATENCY = 1
+WINDOW = 6
+SETTLE = 2
 JIT_WARMUP_MAX = 20
 
 
@@ -87,25 +89,6 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
 
 def held_out(run: dict, o: CalibrateOptions) -> bool:
     return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
-
-
-def run(ctx, o: CalibrateOptions, out=None) -> int:
-    from ..measure import plan
-    from ..measure.execute import execute
-    from ..measure.plan import Series, Timing, Window
-    from ..run.variants import select
-    out = out or sys.stdout
-    series = []
-    for v in select(ctx.root, o.variants):
-        row = v.rows_given(ctx.env)[0]
-        series.append(Series(v.for_settings({**ctx.env, **row}), 4, "per-sale", dict(row)))
-    cells = [Window(0, rate=r) for r in o.loads] + [Window(o.held_out_latency, rate=o.held_out_load), Window(0)]
-    t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
-               link=True)
-    grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
-            "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
-    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, vars(o), cells=grid)
-    return write(ctx.root, folder, doc, o, out)
 
 
 def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) -> int:

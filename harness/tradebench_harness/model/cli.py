@@ -542,8 +542,8 @@ def do_check(o: CheckOptions, root: Path, out=None) -> int:
               + (f"; its 95 % interval covered {c['covered']} of {c['of']} (median width {c['medianWidth']:.0%})"
                  if c["of"] else "; no interval"), file=out)
     if own:
-        print(f"(the set's intervals are drawn from this folder's residuals: their coverage is counted leaving each "
-              f"cell out)", file=out)
+        print("(the set's intervals are drawn from this folder's residuals: their coverage is counted leaving each "
+              "cell out)", file=out)
     elif not held:
         print("(this set has no intervals: it was never held against runs it was not fitted on)", file=out)
     print("", file=out)

@@ -9,8 +9,19 @@ from dataclasses import dataclass, replace
 
 from . import params
 from .designs import Design
-from .predict import (LEAST_MARGIN, MAX_SETTING, Database, Prediction, Scaled, at_saturation, in_flight_with_margin, latency_at,
-                      predict, saturation_at, smallest_setting)
+from .predict import (
+    LEAST_MARGIN,
+    MAX_SETTING,
+    Database,
+    Prediction,
+    Scaled,
+    at_saturation,
+    in_flight_with_margin,
+    latency_at,
+    predict,
+    saturation_at,
+    smallest_setting,
+)
 
 
 @dataclass
