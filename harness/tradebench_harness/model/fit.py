@@ -739,4 +739,4 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
 def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
                  fsync_probes: list[dict] | None = None) -> dict:
     return params.document(fit(folders, designs, shape_from, fsync_probes),
-                           about="the model's parameters (docs/model.md), fitted by ./tradebench predict --fit")
+                           about="the model's parameters (docs/model.md), fitted by ./tradebench predict fit")

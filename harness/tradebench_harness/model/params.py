@@ -2,7 +2,7 @@
 
 A parameter file holds one set per machine (its CPU model and core count), each fitted from
 results folders by fit.py. The committed file, `parameters.json` beside this module, holds the sets
-fitted from the runs in docs/results; `./tradebench predict --fit RUN...` writes a set of the user's
+fitted from the runs in docs/results; `./tradebench predict fit RUN...` writes a set of the user's
 own (by default `.tradebench/model-parameters.json`).
 
 A set:
@@ -16,7 +16,15 @@ A set:
      "fsyncMs": {"value", "probeMs", "durableProbeMs", "from"}: what one fsync adds to a commit (a durable database),
      "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "saturationSales", "loadExponent", "cycleUs",
                                  "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
-                                 "from": {figure: how it was obtained}}}}}
+                                 "saturationByCpus": [{"cpus", "layout", "orders", "sales"}]: per CPU count,
+                                 "marginBoundFraction": the share of its bound a named setting may ask,
+                                 "latency": [[rate, p50 ms, p99 ms]]: its measured curve,
+                                 "from": {figure: how it was obtained}}}},
+     "measured": {"rates", "roundTripMs", "variantCpus", "layouts", "persist"}: what its runs measured,
+     "heldOut": {"folders", "cells", "score", "intervals", "coverage"}: its check on runs it was not fitted on
+                (accuracy.py), absent where it has none,
+     "calibration": {"measuredAt", "probeMs", "saturationOrders", ...}: a set of ./tradebench calibrate, known by
+                    these figures (calibrated())}
 """
 from __future__ import annotations
 
@@ -125,10 +133,10 @@ def database(s: dict, persist: str, cores: float | None = None, durable: bool = 
     us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")
     if cores is not None and us is None:
         raise ValueError(f"no CPU per sale of the database in {persist} in this parameter set: fit it from a "
-                         f"compare or sweep (./tradebench predict --fit RUN)")
+                         f"compare or sweep (./tradebench predict fit RUN)")
     fsync = (s.get("fsyncMs") or {}).get("value")
     if durable and fsync is None:
-        raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict --probe-fsync "
+        raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict probe-fsync "
                          "and fit with --fsync FILE")
     return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
                     fsync_ms=float(fsync) if durable else 0.0)
