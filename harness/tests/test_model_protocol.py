@@ -230,6 +230,9 @@ def test_a_named_setting_keeps_the_measured_margin_not_the_least_the_law_allows(
     assert plan.plan(by["java-threads"], "per-sale", s, 3000, 7.2).needs == {"ENGINES": 25}
     # 64 in flight carry it as configured, but at 0.30 of their bound; 2,700 × 30 ms = 81 in flight: 102 with margin
     assert plan.plan(by["java-virtual"], "per-sale", s, 3000, 30.0).needs == {"DB_POOL": 102}
+    # behind 30 ms the margin asks 102 engines and ENGINES stops at PRODUCTS: the most it allows, said so
+    far = plan.plan(by["java-threads"], "per-sale", s, 3000, 30.0)
+    assert far.carries and far.needs == {"ENGINES": 100} and "ENGINES stops at 100" in far.why_not
 
 
 # --- saturation per CPU count ---------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from .predict import (
     Prediction,
     Scaled,
     at_saturation,
+    in_flight_needed,
     in_flight_with_margin,
     latency_at,
     predict,
@@ -134,6 +135,18 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
                     why_not=f"with {knob}={v} ({need} in flight) its {p.limit} still limit it", figures_from=missing)
     if base.carries:
         return _without_margin(design, persist, pset, base, rate, missing)
+    least = in_flight_needed(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
+    for knob in design.knobs(persist):
+        # the margin is out of reach: the most the setting allows, if Little's law's least is within it
+        most = design.number("PRODUCTS") if knob == "ENGINES" and design.number("PRODUCTS") else None
+        if most is None or (design.in_flight(persist, {knob: most}) or 0) < least:
+            continue
+        p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: most}, db=db)
+        if p.carries:
+            return Plan(design, persist, base, {knob: most}, p, _connections(design, {knob: most}),
+                        figures_from=missing, latency=_latency(pset, design, persist, rate),
+                        why_not=f"{need} in flight would keep the margin its measured runs stored 95 % at; "
+                                f"{knob} stops at {most}")
     knobs = ", ".join(design.knobs(persist)) or "none"
     return Plan(design, persist, base, None, None, _connections(design, {}),
                 why_not=f"{need} inserts in flight needed; no setting of its ({knobs}) reaches that"
