@@ -411,22 +411,28 @@ def test_a_map_is_held_against_the_set_of_its_machine_and_told_when_it_was_fitte
     assert other["otherMachine"] and other["parameters"].startswith("another machine's: ")
 
 
-# --- memory of a design without open-loop runs; a redrawn map's model section ---------------------------------
+# --- memory from a design's own runs; a redrawn map's model section ---------------------------------
 
-def test_a_design_without_light_load_runs_takes_the_light_peak_of_its_runtimes_other_designs(ctx):
+def test_memory_comes_from_a_designs_own_open_loop_runs_and_a_design_without_any_has_none(ctx, tmp_path):
     designs = all_designs(ctx.root)
-    light = {("java-threads", "per-sale"): (300.0, 4, "a"), ("java-akka", "per-sale"): (340.0, 4, "b"),
-             ("java-spray-async", "per-sale"): (700.0, 4, "c"), ("node-engine", "per-sale"): (650.0, 4, "d")}
-    rss, engines, why = fit.runtime_light_rss(light, designs, "java-virtual", "per-sale")
-    assert rss == pytest.approx(340.0) and engines == 4          # the JVM designs' median, not node-engine's
-    assert "3 other java designs" in why
-    # the same design on its other stack before its runtime's others: Pekko HTTP holds the heap Akka HTTP holds
-    assert fit.runtime_light_rss(light, designs, "java-spray-async STACK=pekko", "per-sale")[0] == pytest.approx(700.0)
-    # a design's own runs are never its fallback, and a runtime without light runs has none
-    assert fit.runtime_light_rss(light, designs, "node-engine WORKERS=threads", "per-sale")[0] == pytest.approx(650.0)
-    assert fit.runtime_light_rss(light, designs, "java-virtual", "batch") is None
-    assert fit.runtime_light_rss({("node-engine", "per-sale"): (650.0, 4, "d")}, designs, "java-virtual",
-                                 "per-sale") is None
+    light_map = results_doc(tmp_path, "light", "CPU X", "2026-11-25T11:00:00+0000", [
+        run("java-threads", rate=300, rttMs=0.2, ordersPerSecond=300, acceptedPerSecond=300, salesPerSecond=270,
+            boundFraction=0.01, cpu=5.0, rss=310.0),
+        run("java-threads", rate=1000, rttMs=0.2, ordersPerSecond=1000, acceptedPerSecond=1000, salesPerSecond=900,
+            boundFraction=0.03, cpu=9.0, rss=330.0)])
+    sat = results_doc(tmp_path, "sat", "CPU X", "2026-11-25T10:00:00+0000", [
+        run("java-threads", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000,
+            rss=1900.0),
+        run("java-virtual", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000,
+            rss=2100.0)])
+    (s,) = fit.fit([light_map, sat], designs)
+    assert s["designs"]["java-threads"]["per-sale"]["rssBaseMb"] == pytest.approx(320.0)
+    # java-virtual ran only at saturation: neither java-threads' light peak nor its own grown heap
+    virtual = s["designs"]["java-virtual"]["per-sale"]
+    assert virtual["rssBaseMb"] is None and "no memory figure" in virtual["from"]["rssBaseMb"]
+    assert virtual["rssSaturationMb"] == pytest.approx(2100.0)
+    assert params.figures(s, "java-virtual", "per-sale").rss_base_mb is None
+    assert m.predict(100, 1.0, 4, 4, 3, params.figures(s, "java-virtual", "per-sale"), MACHINE).rss_mb is None
 
 
 def test_drawing_a_map_again_computes_its_model_section_from_the_model_as_it_is(ctx, tmp_path):

@@ -18,7 +18,7 @@ from ..run import db as dbmod
 from ..run.variants import ManifestError, by_name, discover, select
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
-from . import measure
+from . import calibrate, measure
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
 Options of a command: ./tradebench COMMAND --help (bench, compare, sweep, map, e2e, fuzz, ...).
@@ -191,8 +191,9 @@ def parser() -> argparse.ArgumentParser:
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
     measure.add(sub)
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
-        "in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation [--cores C] "
-        "[--persist M] [--db-cpu CORES] [--db-durable] | --fit RUN... | --check RUN | --probe-fsync", raw="ARGS")
+        "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
+        "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
+    calibrate.add(sub, add)
     add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")

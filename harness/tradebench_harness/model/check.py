@@ -13,6 +13,7 @@ from pathlib import Path
 from . import params
 from .designs import Design, all_designs, key_of
 from .plan import predict_design
+from .predict import latency_at
 
 #: a prediction within this share of the measurement counts as right
 WITHIN = 0.15
@@ -67,6 +68,13 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
                "cpuError": _err(None if p.cores is None else p.cores * 100, cpu.get("cpuPercent")),
                "rssMb": cpu.get("rssMaxMb"), "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
                "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
+        # latency below saturation only: a cell that carries its load, from the design's measured curve
+        fig = params.figures(pset, key, persist)
+        lat = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
+        for name, i in (("p50", 0), ("p99", 1)):
+            pred = None if lat is None else round(lat[i], 3)
+            row[f"{name}Ms"], row[f"predicted{name.upper()}Ms"] = r.get(f"{name}Ms"), pred
+            row[f"{name}Error"] = _err(pred, r.get(f"{name}Ms"))
         out.append(row)
     return out
 

@@ -1,24 +1,29 @@
-"""`./tradebench predict`: which design carries a load behind a database, configured how, at what cost.
+"""`./tradebench predict`: which design carries a load behind a database, configured how, at what cost, how sure.
 
     ./tradebench predict --db-latency 7 --rate 3000 [--cores 4] [--persist per-sale|batch] [--params FILE]
     ./tradebench predict --db-latency 0 --rate 3000 --db-cpu 0.25      # a busy database: held to a quarter core
     ./tradebench predict --db-latency 0 --rate 3000 --db-durable       # a durable one: every commit synced
-    ./tradebench predict --db-latency 0 --saturation --db-cpu 0.25     # what a compare (closed loop) would store
-    ./tradebench predict --fit RUN [RUN...] [--fsync FILE] [--out FILE]   # fit the parameters from results folders
-    ./tradebench predict --probe-fsync [--out FILE]           # what an fsync adds to a commit here (seconds)
-    ./tradebench predict --check RUN [--params FILE]          # the model beside a map's (or sweep's) cells
+    ./tradebench predict --db-latency 0 --saturation [--cores 8]       # what a compare (closed loop) would store
+    ./tradebench predict fit RUN [RUN...] [--held-out RUN...] [--fsync FILE] [--out FILE]   # fit the parameters
+    ./tradebench predict check RUN [--params FILE]            # the model beside a map's (or sweep's) cells
+    ./tradebench predict probe-fsync [--out FILE]             # what an fsync adds to a commit here (seconds)
+    ./tradebench calibrate                                    # this machine's own parameters, in minutes
 
-No variant is started and no database is needed: the answer is the model's (docs/model.md), from a
-parameter set fitted on this kind of machine.
+No variant is started and no database is needed (but for probe-fsync): the answer is the model's
+(docs/model.md), from a parameter set fitted on this machine (calibrate), else on this kind of machine.
+The older flags --fit, --check and --probe-fsync still name the subcommands.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
-from . import check, fit, fsync, params
+from . import accuracy, check, fit, fsync, params
 from .designs import all_designs
 from .plan import cheapest, plan, saturation
 from .predict import round_trip_ms
@@ -27,17 +32,158 @@ USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 #: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
 #: is of this order (docs/model.md, "Held against the map")
 CLOSE = 0.20
+SUBCOMMANDS = ("fit", "check", "probe-fsync")
+LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
+LAYOUTS = ("shared", "isolated")
 
 
-_ROOT: list[Path] = []
-
-
-def _root() -> Path:
-    """The repository: the caller's (main's ROOT), else TB_ROOT, else the one this package sits in."""
-    if _ROOT:
-        return _ROOT[-1]
+def default_root() -> Path:
+    """The repository: TB_ROOT, else the one this package sits in."""
     return Path(os.environ.get("TB_ROOT") or Path(__file__).resolve().parents[3])
 
+
+# --- the options, typed and checked at the edge ---------------------------------------------------------------
+
+def _number(text: str, what: str, least: float, strict: bool) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number, not {text!r}") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"a finite number, not {text!r}")
+    if v < least or (strict and v == least):
+        raise argparse.ArgumentTypeError(f"a number {'above' if strict else 'at least'} {least:g}, not {text!r}")
+    return v
+
+
+def positive(what: str):
+    def parse(text: str) -> float:
+        return _number(text, what, 0.0, strict=True)
+    parse.__name__ = what      # argparse names the type in its message
+    return parse
+
+
+def not_negative(what: str):
+    def parse(text: str) -> float:
+        return _number(text, what, 0.0, strict=False)
+    parse.__name__ = what
+    return parse
+
+
+@dataclass(frozen=True)
+class Question:
+    """What `predict` is asked: a load (RATE orders/s, None: a closed loop with no pause) behind a database."""
+    db_latency: float
+    rate: float | None
+    cores: float | None
+    persist: str
+    db_cpu: float | None
+    db_durable: bool
+    params: str | None
+    layout: str
+
+    @property
+    def saturation(self) -> bool:
+        return self.rate is None
+
+
+@dataclass(frozen=True)
+class FitOptions:
+    runs: tuple[str, ...]
+    shape_from: tuple[str, ...]
+    fsync: tuple[str, ...]
+    held_out: tuple[str, ...]
+    out: str | None
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    run: str
+    params: str | None
+    in_sample: bool
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    out: str | None
+
+
+def answer_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict", description=__doc__.split("\n\n")[0],
+                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db-latency", type=not_negative("--db-latency"), metavar="MS", required=True,
+                   help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
+    load = p.add_mutually_exclusive_group(required=True)
+    load.add_argument("--rate", type=positive("--rate"), metavar="N", help="offered orders a second")
+    load.add_argument("--saturation", action="store_true",
+                      help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
+    p.add_argument("--cores", type=positive("--cores"), metavar="C",
+                   help="CPUs the variant may use (default: this machine's); saturation scales with it only from "
+                        "measured CPU counts (sweep --cores), and says where it extrapolates")
+    p.add_argument("--layout", choices=LAYOUTS, default="shared",
+                   help="shared: the variant shares the machine's CPUs with the database and the load client (every "
+                        "run before sweep --cores); isolated: CPUs of its own")
+    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
+    p.add_argument("--db-cpu", type=positive("--db-cpu"), metavar="CORES",
+                   help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "
+                        "as the measuring commands' --db-cpu")
+    p.add_argument("--db-durable", action="store_true",
+                   help="a durable database: every commit waits for an fsync (as the measuring commands' --db-durable)")
+    p.add_argument("--params", metavar="FILE", help="a parameter file (default: this machine's from calibrate or fit, "
+                                                    "else the committed)")
+    return p
+
+
+def fit_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict fit", description="fit the model's parameters from "
+                                "results folders, and score them on folders they were not fitted on")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="results folders to fit from")
+    p.add_argument("--shape-from", nargs="+", metavar="RUN", default=[],
+                   help="the open-loop runs (a map) that say how CPU per order grows below saturation "
+                        "(default: those among the RUNs)")
+    p.add_argument("--fsync", nargs="+", metavar="FILE", default=[],
+                   help="the fsync time measured by probe-fsync (each file on its own machine)")
+    p.add_argument("--held-out", nargs="+", metavar="RUN", default=[],
+                   help="results folders NOT to fit from: each set is scored on those of its machine, and its "
+                        "intervals drawn from their residuals (a folder the set is fitted from is refused)")
+    p.add_argument("--out", metavar="FILE", help=f"where to write them (default {USER_PARAMS})")
+    return p
+
+
+def check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict check", description="the model beside every open-loop "
+                                "cell of a map or sweep: its score, its intervals' coverage, cell by cell")
+    p.add_argument("run", metavar="RUN")
+    p.add_argument("--params", metavar="FILE", help="a parameter file (default: the committed)")
+    p.add_argument("--in-sample", action="store_true",
+                   help="check a folder the parameters were fitted from (refused otherwise: it is no check)")
+    return p
+
+
+def probe_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict probe-fsync", description="measure what a durable "
+                                "database adds to each commit (F) on the private database, a few seconds: the "
+                                "round-trip probe with and without every commit synced")
+    p.add_argument("--out", metavar="FILE", help="where to write F (default .tradebench/fsync.json)")
+    return p
+
+
+def _legacy(argv: list[str]) -> list[str]:
+    """The older flags (--fit RUN..., --check RUN, --probe-fsync) as their subcommands."""
+    for flag, sub in LEGACY.items():
+        if flag in argv:
+            rest = list(argv)
+            rest.remove(flag)
+            return [sub, *rest]
+    return argv
+
+
+def question_of(a: argparse.Namespace) -> Question:
+    return Question(db_latency=a.db_latency, rate=None if a.saturation else a.rate, cores=a.cores, persist=a.persist,
+                    db_cpu=a.db_cpu, db_durable=a.db_durable, params=a.params, layout=a.layout)
+
+
+# --- the parameter set ------------------------------------------------------------------------------------------
 
 def _this_machine() -> tuple[str | None, int]:
     from ..run.environment import cpu_model
@@ -45,30 +191,46 @@ def _this_machine() -> tuple[str | None, int]:
 
 
 def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
-    """The parameter set to use and a sentence saying which: --params, the user's fit, the committed set of this
-    kind of machine, or (saying so) the committed set of another machine."""
+    """The parameter set to use and a sentence saying which: --params, this machine's own (calibrate: identified by
+    its measured figures; or a fit of this kind of machine), the committed set of this kind of machine, or (saying
+    so) the committed set of another machine."""
     cpu, cores = _this_machine()
-    candidates = []
     if given:
-        candidates.append((Path(given), "the parameters given"))
-    else:
-        candidates.append((root / USER_PARAMS, "the parameters fitted on this machine (./tradebench predict --fit)"))
-        candidates.append((params.COMMITTED, "the committed parameters"))
-    for path, what in candidates:
-        if not path.is_file():
-            continue
-        doc = params.load(path)
+        doc = params.load(Path(given))
+        s = params.calibrated(doc, cores) or params.for_machine(doc, cpu, cores)
+        if s:
+            return s, f"the parameters given ({params.describe(s)})"
+        s = max(doc["sets"], key=params.newest_source)
+        return s, f"the parameters given, fitted on another machine ({params.describe(s)})"
+    mine = root / USER_PARAMS
+    if mine.is_file():
+        doc = params.load(mine)
+        s = params.calibrated(doc, cores)
+        if s:
+            return s, f"this machine's, measured by ./tradebench calibrate ({params.describe(s)})"
         s = params.for_machine(doc, cpu, cores)
         if s:
-            return s, f"{what} of this kind of machine ({params.describe(s)})"
-        if given:
-            s = max(doc["sets"], key=params.newest_source)
-            return s, f"{what}, fitted on another machine ({params.describe(s)})"
+            return s, f"the parameters fitted on this machine (./tradebench predict fit) ({params.describe(s)})"
     doc = params.load(params.COMMITTED)
+    s = params.for_machine(doc, cpu, cores)
+    if s:
+        return s, f"the committed parameters of this kind of machine ({params.describe(s)})"
     s = max(doc["sets"], key=params.newest_source)
     return s, (f"no parameters for this machine ({cpu}, {cores} cores): the committed ones of another machine "
-               f"({params.describe(s)}); CPU figures there may differ from here by a factor — fit your own with "
-               f"./tradebench predict --fit RUN")
+               f"({params.describe(s)}); CPU figures there may differ from here by a factor — measure your own "
+               f"with ./tradebench calibrate")
+
+
+def borrowed_intervals(pset: dict) -> dict | None:
+    """Where PSET was never held against runs it was not fitted on: the committed set that was (its residual
+    bands stand in for the intervals, said so), else None."""
+    if pset.get("heldOut"):
+        return None
+    others = [s for s in params.load(params.COMMITTED)["sets"] if s.get("heldOut")]
+    if not others:
+        return None
+    s = max(others, key=lambda s: s["heldOut"].get("checkedAt") or "")
+    return {"machine": f"{s['machine'].get('cpuModel')}, {s['machine'].get('cores')} cores", "heldOut": s["heldOut"]}
 
 
 def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
@@ -97,47 +259,99 @@ def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
     return out
 
 
+# --- the answer ---------------------------------------------------------------------------------------------------
+
 def _fmt(x, nd=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def _question(args):
-    """The repository, the parameter set (and which), the database and one INSERT's round trip the question
-    names; None when its database cannot be modelled (said on stderr)."""
-    root = _root()
-    pset, which = choose_set(root, args.params)
+def _with(x, bands: dict | None, design: str, fig: str, nd=0, scale=1.0) -> str:
+    """X with its 95 % interval from the residual BANDS: "43,026 (39,100–47,200)"; "?" where X is unknown."""
+    if x is None:
+        return "?"
+    got = accuracy.band_for(bands, design, fig)
+    iv = accuracy.interval(x * scale, got[0] if got else None)
+    shown = _fmt(x, nd)
+    if iv is None:
+        return shown
+    return f"{shown} ({_fmt(iv[0] / scale, nd)}–{_fmt(iv[1] / scale, nd)})"
+
+
+def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]:
+    """What of the question lies outside what the set measured: its rate, round trip, CPU count, layout or
+    persist mode, each said with the measured range."""
+    m = pset.get("measured")
+    if not m:
+        return ["this parameter set does not say what it measured (fitted before sets did): every figure may be "
+                "an extrapolation"]
+    out = []
+    rates = m.get("rates")
+    if q.rate is not None:
+        if not rates:
+            out.append("rate: no open-loop run in this set: every rate below saturation")
+        elif q.rate > rates[1] * 1.0001:
+            out.append(f"rate above the largest measured {rates[1]:,.0f}/s ({m.get('ratesFrom')})")
+        elif q.rate < rates[0] * 0.9999:
+            out.append(f"rate below the least measured {rates[0]:,.0f}/s ({m.get('ratesFrom')})")
+    rt = m.get("roundTripMs")
+    if rt and rtt > rt[1] * 1.0001:
+        out.append(f"round trip {rtt:.2f} ms above the longest measured {rt[1]:g} ms")
+    elif rt and rtt < rt[0] * 0.9999:
+        out.append(f"round trip {rtt:.2f} ms below the shortest measured {rt[0]:g} ms")
+    counts = m.get("variantCpus") or []
+    if counts and not any(abs(c - cores) < 1e-9 for c in counts):
+        out.append(f"{cores:g} CPUs for the variant: measured at {', '.join(f'{c:g}' for c in counts)} only")
+    layouts = m.get("layouts") or []
+    if layouts and q.layout not in layouts:
+        out.append(f"layout {q.layout}: measured {', '.join(layouts)} only")
+    modes = m.get("persist") or []
+    if modes and q.persist not in modes:
+        out.append(f"{q.persist}: no saturation run in it (measured {', '.join(modes)})")
+    return out
+
+
+def _question(root: Path, q: Question):
+    """The parameter set (and which), the database and one INSERT's round trip the question names; None when its
+    database cannot be modelled (said on stderr)."""
+    pset, which = choose_set(root, q.params)
     try:
-        db = params.database(pset, args.persist, args.db_cpu, args.db_durable)
+        db = params.database(pset, q.persist, q.db_cpu, q.db_durable)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return None
-    return root, pset, which, db, round_trip_ms(args.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+    return pset, which, db, round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
 
 
-def answer(args, out=None) -> int:
+def answer(q: Question, root: Path, out=None) -> int:
     out = out or sys.stdout
-    asked = _question(args)
+    asked = _question(root, q)
     if asked is None:
         return 2
-    root, pset, which, db, rtt = asked
+    pset, which, db, rtt = asked
     designs = all_designs(root)
-    cores = args.cores if args.cores is not None else (os.cpu_count() or 1)
-    plans = [plan(d, args.persist, pset, args.rate, rtt, cores, db) for d in designs]
+    cores = q.cores if q.cores is not None else (os.cpu_count() or 1)
+    plans = [plan(d, q.persist, pset, q.rate, rtt, cores, db) for d in designs]
     spo = float(pset["salesPerOrder"]["value"])
-    print(f"{args.rate:,.0f} orders/s ({args.rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
-          f"a database {args.db_latency:g} ms away{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), "
-          f"{args.persist}, {cores:g} cores for the variant.", file=out)
+    borrowed = borrowed_intervals(pset)
+    bands = (pset.get("heldOut") or (borrowed or {}).get("heldOut") or {}).get("intervals")
+    print(f"{q.rate:,.0f} orders/s ({q.rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
+          f"a database {q.db_latency:g} ms away{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), "
+          f"{q.persist}, {cores:g} CPUs for the variant ({q.layout}).", file=out)
     print(f"Parameters: {which}.", file=out)
-    for line in _db_notes(db, pset, args.persist, args.rate * spo):
+    for line in extrapolated(pset, q, rtt, cores):
+        print(f"Extrapolated: {line}.", file=out)
+    for line in _db_notes(db, pset, q.persist, q.rate * spo):
         print(line, file=out)
     newer = newer_runs(root, pset)
     if newer:
         print(f"Newer measurements of this machine are in results/ ({', '.join(newer)}): "
-              f"./tradebench predict --fit {' '.join('results/' + n for n in newer)} makes them the parameters.",
+              f"./tradebench predict fit {' '.join('results/' + n for n in newer)} makes them the parameters.",
               file=out)
     print("", file=out)
-    print("| design | as configured | to carry the load | sales/min | cores | memory MB | DB connections |", file=out)
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: |", file=out)
+    print("Each figure with its 95 % interval where the set has one (a range of what a run measures).", file=out)
+    print("| design | as configured | to carry the load | sales/min | cores | memory MB | p50 ms | p99 ms "
+          "| DB connections |", file=out)
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", file=out)
     for p in plans:
         base = p.as_configured
         n = f"{base.in_flight} in flight" if base.in_flight else "a multi-row INSERT per cycle"
@@ -148,11 +362,18 @@ def answer(args, out=None) -> int:
         else:
             need = f"no: {p.why_not}"
         shown = p.at_need if p.carries else base
-        print(f"| {p.design.key} | {conf} | {need} | {_fmt(shown.sales_per_minute)} | "
-              f"{_fmt(shown.cores, 2) if shown.cores is not None else '?'} | "
-              f"{_fmt(shown.rss_mb) if shown.rss_mb is not None else '?'} | {_fmt(p.connections)} |", file=out)
-        if p.figures_from:
-            print(f"|  | ({p.figures_from}) |  |  |  |  |  |", file=out)
+        key = p.design.key
+        lat = p.latency if p.carries else None
+        print(f"| {key} | {conf} | {need} | {_with(shown.sales_per_minute, bands, key, 'sales')} | "
+              f"{_with(shown.cores, bands, key, 'cpu', 2, 100.0)} | {_with(shown.rss_mb, bands, key, 'rss')} | "
+              f"{_with(lat[0] if lat else None, bands, key, 'p50', 2)} | "
+              f"{_with(lat[1] if lat else None, bands, key, 'p99', 2)} | {_fmt(p.connections)} |", file=out)
+        notes = [x for x in (p.figures_from, p.why_not if p.carries else "",
+                             f"latency {lat[2]}" if lat and lat[2] else "",
+                             "no memory figure: no open-loop run of its own" if shown.rss_mb is None and shown.cores
+                             is not None else "") if x]
+        if notes:
+            print(f"|  | ({'; '.join(notes)}) |  |  |  |  |  |  |  |", file=out)
     best = cheapest(plans)
     print("", file=out)
     if best:
@@ -169,34 +390,40 @@ def answer(args, out=None) -> int:
               "spends less CPU a sale (batch: one multi-row INSERT a cycle), would.", file=out)
     else:
         print("No design carries this load on these cores.", file=out)
-    print("Sales are the model's surest figure; cores and memory below saturation its weakest (held against the map, "
-          "CPU within 15 % in about half the cells, where two runs of one cell agree as closely in six of ten): "
-          "docs/model.md. The settings are Little's law's least: a margin above them absorbs bursts.", file=out)
+    print("The settings named keep the load within the share of Little's law's bound at which the design's measured "
+          "runs stored 95 % of their load (docs/model.md, \"Settings with a margin\").", file=out)
+    print(accuracy.sentence(pset, borrowed), file=out)
     return 0
 
 
-def answer_saturation(args, out=None) -> int:
+def answer_saturation(q: Question, root: Path, out=None) -> int:
     """Each design as configured in a closed loop with no pause (a compare's run): what it stores and what limits it."""
     out = out or sys.stdout
-    asked = _question(args)
+    asked = _question(root, q)
     if asked is None:
         return 2
-    root, pset, which, db, rtt = asked
-    print(f"A closed loop with no pause (as ./tradebench compare), a database {args.db_latency:g} ms away"
-          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {args.persist}, each design as configured: the least "
-          f"of what its saturation run on this kind of machine stored (\"saturation\", its cores shared with the "
-          f"database and the load client), Little's law and the database's capacity.", file=out)
+    pset, which, db, rtt = asked
+    cores = q.cores if q.cores is not None else (os.cpu_count() or 1)
+    print(f"A closed loop with no pause (as ./tradebench compare), a database {q.db_latency:g} ms away"
+          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {q.persist}, {cores:g} CPUs for the variant "
+          f"({q.layout}), each design as configured: the least of what its saturation runs stored at that CPU count "
+          f"(\"saturation\"; between measured counts interpolated, beyond them extrapolated and said so), Little's "
+          f"law and the database's capacity.", file=out)
     print(f"Parameters: {which}.", file=out)
-    for line in _db_notes(db, pset, args.persist, float("inf")):
+    for line in extrapolated(pset, q, rtt, cores):
+        print(f"Extrapolated: {line}.", file=out)
+    for line in _db_notes(db, pset, q.persist, float("inf")):
         print(line, file=out)
     print("", file=out)
     print("| design | in flight | sales/min | limit |", file=out)
     print("| --- | ---: | ---: | --- |", file=out)
     for d in all_designs(root):
-        sales, limit, n = saturation(d, args.persist, pset, rtt, db)
-        unknown = params.figures(pset, d.key, args.persist) is None
+        sales, limit, n, note = saturation(d, q.persist, pset, rtt, db, cores, q.layout)
+        unknown = params.figures(pset, d.key, q.persist) is None
         shown = "?" if sales == float("inf") else _fmt(sales * 60) + (" at most" if unknown else "")
         why = (f"{limit}; " if limit != "none" else "") + "no saturation run of it on this machine" if unknown else limit
+        if note and limit == "saturation":
+            why += f" (extrapolated: {note})"
         print(f"| {d.key} | {n if n is not None else 'a multi-row INSERT per cycle'} | {shown} | {why} |", file=out)
     return 0
 
@@ -229,55 +456,120 @@ def _db_notes(db, pset: dict, persist: str, offered_sales: float) -> list[str]:
     return lines
 
 
-def do_fit(args, out=None) -> int:
+# --- fit, check, probe-fsync ------------------------------------------------------------------------------------
+
+def do_fit(o: FitOptions, root: Path, out=None) -> int:
     out = out or sys.stdout
-    root = _root()
-    folders = [_folder(root, r) for r in args.fit]
-    shape = [_folder(root, r) for r in args.shape_from] if args.shape_from else None
-    probes = [fsync.read(f) for f in args.fsync or []]
+    folders = [_folder(root, r) for r in o.runs]
+    shape = [_folder(root, r) for r in o.shape_from] or None
+    probes = [fsync.read(f) for f in o.fsync]
     doc = fit.fit_document(folders, all_designs(root), shape, probes)
-    dest = Path(args.out) if args.out else root / USER_PARAMS
+    try:
+        score_held_out(doc, [_folder(root, r) for r in o.held_out], root)
+    except ValueError as e:
+        print(f"tradebench: {e}", file=sys.stderr)
+        return 2
+    dest = Path(o.out) if o.out else root / USER_PARAMS
     params.save(doc, dest)
     for s in doc["sets"]:
-        print(f"{params.describe(s)}: {len(s['designs'])} designs", file=out)
+        h = s.get("heldOut")
+        print(f"{params.describe(s)}: {len(s['designs'])} designs"
+              + (f"; held against {h['cells']} cells of {', '.join(h['folders'])}" if h else "; not held out"),
+              file=out)
+        if h:
+            print("  " + accuracy.sentence(s), file=out)
     print(f"wrote {dest}", file=out)
     return 0
 
 
-def do_check(args, out=None) -> int:
+def score_held_out(doc: dict, folders: list[Path], root: Path) -> None:
+    """Each set of DOC held against the FOLDERS of its machine it was not fitted from (heldOut: score, residual
+    bands, coverage). Raises ValueError for a folder a set was fitted from: its check would be in-sample."""
+    designs = all_designs(root)
+    by_set: dict[int, tuple[list, list]] = {}
+    for f in folders:
+        run, name = fit.read(f)
+        env = run.get("environment") or {}
+        s = params.for_machine(doc, env.get("cpuModel"), env.get("cores"))
+        if s is None:
+            raise ValueError(f"{name}: no set of its machine ({env.get('cpuModel')}, {env.get('cores')} cores) "
+                             f"to hold out from")
+        if run.get("runId") in params.fitted_from(s):
+            raise ValueError(f"{name} is one of the runs {params.describe(s)} is fitted from: it cannot be held out")
+        rows, names = by_set.setdefault(id(s), ([], []))
+        rows += check.against(run, s, designs)
+        names.append(name)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for s in doc["sets"]:
+        if id(s) in by_set:
+            rows, names = by_set[id(s)]
+            s["heldOut"] = accuracy.held_out(rows, names, now)
+
+
+def do_check(o: CheckOptions, root: Path, out=None) -> int:
     out = out or sys.stdout
-    root = _root()
-    doc, name = fit.read(_folder(root, args.check))
+    doc, name = fit.read(_folder(root, o.run))
     env = doc.get("environment") or {}
-    source = Path(args.params) if args.params else params.COMMITTED
+    source = Path(o.params) if o.params else params.COMMITTED
     pdoc = params.load(source)
-    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores")) or params.calibrated(pdoc, env.get("cores"))
     if pset is None:
         print(f"no parameter set in {source} for {env.get('cpuModel')}, {env.get('cores')} cores", file=sys.stderr)
         return 2
     if doc.get("runId") in params.fitted_from(pset):
-        print(f"warning: {name} is one of the runs these parameters were fitted from", file=sys.stderr)
+        if not o.in_sample:
+            print(f"tradebench: {name} is one of the runs these parameters were fitted from: held against it, the "
+                  f"model is checked in-sample (--in-sample to see it anyway)", file=sys.stderr)
+            return 2
+        print(f"warning: {name} is one of the runs these parameters were fitted from: an in-sample check",
+              file=sys.stderr)
     rows = check.against(doc, pset, all_designs(root))
-    s = check.summary(rows)
     if not rows:
         print(f"{name} has no open-loop cells (a map's, or a sweep's with --rate) to hold the model against",
               file=sys.stderr)
         return 2
     print(f"{name} against {params.describe(pset)}", file=out)
-    for fig in ("sales", "cpu", "rss"):
-        print(f"- {fig}: {s[fig]['within']} of {s[fig]['of']} cells within {check.WITHIN:.0%}", file=out)
+    held = pset.get("heldOut") or {}
+    own = name in (held.get("folders") or [])
+    score = accuracy.score(rows)
+    cov = accuracy.coverage(rows, held.get("intervals"), leave_one_out=own)
+    for f in accuracy.FIGURES:
+        s, c = score[f], cov[f]
+        if not s["of"]:
+            continue
+        print(f"- {accuracy.NAMES[f]}: {s['within']} of {s['of']} cells within {s['tolerance']:.0%} (median error "
+              f"{s['medianError']:.0%})"
+              + (f"; its 95 % interval covered {c['covered']} of {c['of']} (median width {c['medianWidth']:.0%})"
+                 if c["of"] else "; no interval"), file=out)
+    if own:
+        print("(the set's intervals are drawn from this folder's residuals: their coverage is counted leaving each "
+              "cell out)", file=out)
+    elif not held:
+        print("(this set has no intervals: it was never held against runs it was not fitted on)", file=out)
     print("", file=out)
     print(check.table(rows), file=out)
+    lat = [r for r in rows if r.get("predictedP99Ms") is not None]
+    if lat:
+        print("", file=out)
+        print("| design | +ms | load | p50 ms | predicted | error | p99 ms | predicted | error |", file=out)
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", file=out)
+        for r in sorted(lat, key=lambda r: (r["design"], r["latencyMs"], r["rate"])):
+            print(f"| {r['design']} | {r['latencyMs']} | {r['rate']:,}/s | {r['p50Ms']} | {r['predictedP50Ms']} | "
+                  f"{_pct(r['p50Error'])} | {r['p99Ms']} | {r['predictedP99Ms']} | {_pct(r['p99Error'])} |", file=out)
     return 0
 
 
-def do_probe_fsync(args, out=None) -> int:
+def _pct(e):
+    return "" if e is None else f"{e * 100:+.0f} %"
+
+
+def do_probe_fsync(o: ProbeOptions, root: Path, out=None) -> int:
     """F on the private database (started for it and stopped after, unless it ran before): fsync.measure."""
     from ..run import context
     from ..run import db as dbmod
     out = out or sys.stdout
     ctx = context.from_env()
-    dest = Path(args.out) if args.out else _root() / ".tradebench" / "fsync.json"
+    dest = Path(o.out) if o.out else root / ".tradebench" / "fsync.json"
     scratch = "TRADER_FSYNC"
     try:
         with dbmod.owned(ctx):
@@ -287,11 +579,11 @@ def do_probe_fsync(args, out=None) -> int:
     except dbmod.DbError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return 1
-    doc = fsync.document(figure, "./tradebench predict --probe-fsync")
+    doc = fsync.document(figure, "./tradebench predict probe-fsync")
     params.save(doc, dest)
     print(f"one commit's round trip {figure['probeMs']:.3f} ms, {figure['durableProbeMs']:.3f} ms when every commit "
           f"is synced: F = {figure['value']:.3f} ms ({doc['machine']['cpuModel']}, {doc['measuredAt']})", file=out)
-    print(f"wrote {dest}: ./tradebench predict --fit RUN... --fsync {dest} makes it the parameters'", file=out)
+    print(f"wrote {dest}: ./tradebench predict fit RUN... --fsync {dest} makes it the parameters'", file=out)
     return 0
 
 
@@ -303,58 +595,20 @@ def _folder(root: Path, ref: str) -> Path:
     raise SystemExit(f"tradebench: no results.json in {ref} (nor in results/{ref}, docs/results/{ref})")
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench predict", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db-latency", type=float, metavar="MS",
-                   help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
-    p.add_argument("--rate", type=float, metavar="N", help="offered orders a second")
-    p.add_argument("--saturation", action="store_true",
-                   help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
-    p.add_argument("--cores", type=float, metavar="C", help="cores the variant may use (default: this machine's)")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--db-cpu", type=float, metavar="CORES",
-                   help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "
-                        "as the measuring commands' --db-cpu")
-    p.add_argument("--db-durable", action="store_true",
-                   help="a durable database: every commit waits for an fsync (as the measuring commands' --db-durable)")
-    p.add_argument("--params", metavar="FILE", help="a parameter file (default: yours from --fit, else the committed)")
-    p.add_argument("--fit", nargs="+", metavar="RUN", help="fit the parameters from these results folders")
-    p.add_argument("--shape-from", nargs="+", metavar="RUN",
-                   help="with --fit: the open-loop runs (a map) that say how CPU per order grows below saturation "
-                        "(default: those among the --fit runs)")
-    p.add_argument("--fsync", nargs="+", metavar="FILE",
-                   help="with --fit: the fsync time measured by --probe-fsync (each file on its own machine)")
-    p.add_argument("--out", metavar="FILE", help=f"with --fit: where to write them (default {USER_PARAMS}); "
-                                                  f"with --probe-fsync: where to write F (default .tradebench/fsync.json)")
-    p.add_argument("--probe-fsync", action="store_true",
-                   help="measure what a durable database adds to each commit (F) on the private database, a few "
-                        "seconds: the round-trip probe with and without every commit synced")
-    p.add_argument("--check", metavar="RUN", help="the model beside every open-loop cell of this map or sweep")
-    return p
-
-
 def main(argv: list[str], root: Path | None = None) -> int:
-    """./tradebench predict ARGV; ROOT: the repository (the launcher's context), by default found as _root says."""
-    if root is not None:
-        _ROOT[:] = [Path(root)]
-    p = parser()
-    args = p.parse_args(argv)
-    if args.fit:
-        return do_fit(args)
-    if args.check:
-        return do_check(args)
-    if args.probe_fsync:
-        return do_probe_fsync(args)
-    if args.db_cpu is not None and args.db_cpu <= 0:
-        p.error("--db-cpu is a share of the cores above 0 (0.25: a quarter of one core)")
-    if args.saturation and args.db_latency is not None and args.db_latency >= 0:
-        return answer_saturation(args)
-    if args.db_latency is None or args.rate is None:
-        p.error("--db-latency and --rate (or --saturation) are needed (or --fit RUN..., or --check RUN)")
-    if args.rate <= 0 or args.db_latency < 0 or (args.cores is not None and args.cores <= 0):
-        p.error("--rate and --cores must be positive, --db-latency not negative")
-    return answer(args)
+    """./tradebench predict ARGV; ROOT: the repository (the launcher's context), by default default_root()."""
+    root = Path(root) if root is not None else default_root()
+    argv = _legacy(list(argv))
+    if argv and argv[0] == "fit":
+        a = fit_parser().parse_args(argv[1:])
+        return do_fit(FitOptions(tuple(a.runs), tuple(a.shape_from), tuple(a.fsync), tuple(a.held_out), a.out), root)
+    if argv and argv[0] == "check":
+        a = check_parser().parse_args(argv[1:])
+        return do_check(CheckOptions(a.run, a.params, a.in_sample), root)
+    if argv and argv[0] == "probe-fsync":
+        return do_probe_fsync(ProbeOptions(probe_parser().parse_args(argv[1:]).out), root)
+    q = question_of(answer_parser().parse_args(argv))
+    return answer_saturation(q, root) if q.saturation else answer(q, root)
 
 
 if __name__ == "__main__":

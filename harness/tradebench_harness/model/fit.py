@@ -66,12 +66,7 @@ def _ok(run: dict) -> bool:
 
 
 def _saturation(run: dict) -> bool:
-    return run.get("rate") is None and run["dbLatencyMs"] == 0 and _no_wait(run)
-
-
-def _no_wait(run: dict) -> bool:
-    """A closed loop that sends the next order as soon as an answer comes: `waitMs` 0 (null in open loop)."""
-    return run["waitMs"] is None or run["waitMs"] == 0
+    return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
 
 
 def _median(xs):
@@ -102,12 +97,25 @@ class _Folder:
         return {"runId": self.doc.get("runId"), "folder": self.name, "command": self.doc.get("command"),
                 "gitCommit": (env.get("gitCommit") or "")[:7], "startedAt": self.started}
 
+    def cpus(self, run: dict) -> int:
+        """The CPUs RUN's variant was pinned to; a run that does not say shared all the machine's."""
+        return int(run.get("variantCpus") or (self.doc.get("environment") or {}).get("cores") or 1)
+
+    def saturation_runs(self, key: str, persist: str) -> list[dict]:
+        return [r for k, r in self.runs if k == key and r.get("persist") == persist and _saturation(r)]
+
     def saturation(self, key: str, persist: str) -> dict[int, dict]:
-        """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST."""
+        """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST, on the
+        folder's reference CPUs (the machine's, shared; else the most a run of it had: sweep --cores)."""
+        rs = self.saturation_runs(key, persist)
+        cores = (self.doc.get("environment") or {}).get("cores")
+        ref = [r for r in rs if self.cpus(r) == cores and layout_of(r) == "shared"]
+        if not ref and rs:
+            most = max(self.cpus(r) for r in rs)
+            ref = [r for r in rs if self.cpus(r) == most]
         by: dict[int, list] = {}
-        for k, r in self.runs:
-            if k == key and r.get("persist") == persist and _saturation(r):
-                by.setdefault(int(r["engines"]), []).append(r)
+        for r in ref:
+            by.setdefault(int(r.get("engines") or 0), []).append(r)
         out = {}
         for e, rs in by.items():
             out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
@@ -116,6 +124,135 @@ class _Folder:
                       "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
                       "delay": _median([light.number((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
         return out
+
+
+def layout_of(run: dict) -> str:
+    """How RUN's CPUs were laid out: "isolated" (the variant, the database and the load client each on CPUs of its
+    own) or "shared" (all on all the machine's CPUs: every run that does not say)."""
+    return ((run.get("layout") or {}).get("kind")) or "shared"
+
+
+def saturation_by_cpus(f: _Folder, key: str, persist: str, engines: int, ratio: float = 1.0) -> list[dict]:
+    """What KEY's saturation runs in F at ENGINES stored per count of CPUs the variant had and layout (sweep
+    --cores; a run that does not say: the machine's CPUs, shared), × RATIO where F's hour is scaled to another's."""
+    by: dict[tuple, list] = {}
+    for r in f.saturation_runs(key, persist):
+        if int(r.get("engines") or 0) == engines:
+            by.setdefault((f.cpus(r), layout_of(r)), []).append(r)
+    return [{"cpus": c, "layout": lay, "orders": _r(_median([r["ordersPerSecond"] for r in rs]) / ratio, 0),
+             "sales": _r(_median([r["salesPerSecond"] for r in rs]) / ratio, 0), "runs": len(rs), "folder": f.name}
+            for (c, lay), rs in sorted(by.items())]
+
+
+#: a setting the answer names stored at least this share of its load in the measured runs
+STORED_SHARE = 0.95
+
+
+def margin_cells(folders: list[_Folder], key: str, persist: str, sales_per_order: float) -> list[tuple[float, float]]:
+    """(the share of Little's law's bound N ÷ RTT its load asked, the share of that load it stored) of KEY's
+    open-loop cells."""
+    out = []
+    for f in folders:
+        for k, r in f.runs:
+            n, rtt = r.get("inFlight"), r.get("rttMs")
+            if (k == key and r.get("persist") == persist and r.get("rate") and n and rtt and not r.get("errors")
+                    and sales_per_order):
+                offered = r["rate"] * sales_per_order
+                out.append((offered * rtt / 1000.0 / n, min(1.0, r["salesPerSecond"] / offered)))
+    return out
+
+
+#: cells asking less of their bound than this cannot lose load to it: their stored share is the matching's noise
+#: (sales per order over a window of a few thousand orders, ± 5 %), left out
+LEAST_ASKED = 0.1
+
+
+def margin_of(cells: list[tuple[float, float]]) -> float | None:
+    """The largest share of the bound below which every measured cell (asking at least LEAST_ASKED of it) stored
+    STORED_SHARE of its load (None: no cell stored it)."""
+    ok = None
+    for bf, stored in sorted(c for c in cells if c[0] >= LEAST_ASKED):
+        if stored < STORED_SHARE:
+            break
+        ok = bf
+    return None if ok is None else min(1.0, ok)
+
+
+def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> dict:
+    """Per (design, persist): {"boundFraction", "cells", "from"}: the share of Little's law's bound a setting may
+    ask and still store STORED_SHARE of the load, from the design's open-loop cells on the machine (else those of
+    the shape's folders, a ratio that moves between machines as ρ does; else the median of the designs')."""
+    out: dict = {}
+    for persist in PERSISTS:
+        for k in keys:
+            for folders, where in ((own, "this machine's"), (shape, "the shape's")):
+                cells = margin_cells(folders, k, persist, sales_per_order or 0.0)
+                got = margin_of(cells)
+                if got is not None and any(bf >= got for bf, _ in cells):
+                    names = ", ".join(sorted(f.name for f in folders if margin_cells([f], k, persist,
+                                                                                     sales_per_order or 0.0)))
+                    out[(k, persist)] = {"boundFraction": _r(got), "cells": len(cells),
+                                         "from": f"{where} open-loop cells ({names}): every one asking up to {got:.2f} "
+                                                 f"of its bound stored ≥ {STORED_SHARE:.0%} of its load"}
+                    break
+        known = [v["boundFraction"] for (k, p), v in out.items() if p == persist]
+        for k in keys:
+            if (k, persist) not in out and known:
+                out[(k, persist)] = {"boundFraction": _r(_median(known)), "cells": 0,
+                                     "from": f"no open-loop cell of its own: the median of the {len(known)} designs' "
+                                             f"with some"}
+    return out
+
+
+def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict | None:
+    """KEY's measured p50 and p99 (ms) per offered rate, from its open-loop cells that stored their load (the
+    median over their round trips), in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
+    "from"}."""
+    for f in folders:                                   # newest first
+        by: dict[int, list] = {}
+        for k, r in f.runs:
+            if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
+                    and r.get("p50Ms") is not None and r.get("p99Ms") is not None):
+                by.setdefault(int(r["rate"]), []).append(r)
+        if len(by) >= 2:
+            pts = [[rate, _r(_median([r["p50Ms"] for r in rs])), _r(_median([r["p99Ms"] for r in rs]))]
+                   for rate, rs in sorted(by.items())]
+            return {"points": pts, "from": f"{f.name}: its {sum(len(v) for v in by.values())} open-loop cells that "
+                                           f"stored their load, the median per rate"}
+    return None
+
+
+def domain(own: list[_Folder], shape: list[_Folder]) -> dict:
+    """What a set's runs measured, for the answer to say where it extrapolates: the open-loop rates, the round trips,
+    the variant's CPU counts and layouts, the persist modes with saturation runs."""
+    rates = sorted({r["rate"] for f in own for _, r in f.runs if r.get("rate")})
+    rates_from = "this machine's open-loop runs"
+    if not rates:
+        rates = sorted({r["rate"] for f in shape for _, r in f.runs if r.get("rate")})
+        rates_from = "the shape's open-loop runs (another machine's, or none of this one)"
+    rtts = [r["rttMs"] for f in own for _, r in f.runs if r.get("rttMs") is not None]
+    rtts += [v for f in own for v in ((f.doc.get("cells") or {}).get("rttMs") or {}).values() if v is not None]
+    sat = [(f, r) for f in own for _, r in f.runs if _saturation(r)]
+    return {"rates": [min(rates), max(rates)] if rates else None, "ratesFrom": rates_from,
+            "roundTripMs": [_r(min(rtts)), _r(max(rtts))] if rtts else None,
+            "variantCpus": sorted({f.cpus(r) for f, r in sat}),
+            "layouts": sorted({layout_of(r) for _, r in sat}),
+            "persist": sorted({r.get("persist") for _, r in sat if r.get("persist")})}
+
+
+def add_measured(s: dict, own: list[_Folder], shape: list[_Folder], keys: list[str]) -> None:
+    """A set's domain, and per design the margin its named settings keep and its latency curve."""
+    own = sorted(own, key=lambda f: f.started, reverse=True)
+    s["measured"] = domain(own, shape)
+    got = margins(own, shape, keys, s["salesPerOrder"]["value"])
+    for k, modes in s["designs"].items():
+        for persist, e in modes.items():
+            m = got.get((k, persist))
+            e["marginBoundFraction"] = m["boundFraction"] if m else None
+            e["from"]["marginBoundFraction"] = m["from"] if m else "no open-loop cell: Little's law's least"
+            lat = latency_curve(own, k, persist)
+            e["latency"] = lat["points"] if lat else None
+            e["from"]["latency"] = lat["from"] if lat else "no open-loop cell of its own on this machine"
 
 
 def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | None, list[str]]:
@@ -133,113 +270,92 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                              "memoryGb": env.get("memoryGb")},
                  "fittedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  "sources": [f.source() for f in folders]}
-    out["salesPerOrder"] = _sales_per_order(folders)
-    rtt_folder = next((f for f in folders if f.rtt0), None)
-    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
-                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
-    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
-    figs: dict = {k: {} for k in keys}
-    for persist in PERSISTS:
-        for k, c in _saturation_costs(folders, designs, keys, persist).items():
-            figs[k][persist] = _design_entry(folders, designs, shapes, light_rss, k, persist, c)
-    _insert_overheads(folders, designs, figs)
-    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
-    out["designs"] = {k: v for k, v in figs.items() if v}
-    return out
 
-
-def _sales_per_order(folders: list[_Folder]) -> dict:
-    """The load's matching rate: runs that stored what they accepted."""
+    # the load's matching rate: runs that stored what they accepted
     spo, spo_from = [], set()
     for f in folders:
         for _, r in f.runs:
             bf = r.get("boundFraction")
-            if (not r.get("answers503") and not r.get("errors") and r["acceptedPerSecond"] > 0
+            if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
                 spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
                 spo_from.add(f.name)
-    return {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
+    out["salesPerOrder"] = {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
 
+    rtt_folder = next((f for f in folders if f.rtt0), None)
+    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
+                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
 
-def _saturation_costs(folders: list[_Folder], designs: list[Design], keys: list[str], persist: str) -> dict[str, dict]:
-    """Each design's CPU per order at saturation in PERSIST: from the newest folder that has it; a design only an
-    older folder has, scaled by the two folders' ratio over the designs both have."""
-    chosen: dict[str, dict] = {}
-    newest = None
-    for f in folders:
-        got = {}
-        for k in keys:
-            pts = f.saturation(k, persist)
-            if pts:
-                e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
-                got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
-        if not got:
-            continue
-        if newest is None:
-            newest = f
+    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+
+    figs: dict = {k: {} for k in keys}
+    for persist in PERSISTS:
+        chosen: dict[str, dict] = {}
+        newest = None
+        for f in folders:
+            got = {}
+            for k in keys:
+                pts = f.saturation(k, persist)
+                if pts:
+                    e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
+                    got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
+            if not got:
+                continue
+            if newest is None:
+                newest = f
+                for k, g in got.items():
+                    chosen[k] = {**g, "folder": f, "ratio": 1.0,
+                                 "from": f"{f.name}: saturation, {g['engines']} engines"}
+                continue
+            ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
+                                 {k: g["order"] for k, g in got.items()})
             for k, g in got.items():
-                chosen[k] = {**g, "from": f"{f.name}: saturation, {g['engines']} engines"}
-            continue
-        ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
-                             {k: g["order"] for k, g in got.items()})
-        if ratio is None:
-            continue
-        for k, g in got.items():
-            if k not in chosen:
+                if k in chosen or ratio is None:
+                    continue
                 # a machine this much slower per order saturated at this many fewer orders
-                chosen[k] = {**g, "order": g["order"] * ratio,
+                chosen[k] = {**g, "order": g["order"] * ratio, "folder": f, "ratio": ratio,
                              "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
                                        "sales": g["point"]["sales"] / ratio},
                              "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
                                      f"to {newest.name} over {', '.join(both)})"}
-    return chosen
+        for k, c in chosen.items():
+            e, p = c["engines"], c["point"]
+            beta, factor, shape_from = _shape_for(shapes, k, persist)
+            cycle = factor * c["order"] * p["orders"] ** beta
+            rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
+            per_engine, rss_from = _rss_per_engine(folders, k, persist)
+            light = light_rss.get((k, persist))
+            if light:
+                rss, rss_e, base_from = light[0], light[1], light[2]
+            else:
+                # never another design's figure, nor the saturation peak (a heap grown towards its limit)
+                rss, rss_e, base_from = None, e, "no open-loop runs of its own: no memory figure"
+            figs[k][persist] = {
+                "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+                "saturationSales": _r(p["sales"], 0),
+                "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
+                "insertOverheadMs": None,
+                "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
+                "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
+                "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
+                "saturationByCpus": saturation_by_cpus(c["folder"], k, persist, e, c["ratio"]),
+                "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
+                         "refusedCost": rho_from,
+                         "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
+                         "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
 
-
-def _design_entry(folders: list[_Folder], designs: list[Design], shapes: dict, light_rss: dict, k: str,
-                  persist: str, c: dict) -> dict:
-    """Design K's figures in PERSIST from its saturation cost C (_saturation_costs)."""
-    e, p = c["engines"], c["point"]
-    beta, factor, shape_from = _shape_for(shapes, k, persist)
-    cycle = factor * c["order"] * p["orders"] ** beta
-    rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
-    per_engine, rss_from = _rss_per_engine(folders, k, persist)
-    light = light_rss.get((k, persist)) or runtime_light_rss(light_rss, designs, k, persist)
-    if light:
-        rss, rss_e, base_from = light[0], light[1], light[2]
-    else:
-        rss, rss_e, base_from = p["rss"], e, f"no open-loop runs: the saturation runs' peak at {e} engines"
-    return {
-        "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
-        "saturationSales": _r(p["sales"], 0),
-        "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
-        "insertOverheadMs": None,
-        "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
-        "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
-        "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
-        "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
-                 "refusedCost": rho_from,
-                 "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
-                 "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
-
-
-def _at_bound(r: dict, designs: list[Design], k: str) -> bool:
-    """A per-sale cell of design K at its default engines, behind a database 1 ms away or more, at its bound."""
-    bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
-    return bool(r.get("persist") == "per-sale" and n and rtt and r["dbLatencyMs"] >= 1 and bf
-                and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
-                and r["salesPerSecond"] > 0 and int(r["engines"]) == _default_engines(designs, k))
-
-
-def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict) -> None:
-    """Each design's own time per insert, from the cells at its bound (else the median of the designs with some)."""
+    # each design's own time per insert, from the cells at its bound
     overhead: dict[str, list] = {}
     for f in folders:
         for k, r in f.runs:
-            if _at_bound(r, designs, k):
-                overhead.setdefault(k, []).append((r["inFlight"] * 1000.0 / r["salesPerSecond"] - r["rttMs"], f.name))
+            bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
+            if (r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
+                    and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
+                    and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k)):
+                overhead.setdefault(k, []).append((n * 1000.0 / r["salesPerSecond"] - rtt, f.name))
     everyone = _median([x for xs in overhead.values() for x, _ in xs])
-    for k, modes in figs.items():
-        entry = modes.get("per-sale")
+    for k in keys:
+        entry = figs[k].get("per-sale")
         if entry is None:
             continue
         mine = overhead.get(k)
@@ -250,6 +366,9 @@ def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict)
         elif everyone is not None:
             entry["insertOverheadMs"] = _r(max(0.0, everyone))
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
+    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
+    out["designs"] = {k: v for k, v in figs.items() if v}
+    return out
 
 
 def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
@@ -271,10 +390,27 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
     costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
-            got = _light_fit(folders, k, persist, entry, sales_per_order)
-            for name in ("refusedCost", "waitingCost"):
-                if got is not None:
+            refusing = refusing_runs(folders, k, persist)
+            for f in folders:
+                runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
+                got = light.light_cost(runs, sales_per_order, refusing)
+                if got is None:
+                    continue
+                entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
+                             orderUs=_r(got["orderUs"], 2))
+                entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
+                    f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
+                    f"(rms {got['rmsRelativeError']:.0%})")
+                why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
+                                      f"order a 503) in the newest folder of the machine with some",
+                       "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
+                                      f"(orders filling its inboxes)"}
+                for name in ("refusedCost", "waitingCost"):
                     costs.setdefault((persist, name), {})[k] = got[name]
+                    if got[name] is not None:
+                        entry[name] = _r(got[name])
+                        entry["from"][name] = why[name]
+                break
     for (persist, name), by in costs.items():
         for k, v in by.items():
             if v is not None:
@@ -286,32 +422,6 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
                 figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} "
                                                   f"{'other rows of ' + variants.get(k) if mine else 'designs'} "
                                                   f"of the machine with one")
-
-
-def _light_fit(folders: list[_Folder], k: str, persist: str, entry: dict, sales_per_order: float | None) -> dict | None:
-    """Design K's light-load terms in PERSIST from the newest folder with enough open-loop cells, written into its
-    ENTRY; what light.light_cost fitted, or None."""
-    refusing = refusing_runs(folders, k, persist)
-    for f in folders:
-        runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
-        got = light.light_cost(runs, sales_per_order, refusing)
-        if got is None:
-            continue
-        entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
-                     orderUs=_r(got["orderUs"], 2))
-        entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
-            f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
-            f"(rms {got['rmsRelativeError']:.0%})")
-        why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
-                              f"order a 503) in the newest folder of the machine with some",
-               "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
-                              f"(orders filling its inboxes)"}
-        for name in ("refusedCost", "waitingCost"):
-            if got[name] is not None:
-                entry[name] = _r(got[name])
-                entry["from"][name] = why[name]
-        return got
-    return None
 
 
 def _db_cpu_of(run: dict) -> float | None:
@@ -333,11 +443,11 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
             if not rs:
                 continue
             want = _default_engines(designs, k)
-            e = min({int(r["engines"]) for r in rs}, key=lambda n: (n != want, n))
-            xs = [_db_cpu_of(r) for r in rs if int(r["engines"]) == e]
+            e = min({int(r.get("engines") or 0) for r in rs}, key=lambda n: (n != want, n))
+            xs = [_db_cpu_of(r) for r in rs if int(r.get("engines") or 0) == e]
             if _median(xs) is not None:
                 per_design[k] = _median(xs)
-                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r["engines"]) == e]
+                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r.get("engines") or 0) == e]
         if per_design:
             ceiling = _median(ceilings)
             shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_design.items()))
@@ -375,8 +485,8 @@ def _pairs(f: _Folder, key: str, persist: str) -> dict:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
     by: dict = {}
     for k, r in f.runs:
-        if k == key and r.get("persist") == persist and r.get("rate") is None and _no_wait(r):
-            by.setdefault(r["dbLatencyMs"], {}).setdefault(int(r["engines"]), []).append(r)
+        if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
+            by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
@@ -466,37 +576,11 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
                   if kk == k and r.get("persist") == persist and r.get("rate")
                   and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
             if rs:
-                engines = int(_median([r["engines"] for r, _ in rs]))
+                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
                 out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
                                      f"the median peak of {len(rs)} open-loop runs in "
                                      f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
     return out
-
-
-def _unstacked(key: str) -> str:
-    """A design's key without its STACK setting: java-akka STACK=pekko and java-akka are one design."""
-    return " ".join(t for t in key.split() if not t.startswith("STACK="))
-
-
-def runtime_light_rss(light_rss: dict, designs: list[Design], key: str, persist: str) -> tuple | None:
-    """A design without open-loop runs of its own: the median light-load peak of the designs of its runtime that
-    have some (None: none has). Below saturation a JVM's RSS is its collector's initial heap and the JVM's own
-    (the machine's memory, not the design, sets that heap), so another JVM design's light peak is nearer than this
-    design's saturation peak, where the heap has grown towards its limit."""
-    runtime = {d.key: d.variant.runtime for d in designs}
-    mine = runtime.get(key)
-    # the same design on its other stack first (java-spray-async on Pekko: Akka HTTP's fork holds the heap Akka
-    # HTTP holds); node-engine's rows are not one design on two stacks (one process against five)
-    twin = [v for (k, p), v in light_rss.items() if p == persist and k != key and _unstacked(k) == _unstacked(key)]
-    if twin:
-        return twin[0][0], twin[0][1], "no open-loop runs of its own: its other stack's light-load peak"
-    same = [v for (k, p), v in light_rss.items() if p == persist and k != key and runtime.get(k) == mine]
-    if mine is None or not same:
-        return None
-    rss = _median([v[0] for v in same])
-    engines = int(_median([v[1] for v in same]))
-    return rss, engines, (f"no open-loop runs of its own: the median light-load peak of the {len(same)} other "
-                          f"{mine} designs with some")
 
 
 def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
@@ -540,86 +624,70 @@ def fill_from_other_machines(sets: list[dict]) -> None:
             if other is s:
                 continue
             for persist in PERSISTS:
-                _designs_from(s, other, persist)
+                mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
+                        if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
+                theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
+                ratio, both = _ratio(mine, theirs)
+                if ratio is None:
+                    continue
+                for k, v in other["designs"].items():
+                    if persist in v and persist not in s["designs"].get(k, {}):
+                        e = dict(v[persist])
+                        e["from"] = dict(e["from"])
+                        e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
+                        e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+                        for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
+                            if e.get(us) is not None:
+                                e[us] = _r(e[us] * ratio, 2)
+                        if e.get("saturationOrders"):
+                            # a machine this much slower per order saturates at this many fewer orders
+                            e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+                            if e.get("saturationSales"):
+                                e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
+                        e["saturationByCpus"] = [{**pt, "orders": _r(pt["orders"] / ratio, 0),
+                                                  "sales": _r(pt["sales"] / ratio, 0)}
+                                                 for pt in e.get("saturationByCpus") or []]
+                        # a latency is the machine's own answer time: another machine's is no figure of this one
+                        e["latency"] = None
+                        theirs_name = other["machine"]["cpuModel"]
+                        e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
+                                     for name, how in e["from"].items()}
+                        e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
+                                                      f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
+                                                      f"machines' ratio over {', '.join(both)}")
+                        e["from"]["latency"] = "not measured on this machine: no latency figure"
+                        s["designs"].setdefault(k, {})[persist] = e
             # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
             for k, v in s["designs"].items():
                 for persist, e in v.items():
                     o = other["designs"].get(k, {}).get(persist)
-                    if o:
-                        _ratios_from(e, o, other["machine"]["cpuModel"])
-        _machine_figures_from(s, sets)
-
-
-def _designs_from(s: dict, other: dict, persist: str) -> None:
-    """The designs set S lacks in PERSIST, from set OTHER, their CPU scaled by the machines' ratio over the
-    designs both measured."""
-    mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
-            if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
-    theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
-    ratio, both = _ratio(mine, theirs)
-    if ratio is None:
-        return
-    for k, v in other["designs"].items():
-        if persist in v and persist not in s["designs"].get(k, {}):
-            e = _scaled(v[persist], ratio)
-            theirs_name = other["machine"]["cpuModel"]
-            e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
-                         for name, how in e["from"].items()}
-            e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
-                                          f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
-                                          f"machines' ratio over {', '.join(both)}")
-            s["designs"].setdefault(k, {})[persist] = e
-
-
-def _scaled(entry: dict, ratio: float) -> dict:
-    """A copy of a design's ENTRY on a machine RATIO times slower per order: its µs times RATIO, its saturation
-    ÷ RATIO."""
-    e = dict(entry)
-    e["from"] = dict(e["from"])
-    e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
-    for us in ("cycleUs", "fixedUsPerS", "orderUs"):      # absent where the fit left the term out
-        if e.get(us) is not None:
-            e[us] = _r(e[us] * ratio, 2)
-    if e.get("saturationOrders"):
-        # a machine this much slower per order saturates at this many fewer orders
-        e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
-        if e.get("saturationSales"):
-            e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
-    return e
-
-
-def _ratios_from(e: dict, o: dict, theirs: str) -> None:
-    """Memory per engine and ρ that design entry E could not measure on its machine, from O of machine THEIRS."""
-    if (e["from"].get("rssPerEngineMb", "").startswith("one engine count")
-            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
-        e["rssPerEngineMb"] = o["rssPerEngineMb"]
-        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
-            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * e["rssEngines"]), 1)
-        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {theirs}'s, {o['from']['rssPerEngineMb']}"
-    if (e["from"].get("refusedCost", "").startswith("no cell that refused")
-            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
-        e["refusedCost"] = o["refusedCost"]
-        e["from"]["refusedCost"] = f"no cell on this machine: {theirs}'s, {o['from']['refusedCost']}"
-
-
-def _machine_figures_from(s: dict, sets: list[dict]) -> None:
-    """The database's own round trip, its fsync and the sales per order that set S lacks, from the first of SETS
-    with one."""
-    if s["dbOwnMs"]["value"] is None:
-        known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
-        if known:
-            s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
-                            "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
-    if s.get("fsyncMs") is None:
-        known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
-        if known:
-            # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
-            s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
-                            f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
-    if s["salesPerOrder"]["value"] is None:
-        known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
-        if known:
-            s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
+                    if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+                            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
+                        e["rssPerEngineMb"] = o["rssPerEngineMb"]
+                        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
+                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
+                                                      f"{o['from']['rssPerEngineMb']}"
+                    if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")
+                            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
+                        e["refusedCost"] = o["refusedCost"]
+                        e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
+                                                   f"{o['from']['refusedCost']}"
+        if s["dbOwnMs"]["value"] is None:
+            known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
+            if known:
+                s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
+                                "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
+        if s.get("fsyncMs") is None:
+            known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
+            if known:
+                # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
+                s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
+                                f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
+        if s["salesPerOrder"]["value"] is None:
+            known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
+            if known:
+                s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
 def slowed_database(doc: dict) -> bool:
@@ -647,11 +715,15 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
         loaded.append(_Folder(doc, name, designs))
         by_machine.setdefault(machine_of(doc), []).append(loaded[-1])
     shape_folders = [_Folder(*read(f), designs) for f in shape_from] if shape_from else loaded
-    shapes = shapes_of(shape_folders, [d.key for d in designs])
-    light_rss = light_rss_of(shape_folders, [d.key for d in designs])
+    keys = [d.key for d in designs]
+    shapes = shapes_of(shape_folders, keys)
+    light_rss = light_rss_of(shape_folders, keys)
     if not by_machine:
         raise ValueError(f"no run against a free database among {', '.join(slowed) or 'the folders given'}")
-    sets = [fit_machine(fs, designs, shapes, light_rss) for fs in by_machine.values()]
+    # memory from the design's own open-loop runs: the machine's first, else the shape's (the same design)
+    sets = [fit_machine(fs, designs, shapes, {**light_rss, **light_rss_of(fs, keys)}) for fs in by_machine.values()]
+    for s, fs in zip(sets, by_machine.values()):
+        add_measured(s, fs, shape_folders, keys)
     for s in sets:
         s["fsyncMs"] = _fsync_for(s["machine"], fsync_probes or [])
         if slowed:
@@ -667,4 +739,4 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
 def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
                  fsync_probes: list[dict] | None = None) -> dict:
     return params.document(fit(folders, designs, shape_from, fsync_probes),
-                           about="the model's parameters (docs/model.md), fitted by ./tradebench predict --fit")
+                           about="the model's parameters (docs/model.md), fitted by ./tradebench predict fit")

@@ -7,8 +7,8 @@ the OS, the disk is synced once a second). F is the difference of the two round 
 in flight no other commit shares its fsync: this is the fsync alone, the time group commit spreads over
 the commits in flight together.
 
-`./tradebench predict --probe-fsync` writes the figure to a small JSON file, a fit input beside the
-results folders (`./tradebench predict --fit RUN... --fsync FILE`).
+`./tradebench predict probe-fsync` writes the figure to a small JSON file, a fit input beside the
+results folders (`./tradebench predict fit RUN... --fsync FILE`).
 """
 from __future__ import annotations
 
@@ -76,5 +76,5 @@ def document(figure: dict, command: str) -> dict:
 def read(path: str | Path) -> dict:
     doc = json.loads(Path(path).read_text())
     if doc.get("kind") != "fsync-probe" or "fsyncMs" not in doc:
-        raise ValueError(f"{path}: not an fsync probe (./tradebench predict --probe-fsync writes one)")
+        raise ValueError(f"{path}: not an fsync probe (./tradebench predict probe-fsync writes one)")
     return doc

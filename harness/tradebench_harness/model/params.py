@@ -2,7 +2,7 @@
 
 A parameter file holds one set per machine (its CPU model and core count), each fitted from
 results folders by fit.py. The committed file, `parameters.json` beside this module, holds the sets
-fitted from the runs in docs/results; `./tradebench predict --fit RUN...` writes a set of the user's
+fitted from the runs in docs/results; `./tradebench predict fit RUN...` writes a set of the user's
 own (by default `.tradebench/model-parameters.json`).
 
 A set:
@@ -16,7 +16,15 @@ A set:
      "fsyncMs": {"value", "probeMs", "durableProbeMs", "from"}: what one fsync adds to a commit (a durable database),
      "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "saturationSales", "loadExponent", "cycleUs",
                                  "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
-                                 "from": {figure: how it was obtained}}}}}
+                                 "saturationByCpus": [{"cpus", "layout", "orders", "sales"}]: per CPU count,
+                                 "marginBoundFraction": the share of its bound a named setting may ask,
+                                 "latency": [[rate, p50 ms, p99 ms]]: its measured curve,
+                                 "from": {figure: how it was obtained}}}},
+     "measured": {"rates", "roundTripMs", "variantCpus", "layouts", "persist"}: what its runs measured,
+     "heldOut": {"folders", "cells", "score", "intervals", "coverage"}: its check on runs it was not fitted on
+                (accuracy.py), absent where it has none,
+     "calibration": {"measuredAt", "probeMs", "saturationOrders", ...}: a set of ./tradebench calibrate, known by
+                    these figures (calibrated())}
 """
 from __future__ import annotations
 
@@ -51,9 +59,25 @@ def same_machine(machine: dict, cpu_model: str | None, cores: int | None) -> boo
 
 
 def for_machine(doc: dict, cpu_model: str | None, cores: int | None) -> dict | None:
-    """The set fitted on a machine like this one (same CPU model and cores), the newest first."""
-    found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores)]
+    """The set fitted on a machine like this one (same CPU model and cores), the newest first (a set of
+    `./tradebench calibrate` is not chosen by a name: calibrated())."""
+    found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores) and not s.get("calibration")]
     return max(found, key=newest_source) if found else None
+
+
+def calibrated(doc: dict, cores: int | None) -> dict | None:
+    """The newest set `./tradebench calibrate` measured on a machine of CORES CPUs (a file of this checkout's
+    state: the machine it runs on), identified by its measured figures, not by the CPU's name."""
+    found = [s for s in doc["sets"] if s.get("calibration") and (cores is None or s["machine"].get("cores") == cores)]
+    return max(found, key=lambda s: s["calibration"].get("measuredAt") or "") if found else None
+
+
+def identity(s: dict) -> str:
+    """A calibrated set's identity: the figures it measured (each design's saturation, the insert's round trip)."""
+    c = s.get("calibration") or {}
+    sat = ", ".join(f"{k} {v:,.0f}" for k, v in sorted((c.get("saturationOrders") or {}).items()))
+    return (f"{s['machine'].get('cores')} CPUs, one INSERT {c.get('probeMs')} ms, saturation orders/s: {sat}; "
+            f"measured {c.get('measuredAt')}")
 
 
 def newest_source(s: dict) -> str:
@@ -61,6 +85,8 @@ def newest_source(s: dict) -> str:
 
 
 def describe(s: dict) -> str:
+    if s.get("calibration"):
+        return f"calibrated here: {identity(s)}"
     m = s.get("machine", {})
     runs = ", ".join(src.get("folder") or src.get("runId", "?") for src in s.get("sources", []))
     shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"
@@ -91,7 +117,10 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
                    waiting_cost=None if entry.get("waitingCost") is None else float(entry["waitingCost"]),
                    insert_overhead_ms=_term(entry, "insertOverheadMs"),
                    rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
-                   rss_per_engine_mb=_term(entry, "rssPerEngineMb"))
+                   rss_per_engine_mb=_term(entry, "rssPerEngineMb"),
+                   saturation_points=list(entry.get("saturationByCpus") or []),
+                   margin_bound_fraction=entry.get("marginBoundFraction"),
+                   latency=entry.get("latency"))
 
 
 def machine(s: dict, cores: float | None = None) -> Machine:
@@ -111,10 +140,10 @@ def database(s: dict, persist: str, cores: float | None = None, durable: bool = 
     us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")
     if cores is not None and us is None:
         raise ValueError(f"no CPU per sale of the database in {persist} in this parameter set: fit it from a "
-                         f"compare or sweep (./tradebench predict --fit RUN)")
+                         f"compare or sweep (./tradebench predict fit RUN)")
     fsync = (s.get("fsyncMs") or {}).get("value")
     if durable and fsync is None:
-        raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict --probe-fsync "
+        raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict probe-fsync "
                          "and fit with --fsync FILE")
     return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
                     fsync_ms=float(fsync) if durable else 0.0)

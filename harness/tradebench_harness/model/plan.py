@@ -5,11 +5,24 @@ ENGINES, DELAY_MS, PRODUCTS, its database connections) and a parameter set's fig
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import params
 from .designs import Design
-from .predict import MAX_SETTING, Database, Prediction, at_saturation, in_flight_needed, predict, smallest_setting
+from .predict import (
+    LEAST_MARGIN,
+    MAX_SETTING,
+    Database,
+    Prediction,
+    Scaled,
+    at_saturation,
+    in_flight_needed,
+    in_flight_with_margin,
+    latency_at,
+    predict,
+    saturation_at,
+    smallest_setting,
+)
 
 
 @dataclass
@@ -22,6 +35,7 @@ class Plan:
     connections: int | None       # database connections at those settings (or as configured)
     why_not: str = ""             # why no setting carries it (cores, products)
     figures_from: str = ""        # "" or why its figures are missing on this machine
+    latency: tuple | None = None  # (p50 ms, p99 ms, "" or how it was extrapolated) where it carries the load
 
     @property
     def carries(self) -> bool:
@@ -41,15 +55,34 @@ def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms
                    db_sales=db.capacity() if db else None, waiting_share=waiting_share)
 
 
-def saturation(design: Design, persist: str, pset: dict, rtt_ms: float,
-               db: Database | None = None) -> tuple[float, str, int | None] | None:
+def saturation(design: Design, persist: str, pset: dict, rtt_ms: float, db: Database | None = None,
+               cpus: float | None = None, layout: str = "shared") -> tuple[float, str, int | None, str]:
     """What DESIGN as configured stores in a closed loop with no pause (a compare): (sales/s, its limit, in
-    flight); without figures for it on this machine only Little's law and the database bound it (sales/s
-    inf and limit "none" when neither does)."""
+    flight, "" or how its saturation was extrapolated to CPUS in LAYOUT); without figures for it on this machine
+    only Little's law and the database bound it (sales/s inf and limit "none" when neither does)."""
     fig = params.figures(pset, design.key, persist)
     n = _in_flight(design, persist, {})
+    note = ""
+    if fig is not None and cpus is not None:
+        scaled, note = scaled_saturation(fig, cpus, layout)
+        if scaled is not None:
+            fig = replace(fig, saturation_orders=scaled.orders, saturation_sales=scaled.sales)
     sales, limit = at_saturation(rtt_ms, n, fig, params.machine(pset), db.capacity() if db else None)
-    return sales, limit, n
+    return sales, limit, n, note
+
+
+def scaled_saturation(fig, cpus: float, layout: str) -> tuple[Scaled | None, str]:
+    """The design's saturation at CPUS in LAYOUT from its measured points (predict.saturation_at), and "" or what
+    was extrapolated: the count, or the layout (no run of it: the other layout's points)."""
+    pts = [p for p in fig.saturation_points if (p.get("layout") or "shared") == layout]
+    note = ""
+    if not pts and fig.saturation_points:
+        pts = fig.saturation_points
+        note = f"layout {layout}: no run of it, its other layout's"
+    if not pts:
+        return None, ""
+    got = saturation_at(pts, cpus)
+    return got, "; ".join(x for x in (note, got.note if got else "") if x)
 
 
 def _in_flight(design: Design, persist: str, overrides: dict) -> int | None:
@@ -65,8 +98,9 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
          db: Database | None = None) -> Plan:
     base = predict_design(design, persist, pset, rate, rtt_ms, cores, db=db)
     missing = "" if params.figures(pset, design.key, persist) else "no CPU or memory figures for it on this machine"
-    if base.carries:
-        return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing)
+    if base.carries and _within_margin(base, params.figures(pset, design.key, persist), rtt_ms):
+        return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
+                    latency=_latency(pset, design, persist, rate))
     if base.db_sales is not None and base.db_sales < base.offered_sales:
         # a busy database's capacity is its cores ÷ its CPU per sale: more inserts in flight only queue in it
         return Plan(design, persist, base, None, None, _connections(design, {}),
@@ -79,7 +113,8 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
                             f"for {rate:,.0f} orders/s (given {params.machine(pset, cores).cores:g})",
                     figures_from=missing)
     fig = params.figures(pset, design.key, persist)
-    need = in_flight_needed(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
+    need = in_flight_with_margin(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0,
+                                 fig.margin_bound_fraction if fig else None)
     for knob in design.knobs(persist):
         start = design.number(knob) or 1
         most = MAX_SETTING
@@ -92,15 +127,53 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
             continue
         p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v}, db=db)
         if p.carries:
-            return Plan(design, persist, base, {knob: v}, p, _connections(design, {knob: v}), figures_from=missing)
+            return Plan(design, persist, base, {knob: v}, p, _connections(design, {knob: v}), figures_from=missing,
+                        latency=_latency(pset, design, persist, rate))
+        if base.carries:
+            return _without_margin(design, persist, pset, base, rate, missing)
         return Plan(design, persist, base, None, p, _connections(design, {knob: v}),
                     why_not=f"with {knob}={v} ({need} in flight) its {p.limit} still limit it", figures_from=missing)
+    if base.carries:
+        return _without_margin(design, persist, pset, base, rate, missing)
+    least = in_flight_needed(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
+    for knob in design.knobs(persist):
+        # the margin is out of reach: the most the setting allows, if Little's law's least is within it
+        most = design.number("PRODUCTS") if knob == "ENGINES" and design.number("PRODUCTS") else None
+        if most is None or (design.in_flight(persist, {knob: most}) or 0) < least:
+            continue
+        p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: most}, db=db)
+        if p.carries:
+            return Plan(design, persist, base, {knob: most}, p, _connections(design, {knob: most}),
+                        figures_from=missing, latency=_latency(pset, design, persist, rate),
+                        why_not=f"{need} in flight would keep the margin its measured runs stored 95 % at; "
+                                f"{knob} stops at {most}")
     knobs = ", ".join(design.knobs(persist)) or "none"
     return Plan(design, persist, base, None, None, _connections(design, {}),
                 why_not=f"{need} inserts in flight needed; no setting of its ({knobs}) reaches that"
                         + (f" (ENGINES stops at PRODUCTS={design.number('PRODUCTS')})"
                            if "ENGINES" in design.knobs(persist) else ""),
                 figures_from=missing)
+
+
+def _without_margin(design: Design, persist: str, pset: dict, base: Prediction, rate: float, missing: str) -> Plan:
+    """BASE carries the load as configured, closer to its bound than its measured runs stored 95 % at, and no
+    setting of its gives more room: as configured, said so."""
+    return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
+                latency=_latency(pset, design, persist, rate),
+                why_not="closer to its bound than its measured runs stored 95 % of their load at")
+
+
+def _within_margin(p: Prediction, fig, rtt_ms: float) -> bool:
+    """P (carrying its load) asks no more of its bound than the design's measured runs stored 95 % of their load at."""
+    if p.in_flight is None or fig is None or not fig.margin_bound_fraction:
+        return True
+    share = min(1.0, max(LEAST_MARGIN, fig.margin_bound_fraction))
+    return p.offered_sales * rtt_ms / 1000.0 <= p.in_flight * share + 1e-9
+
+
+def _latency(pset: dict, design: Design, persist: str, rate: float) -> tuple | None:
+    fig = params.figures(pset, design.key, persist)
+    return latency_at(fig.latency, rate) if fig else None
 
 
 def _us(pset, design, persist) -> float:

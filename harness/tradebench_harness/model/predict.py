@@ -42,6 +42,9 @@ class Figures:
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
     saturation_sales: float | None = None    # the sales/s that saturation run stored (some orders it answered 503)
+    saturation_points: list = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
+    margin_bound_fraction: float | None = None   # the share of its bound a named setting may ask (fit.margins)
+    latency: list | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
 
 
 @dataclass
@@ -251,3 +254,84 @@ def smallest_setting(reaches, start: int, most: int = MAX_SETTING) -> int | None
         else:
             lo = mid
     return hi
+
+
+@dataclass
+class Scaled:
+    """A saturation figure at a count of CPUs, from the counts measured (sweep --cores), and how it was had."""
+    orders: float
+    sales: float
+    measured: bool          # a count measured (or between two measured counts)
+    note: str               # "" where measured; else the rule that extrapolated it
+
+
+#: beyond the largest measured count, a core adds at most what the last one added on average (no superlinear gain)
+def saturation_at(points: list[dict], cpus: float) -> Scaled | None:
+    """The saturation orders/s and sales/s at CPUS from POINTS ([{"cpus", "orders", "sales"}], one layout).
+
+    Between two measured counts: linear interpolation. Beyond the largest: linear in the count from the last two
+    points, its slope at least 0 and at most the last point's figure per CPU (capped: proportional at most).
+    Below the smallest, or with one count measured: proportional to the count through zero. None: no point."""
+    pts = sorted((float(p["cpus"]), float(p["orders"]), float(p["sales"])) for p in points
+                 if p.get("cpus") and p.get("orders"))
+    if not pts:
+        return None
+    counts = [c for c, _, _ in pts]
+    for c, o, s in pts:
+        if abs(c - cpus) < 1e-9:
+            return Scaled(o, s, True, "")
+    if counts[0] < cpus < counts[-1]:
+        for (c0, o0, s0), (c1, o1, s1) in zip(pts, pts[1:]):
+            if c0 <= cpus <= c1:
+                t = (cpus - c0) / (c1 - c0)
+                return Scaled(o0 + t * (o1 - o0), s0 + t * (s1 - s0), True, "")
+    shown = ", ".join(f"{c:g}" for c in counts)
+    if cpus < counts[0] or len(pts) == 1:
+        c, o, s = pts[0] if cpus < counts[0] else pts[-1]
+        return Scaled(o * cpus / c, s * cpus / c, False,
+                      f"CPUs {cpus:g}: measured at {shown} only; proportional to the count from {c:g}")
+    (c0, o0, s0), (c1, o1, s1) = pts[-2], pts[-1]
+    slope_o = min(max(0.0, (o1 - o0) / (c1 - c0)), o1 / c1)
+    slope_s = min(max(0.0, (s1 - s0) / (c1 - c0)), s1 / c1)
+    return Scaled(o1 + slope_o * (cpus - c1), s1 + slope_s * (cpus - c1), False,
+                  f"CPUs {cpus:g}: above the largest measured {c1:g}; linear from {c0:g} and {c1:g}, at most "
+                  f"proportional")
+
+
+def latency_at(points: list | None, rate: float) -> tuple[float, float, str] | None:
+    """p50 and p99 (ms) at RATE orders/s from a design's measured curve POINTS ([[rate, p50, p99]], its cells that
+    stored their load): linear between measured rates; below the least, the least's; above the largest, linear
+    from the last two (never below the last), said to be extrapolated. None: no curve."""
+    if not points:
+        return None
+    pts = sorted((float(r), float(a), float(b)) for r, a, b in points)
+    if rate <= pts[0][0]:
+        return pts[0][1], pts[0][2], ("" if rate >= pts[0][0] * 0.999 else
+                                      f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
+    for (r0, a0, b0), (r1, a1, b1) in zip(pts, pts[1:]):
+        if r0 <= rate <= r1:
+            t = (rate - r0) / (r1 - r0)
+            return a0 + t * (a1 - a0), b0 + t * (b1 - b0), ""
+    if len(pts) < 2:
+        return pts[-1][1], pts[-1][2], f"above the largest rate measured ({pts[-1][0]:,.0f}/s): its figure"
+    (r0, a0, b0), (r1, a1, b1) = pts[-2], pts[-1]
+    t = (rate - r1) / (r1 - r0)
+    return (max(a1, a1 + t * (a1 - a0)), max(b1, b1 + t * (b1 - b0)),
+            f"above the largest rate measured ({r1:,.0f}/s): linear from its last two rates")
+
+
+#: a margin below this (more than 4 times Little's law's least) is not one more in flight buys: the runs lost load
+#: for another reason (an adaptive limit backing off, a cycle's pause); the named setting stops at 4 times the least
+LEAST_MARGIN = 0.25
+
+
+def in_flight_with_margin(sales_per_s: float, rtt_ms: float, overhead_ms: float = 0.0,
+                          bound_fraction: float | None = None) -> int:
+    """The inserts in flight a named setting keeps: Little's law's least, and at least what keeps the load within
+    BOUND_FRACTION of N ÷ RTT (the share of its bound the design's measured runs asked and still stored 95 % of
+    their load); None: Little's law's least alone."""
+    least = in_flight_needed(sales_per_s, rtt_ms, overhead_ms)
+    if not bound_fraction or bound_fraction <= 0:
+        return least
+    share = min(1.0, max(LEAST_MARGIN, bound_fraction))
+    return max(least, math.ceil(sales_per_s * rtt_ms / 1000.0 / share - 1e-9))

@@ -1,0 +1,46 @@
+"""`./tradebench calibrate`, for real and short: one design, seconds-long windows, on the private database. The
+parameter file is written, identified by what it measured, scored on its held-out window, and `predict` uses it
+and says so."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.system   # starts java-threads and the private database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
+    env = dict(os.environ, TB_ROOT=str(ROOT))
+    out = tmp_path / "params.json"
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "calibrate", "--variants", "java-threads",
+                        "--loads", "200,400,800", "--held-out-load", "600", "--held-out-latency", "2",
+                        "--window", "2", "--settle", "1", "--jit-warmup-max", "0", "--out", str(out)],
+                       env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-3000:] + r.stdout[-2000:]
+    doc = json.loads(out.read_text())
+    (s,) = [x for x in doc["sets"] if x.get("calibration")]
+    cal = s["calibration"]
+    assert cal["saturationOrders"]["java-threads"] > 0 and cal["probeMs"] > 0
+    assert s["machine"]["cores"] == os.cpu_count()
+    threads = s["designs"]["java-threads"]["per-sale"]
+    assert threads["cpuUsPerOrder"] > 0 and threads["latency"] and threads["rssBaseMb"] > 0
+    assert not threads["from"]["cpuUsPerOrder"].startswith("not measured")
+    # a design it did not run comes from the committed sets, said so
+    assert s["designs"]["java-virtual"]["per-sale"]["from"]["cpuUsPerOrder"].startswith("not measured")
+    # held against its held-out window, which it was not fitted from
+    held = s["heldOut"]
+    assert held["cells"] == 1 and held["score"]["sales"]["of"] == 1 and "600/s at +2 ms" in held["folders"][0]
+    fitted = json.loads((Path(cal["folder"]) / "results.json").read_text())
+    assert any(x.get("rate") == 600 for x in fitted["runs"])
+    assert "Accuracy, held against 1 cells" in r.stdout
+
+    p = subprocess.run([sys.executable, "-m", "tradebench_harness", "predict", "--db-latency", "1", "--rate", "500",
+                        "--params", str(out)], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert "Parameters: the parameters given (calibrated here: " in p.stdout
+    assert "java-threads " in p.stdout and "Accuracy, held against 1 cells" in p.stdout

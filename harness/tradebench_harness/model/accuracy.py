@@ -1,0 +1,172 @@
+"""How sure the model is: its score on runs a parameter set was not fitted on, the intervals those runs' residuals
+give every prediction, and how often such intervals cover what was measured.
+
+A residual is a check row's relative error, e = predicted ÷ measured − 1 (check.against), per design and figure.
+A set's interval for a design's figure is its median residual (the design's bias) plus the 2.5 % and 97.5 %
+empirical quantiles (linear between order statistics) of every design's residuals about their own design's
+median: e_lo, e_hi. Measured = predicted ÷ (1 + e), so a prediction P has the interval
+[P ÷ (1 + e_hi), P ÷ (1 + e_lo)]. A design with fewer than MIN_CELLS residuals of a figure takes the quantiles of
+every design's residuals of it (pooled).
+
+Coverage is counted on cells whose residuals did not make the interval: a folder the intervals were drawn from
+is counted leave one cell out (each cell's interval from the others' residuals), any other folder as it is.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+
+#: the figures a check row carries: (its key in a row's errors, the measured field, the predicted field)
+FIGURES = {"sales": ("salesPerMinute", "predictedSalesPerMinute"),
+           "cpu": ("cpuPercent", "predictedCpuPercent"),
+           "rss": ("rssMb", "predictedRssMb"),
+           "p50": ("p50Ms", "predictedP50Ms"),
+           "p99": ("p99Ms", "predictedP99Ms")}
+#: the error within which a prediction of each figure counts as right (the done-when of the model's protocol)
+TOLERANCE = {"sales": 0.10, "cpu": 0.20, "rss": 0.20, "p50": 0.30, "p99": 0.30}
+#: the interval's quantiles: a 95 % interval
+LOW, HIGH = 0.025, 0.975
+#: residuals a design needs of a figure for a bias of its own; fewer: every design's residuals
+MIN_CELLS = 3
+NAMES = {"sales": "sales", "cpu": "CPU", "rss": "memory", "p50": "p50", "p99": "p99"}
+
+
+def quantile(xs: list[float], q: float) -> float:
+    """The Q quantile of XS, linear between order statistics (numpy's default)."""
+    s = sorted(xs)
+    if len(s) == 1:
+        return s[0]
+    pos = q * (len(s) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (pos - lo) * (s[hi] - s[lo])
+
+
+def residual(row: dict, fig: str) -> float | None:
+    meas, pred = FIGURES[fig]
+    m, p = row.get(meas), row.get(pred)
+    if m is None or p is None or m <= 0 or p <= 0:
+        return None
+    return p / m - 1.0
+
+
+def residuals(rows: list[dict]) -> dict:
+    """{figure: {design: [residuals]}}."""
+    out: dict = {f: {} for f in FIGURES}
+    for r in rows:
+        for f in FIGURES:
+            e = residual(r, f)
+            if e is not None:
+                out[f].setdefault(r["design"], []).append(e)
+    return out
+
+
+def _band(xs: list[float]) -> dict:
+    return {"low": round(quantile(xs, LOW), 4), "high": round(quantile(xs, HIGH), 4), "n": len(xs)}
+
+
+def intervals(rows: list[dict]) -> dict:
+    """{figure: {"pooled": band, "spread": band, "designs": {design: {"median", "n"}}}}: a band {"low", "high", "n"}
+    of residuals. A design's interval is its own median residual (its bias) plus the spread: the quantiles of every
+    design's residuals about its own design's median (how far a cell strays from its design's bias, pooled: a
+    design's dozen cells are too few for 2.5 % and 97.5 % quantiles of their own)."""
+    out = {}
+    for f, by in residuals(rows).items():
+        every = [e for xs in by.values() for e in xs]
+        if not every:
+            continue
+        mids = {d: statistics.median(xs) for d, xs in by.items() if len(xs) >= MIN_CELLS}
+        about = [e - mids[d] for d, xs in by.items() if d in mids for e in xs]
+        out[f] = {"pooled": _band(every), "spread": _band(about) if about else None,
+                  "designs": {d: {"median": round(m, 4), "n": len(by[d])} for d, m in sorted(mids.items())}}
+    return out
+
+
+def band_for(bands: dict | None, design: str, fig: str) -> tuple[dict, str] | None:
+    """The residual band of FIG for DESIGN ("its own": its bias and the spread; "every design's": the pooled
+    residuals), None where there is none."""
+    f = (bands or {}).get(fig)
+    if not f:
+        return None
+    mine = f.get("designs", {}).get(design)
+    if mine and f.get("spread"):
+        return {"low": mine["median"] + f["spread"]["low"], "high": mine["median"] + f["spread"]["high"],
+                "n": mine["n"]}, "its own"
+    return f["pooled"], "every design's"
+
+
+def interval(predicted: float | None, band: dict | None) -> tuple[float, float] | None:
+    """The measured figure's interval around PREDICTED from a residual BAND."""
+    if predicted is None or not band or 1 + band["high"] <= 0 or 1 + band["low"] <= 0:
+        return None
+    return predicted / (1 + band["high"]), predicted / (1 + band["low"])
+
+
+def score(rows: list[dict]) -> dict:
+    """{figure: {"within", "of", "tolerance", "medianError"}}: cells within the figure's tolerance."""
+    out = {}
+    for f in FIGURES:
+        errs = [e for e in (residual(r, f) for r in rows) if e is not None]
+        out[f] = {"within": sum(abs(e) <= TOLERANCE[f] + 1e-12 for e in errs), "of": len(errs),
+                  "tolerance": TOLERANCE[f],
+                  "medianError": round(statistics.median(abs(e) for e in errs), 4) if errs else None}
+    return out
+
+
+def coverage(rows: list[dict], bands: dict | None, leave_one_out: bool = False) -> dict:
+    """{figure: {"covered", "of", "medianWidth"}}: how many ROWS' measured figure lies in the interval around their
+    prediction (from BANDS; LEAVE_ONE_OUT: from the other rows' residuals, for rows BANDS were drawn from), and the
+    median width of those intervals as a share of the prediction."""
+    out = {}
+    for f, (meas, pred) in FIGURES.items():
+        covered, widths = 0, []
+        for i, r in enumerate(rows):
+            if residual(r, f) is None:
+                continue
+            b = intervals(rows[:i] + rows[i + 1:]) if leave_one_out else bands
+            got = band_for(b, r["design"], f)
+            iv = interval(r[pred], got[0] if got else None)
+            if iv is None:
+                continue
+            widths.append((iv[1] - iv[0]) / r[pred])
+            covered += iv[0] <= r[meas] <= iv[1]
+        out[f] = {"covered": covered, "of": len(widths),
+                  "medianWidth": round(statistics.median(widths), 4) if widths else None}
+    return out
+
+
+def held_out(rows: list[dict], folders: list[str], checked_at: str) -> dict:
+    """What a set keeps of its check on FOLDERS (runs it was not fitted on): the score, the residual bands its
+    intervals come from, and their leave-one-cell-out coverage."""
+    return {"folders": folders, "checkedAt": checked_at, "cells": len(rows), "score": score(rows),
+            "intervals": intervals(rows), "coverage": coverage(rows, None, leave_one_out=True)}
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.0f} %"
+
+
+def sentence(pset: dict, borrowed: dict | None = None) -> str:
+    """The answer's closing sentence on accuracy, from the set in use: its score on the runs it was not fitted on
+    and its intervals' coverage there; without such a check, said so (and whose intervals are shown instead)."""
+    h = pset.get("heldOut")
+    if not h:
+        tail = ""
+        if borrowed:
+            tail = (f" The intervals shown are another set's ({borrowed['machine']}, from "
+                    f"{', '.join(borrowed['heldOut']['folders'])}), not this one's.")
+        return ("Accuracy: this parameter set has not been held against runs it was not fitted on, so how close its "
+                "figures are here is not known; ./tradebench calibrate measures this machine and scores itself on a "
+                "run it did not fit." + tail)
+    s, c = h["score"], h.get("coverage") or {}
+    parts = [f"{NAMES[f]} within {_pct(s[f]['tolerance'])} in {s[f]['within']} of {s[f]['of']} cells"
+             for f in FIGURES if s.get(f, {}).get("of")]
+    cov = [f"{NAMES[f]} {c[f]['covered']} of {c[f]['of']} (median width {_pct(c[f]['medianWidth'])})"
+           for f in FIGURES if (c.get(f) or {}).get("of")]
+    head = (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}, which these parameters were not "
+            f"fitted on: {'; '.join(parts) or 'no figure measured there'}.")
+    if h.get("intervalsFrom"):
+        return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']} (too few cells "
+                f"here for quantiles of their own); here they covered {'; '.join(cov) or 'no cell'} (docs/model.md).")
+    return (f"{head} The ranges are 95 % intervals from those cells' residuals; each covered its cell, counted "
+            f"leaving that cell out: {'; '.join(cov)} (docs/model.md).")

@@ -1,0 +1,176 @@
+"""`./tradebench calibrate`: the model's parameters of the machine it runs on, measured in minutes (the measuring
+is cli/calibrate.py's, on the measuring commands' path; this module makes the set of what it measured).
+
+Each design (each variant as configured: its manifest's first row) is started once and measured in short
+windows on one path with the map (measure.execute, through the link, no verify):
+
+  light loads   LOADS orders/s, open loop, next door (+0 ms): the cost below saturation (K, its cycles, m),
+                its memory and its latency curve (p50, p99 per rate)
+  held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
+                every design's bound;
+                the set is scored on it and never fitted from it
+  saturation    a closed loop with no pause, next door: what its CPUs answer and store (c_sat, R_sat), last,
+                so that its grown heap does not reach the light loads' memory
+
+The round trip of each database setting is probed (the one INSERT's own time). The fit (fit.py) then makes one
+parameter set of the run without its held-out cells, fills what the run did not measure from the committed sets
+(said so in each figure's `from`), and identifies the set by what it measured on this machine (its CPUs, the
+INSERT's round trip, each design's saturation), not by the CPU's name. The set is written to
+.tradebench/model-parameters.json (replacing an earlier calibration), where `predict` finds it first and says so.
+
+At the defaults, five designs take about 8 minutes beside the build: per design its start, a JIT warm-up of at
+most JIT_WARMUP_MAX s and five windows of SETTLE + WINDOW s.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import accuracy, check, fit, params
+from .designs import all_designs, key_of
+
+LOADS = (300, 1000, 3000)
+HELD_OUT_LOAD = 2000
+HELD_OUT_LATENCY = 1
+WINDOW = 6
+SETTLE = 2
+JIT_WARMUP_MAX = 20
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    variants: str | None
+    loads: tuple[int, ...]
+    held_out_load: int
+    held_out_latency: int
+    window: int
+    settle: int
+    jit_warmup_max: int
+    out: str | None
+
+
+def options(p: argparse.ArgumentParser) -> None:
+    """The command's options, on the parser the command line gives it."""
+    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant, as configured)")
+    p.add_argument("--loads", default=",".join(map(str, LOADS)), metavar="R,R,R",
+                   help="the light loads, orders/s at +0 ms (at least three cells at two rates or more)")
+    p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
+                   help="orders/s of the window the set is scored on and not fitted from")
+    p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
+                   help="ms added to its round trip")
+    p.add_argument("--window", type=int, default=WINDOW, metavar="S", help="measured seconds of each window")
+    p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
+    p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
+                   help="a JVM design's JIT warm-up bound")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="the parameter file to write (default .tradebench/model-parameters.json, which predict reads)")
+
+
+def options_of(a: argparse.Namespace) -> CalibrateOptions:
+    try:
+        loads = tuple(int(x) for x in str(a.loads).split(",") if x)
+    except ValueError:
+        raise SystemExit(f"tradebench: error: --loads: whole orders/s, comma-separated (got {a.loads!r})") from None
+    numbers = [*loads, a.held_out_load, a.window]
+    if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.settle < 0 \
+            or a.jit_warmup_max < 0:
+        raise SystemExit("tradebench: error: calibrate needs two light loads or more, and positive loads and window")
+    if a.held_out_load in loads and a.held_out_latency == 0:
+        raise SystemExit("tradebench: error: the held-out window must differ from the fit's cells (its load or latency)")
+    return CalibrateOptions(a.variants, loads, a.held_out_load, a.held_out_latency, a.window, a.settle,
+                            a.jit_warmup_max, a.out)
+
+
+def held_out(run: dict, o: CalibrateOptions) -> bool:
+    return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
+
+
+def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) -> int:
+    """The parameter set of the calibration's results DOC (in FOLDER), scored on its held-out cells, written."""
+    out = out or sys.stdout
+    designs = all_designs(root)
+    fitted = {**doc, "runs": [r for r in doc["runs"] if not held_out(r, o)]}
+    scored = {**doc, "runs": [r for r in doc["runs"] if held_out(r, o)]}
+    name = Path(folder).name
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / name).mkdir()
+        (Path(tmp) / name / "results.json").write_text(json.dumps(fitted))
+        try:
+            (s,) = fit.fit([Path(tmp) / name], designs)
+        except ValueError as e:
+            print(f"tradebench: calibrate: {e}", file=sys.stderr)
+            return 1
+    for src in s["sources"]:
+        src["folder"] = f"{name} (without its held-out cells)"
+    s["shapeSources"] = []
+    committed = params.load(params.COMMITTED)["sets"]
+    fill_from_committed(s, committed)
+    env = doc.get("environment") or {}
+    sat = {k: e["per-sale"]["saturationOrders"] for k, e in s["designs"].items()
+           if "per-sale" in e and not str(e["per-sale"]["from"].get("cpuUsPerOrder", "")).startswith("not measured")}
+    s["calibration"] = {"measuredAt": doc.get("startedAt"), "command": "./tradebench calibrate", "folder": str(folder),
+                        "probeMs": s["dbOwnMs"]["value"], "saturationOrders": sat,
+                        "heldOut": {"rate": o.held_out_load, "dbLatencyMs": o.held_out_latency},
+                        "cpuModel": env.get("cpuModel")}
+    s["machine"] = {"cores": env.get("cores"), "memoryGb": env.get("memoryGb"), "cpuModel": env.get("cpuModel")}
+    rows = check.against(scored, s, designs)
+    score_on(s, rows, f"{name} (its held-out cells: {o.held_out_load}/s at +{o.held_out_latency} ms)", committed)
+    dest = Path(o.out) if o.out else root / ".tradebench" / "model-parameters.json"
+    try:
+        kept = [x for x in params.load(dest)["sets"] if not x.get("calibration")] if dest.is_file() else []
+    except (ValueError, OSError):
+        kept = []
+    params.save(params.document([s, *kept], about="this machine's parameters (docs/model.md), measured by "
+                                                  "./tradebench calibrate"), dest)
+    print(f"calibrated {len(sat)} designs: {params.identity(s)}", file=out)
+    print(accuracy.sentence(s), file=out)
+    if rows:
+        print(check.table(rows), file=out)
+    print(f"wrote {dest}: ./tradebench predict now uses it (its answer says so)", file=out)
+    return 0 if sat else 1
+
+
+def score_on(s: dict, rows: list[dict], what: str, committed: list[dict]) -> None:
+    """The set's heldOut: its score on ROWS (cells it was not fitted on); its intervals, a few cells being too few
+    for quantiles of their own, are the committed held-out check's, and their coverage here is counted."""
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    donor = max((c for c in committed if c.get("heldOut")), key=lambda c: c["heldOut"].get("checkedAt") or "",
+                default=None)
+    bands = copy.deepcopy(donor["heldOut"]["intervals"]) if donor else accuracy.intervals(rows)
+    s["heldOut"] = {"folders": [what], "checkedAt": now, "cells": len(rows), "score": accuracy.score(rows),
+                    "intervals": bands, "coverage": accuracy.coverage(rows, bands),
+                    "intervalsFrom": (f"the committed {donor['machine'].get('cpuModel')} set's check on "
+                                      f"{', '.join(donor['heldOut']['folders'])}") if donor else "these cells"}
+
+
+def fill_from_committed(s: dict, committed: list[dict]) -> None:
+    """What the calibration did not measure, from the committed sets: a design it did not run (CPU scaled by the
+    machines' ratio over the designs both measured: fit.fill_from_other_machines), and the figures only other
+    commands measure (a design's own time per insert at its bound; the fsync; ρ). Each said in its `from`."""
+    others = copy.deepcopy(committed)
+    for o in others:
+        o.pop("calibration", None)
+    fit.fill_from_other_machines([s, *others])
+    newest = max(committed, key=params.newest_source)
+    for k, modes in s["designs"].items():
+        for persist, e in modes.items():
+            if e.get("insertOverheadMs") is None:
+                theirs = ((newest["designs"].get(k) or {}).get(persist) or {}).get("insertOverheadMs")
+                if theirs is not None:
+                    e["insertOverheadMs"] = theirs
+                    e["from"]["insertOverheadMs"] = (f"not measured by calibrate (no cell at its bound): "
+                                                     f"{newest['machine'].get('cpuModel')}'s")
+    if s.get("fsyncMs") is None and newest.get("fsyncMs"):
+        s["fsyncMs"] = {**newest["fsyncMs"], "from": f"not measured by calibrate: {newest['machine'].get('cpuModel')}'s "
+                                                      f"({newest['fsyncMs']['from']})"}
+
+
+def designs_run(doc: dict, root: Path) -> list[str]:
+    ds = all_designs(root)
+    return sorted({key_of(r, ds) for r in doc.get("runs", [])} - {None})
