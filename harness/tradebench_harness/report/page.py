@@ -1,5 +1,5 @@
 """report.html: one self-contained page (tables, and the charts as embedded
-PNG drawn with matplotlib): sales/min with min–max bars, the ceiling
+PNG drawn with matplotlib): sales/min with its 95 % interval as error bars, the ceiling
 fractions, CPU per process group, the latency distributions of every variant
 on one log-scale percentile chart, the sweep curves, the calibration and the
 environment."""
@@ -50,12 +50,17 @@ def img(name: str, title: str, data: str) -> str:
 
 
 def error_bars(rows, key, scale=1.0):
-    """Medians and the (non-negative) distances to min and max of each row's KEY."""
+    """Medians and the (non-negative) distances to the 95 % interval's ends of each row's KEY (none drawn where
+    the interval is unavailable: one process); a figure without an interval computed: to its min and max."""
     med, lo, hi = [], [], []
     for r in rows:
         s = r.get(key) or {}
         m = (s.get("median") or 0) * scale
         med.append(m)
+        if "low" in s:
+            lo.append(max(0.0, m - s["low"] * scale) if s["low"] is not None else 0.0)
+            hi.append(max(0.0, s["high"] * scale - m) if s["high"] is not None else 0.0)
+            continue
         lo.append(max(0.0, m - (s.get("min") or 0) * scale) if s else 0.0)
         hi.append(max(0.0, (s.get("max") or 0) * scale - m) if s else 0.0)
     return med, lo, hi
@@ -298,8 +303,8 @@ def html(doc: dict) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
-             "<p>Each cell: median (min–max) over the repeats; rows marked ≈ have sales/min ranges that overlap "
-             "another variant's of the same case (a difference within noise). ⚠ drift: the two halves of a measured "
+             f"<p>{h.escape(tables.INTERVAL_TEXT)} Rows marked ≈: no difference in sales/min was detected with "
+             "that row (the 95 % interval of their ratio holds 1). ⚠ drift: the two halves of a measured "
              "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
              "they are what two machines can compare.</p>"]
     head = ["case", "variant", "settings", "sales/min", "orders/s", "orders/s ÷ HTTP ceiling", "sales/s ÷ insert ceiling",
@@ -310,14 +315,7 @@ def html(doc: dict) -> str:
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
                          for g in ("variant", "loadclient", "database"))
-        notes = []
-        if r["withinNoiseOf"]:
-            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
-        if r["driftFlagged"]:
-            notes.append("⚠ drift")
-        notes += tables.jit_note(r)
-        if r.get("articleSalesPerMinute"):
-            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+        notes = tables.row_notes(r, doc)
         body.append([r["case"] or "–", r["variant"], tables.setting_text(r), tables.cell(r["salesPerMinute"]),
                      tables.cell(r["ordersPerSecond"]), tables.cell(r["httpCeilingFraction"], ".1f", True),
                      tables.cell(r["insertCeilingFraction"], ".1f", True), tables.cell(r["p50Ms"], ".2f"),
@@ -344,7 +342,7 @@ def html(doc: dict) -> str:
                                                        for p in profile_rules.PARTS) + "</ul>")
     if rows:
         parts.append("<h2>Charts</h2>")
-        parts.append(img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
+        parts.append(img("sales", "sales/min, median with its 95 % interval (none drawn: one process)", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")))
         parts.append(img("fractions", "ceiling fractions", fractions_chart(rows)))
         parts.append(img("cpu", "CPU per process group", cpu_chart(rows)))
         s = cpu_timeline_chart(doc)
