@@ -167,13 +167,16 @@ def winners(pts: list[dict]) -> list[dict]:
             tied = [p for p in cell[1:] if tie(best, p)]
             rest = [p for p in cell[1:] if p not in tied]
             nxt = cell[1]["salesPerMinute"]["median"] if len(cell) > 1 else None
-            least_tied = min(p["salesPerMinute"]["median"] for p in [best, *tied])
-            over_rest = least_tied / rest[0]["salesPerMinute"]["median"] if tied and rest else None
+            least = min([best, *tied], key=lambda p: p["salesPerMinute"]["median"])
+            over_rest = least["salesPerMinute"]["median"] / rest[0]["salesPerMinute"]["median"] if tied and rest else None
+            # the least of the tied over the best of the rest, with its interval (None: one process each)
+            rest_interval = against(least, rest[0]) if tied and rest else None
             out.append({"at": place, "latencyMs": best.get("latencyMs"), "load": load, "rttMs": best["rttMs"],
                         "winner": best["series"],
                         "salesPerMinute": best["salesPerMinute"]["median"],
                         "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None,
                         "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell),
+                        "overRestInterval": rest_interval,
                         # the verdict of the winner over the next: its ratio's interval (None: one process each)
                         "overNextInterval": verdicts.get(cell[1]["series"]) if len(cell) > 1 else None,
                         "unchecked": [s for s, r in verdicts.items() if (r or {}).get("verdict", verdict.UNKNOWN)
@@ -362,8 +365,12 @@ def model_md(doc: dict) -> list[str]:
 
 
 def ahead_of_rest(w: dict) -> str:
-    """"×N over the rest" for a tie of leaders, or "" (every series tied, or the rest just outside the noise)."""
-    r = w.get("overRest")
+    """"×N over the rest" for a tie of leaders whose least is ahead of the best of the others: by the interval of
+    that ratio where the cells have one ("×N [low–high] over the rest"), else by over 5 % (one process); "" when
+    every series tied or the rest is not told apart."""
+    r, ci = w.get("overRest"), w.get("overRestInterval")
+    if ci and ci.get("low") is not None:
+        return f"×{ci['ratio']:.1f} [{verdict.bracket(ci)}] over the rest" if ci["verdict"] == verdict.AHEAD else ""
     return f"×{r:.1f} over the rest" if r and r >= 1.05 else ""
 
 
