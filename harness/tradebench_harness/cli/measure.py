@@ -475,8 +475,10 @@ def add(sub) -> None:
     p.add_argument("--baseline", metavar="REF",
                    help="each row also built from this commit (a git worktree), measured just before this tree's: "
                         "the summary gives this tree's figures ÷ the baseline's")
-    p.set_defaults(func=cmd_compare, duration=8, warmup="4", jit_warmup_max=20, calibration_duration=5,
-                   calibration_warmup="5")
+    # the first answer in 12 minutes on a 2-core machine, builds included: two fresh processes of each of the five
+    # designs, each two 8 s windows after at most 15 s of JIT warm-up, and a short calibration
+    p.set_defaults(func=cmd_compare, duration=8, warmup="3", jit_warmup_max=15, calibration_duration=4,
+                   calibration_warmup="4")
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
                                      "load (--rates), or sales/min versus ENGINES (--engines)")

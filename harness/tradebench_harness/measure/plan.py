@@ -249,7 +249,8 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calib
         t = u.timing or whole
         java = u.series.variant.runtime == "java"
         start = (8 if java else 3) * max(1, u.series.nodes)
-        out += start * (2 if t.verify else 1) + (25 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
+        # verify: about 10 s of the load client's checks (measured: 10-14 s with the restart on a busy 2-core machine)
+        out += start * (2 if t.verify else 1) + (10 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
         out += first_warm + t.window + 3 + (len(u.windows) - 1) * (t.settle + t.window + 5)
         out += SETTING_SECONDS * sum(1 for _, w in u.windows if w.db_cpu is not None or w.db_durable is not None)
     t = whole

@@ -252,9 +252,12 @@ def point_cells(p: dict) -> list[str]:
             tables.cell(p["salesPerMinute"]),
             (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
             f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
-            " / ".join(tables.fmt(median(p[k]), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms")),
+            " / ".join([tables.fmt(median(p["p50Ms"]), ".1f"), tables.cell(p["p99Ms"], ".1f"),
+                        tables.fmt(median(p["p999Ms"]), ".1f")]),
             cpu_text(p), tables.cell(p["cpuUsPerOrder"], ".1f"),
-            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
+            " / ".join([tables.cell(p["rssMb"], ",.0f"), tables.cell(p.get("liveHeapMb"), ",.0f")]
+                       + [tables.fmt((x or {}).get("median"), ".0f") for x in res[1:]]),
+            tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
             "; ".join(notes)]
 
 
@@ -262,7 +265,7 @@ def head(ax: Axis) -> list[str]:
     """The columns of the table of every point, the axis's second."""
     return ["series", ax.head, "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
             "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
-            "RSS MB / threads / processes", "database connections open", "notes"]
+            "RSS MB / live heap MB (after a collection) / threads / processes", "database connections open", "notes"]
 
 
 
@@ -420,7 +423,7 @@ def along(ax: Axis) -> str:
 
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
     """sales/min along the axis (far: against the round trip, log-log; busy: the database's cores, fewer to the
-    right; durable: not synced, synced), a line per series with its min–max, its bound dashed."""
+    right; durable: not synced, synced), a line per series with its 95 % interval, its bound dashed."""
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
@@ -435,8 +438,11 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
         if got:
             x = [x_of(p, axis) for p in got]
             med = [p["salesPerMinute"]["median"] for p in got]
-            lo = [m - p["salesPerMinute"]["min"] for m, p in zip(med, got)]
-            hi = [p["salesPerMinute"]["max"] - m for m, p in zip(med, got)]
+            # the 95 % interval where the cell has one (none drawn: one process); an older folder: min–max
+            lo = [m - (p["salesPerMinute"]["low"] if p["salesPerMinute"].get("low") is not None else
+                       m if "low" in p["salesPerMinute"] else p["salesPerMinute"]["min"]) for m, p in zip(med, got)]
+            hi = [(p["salesPerMinute"]["high"] if p["salesPerMinute"].get("high") is not None else
+                   m if "high" in p["salesPerMinute"] else p["salesPerMinute"]["max"]) - m for m, p in zip(med, got)]
             ax.errorbar(x, med, yerr=[lo, hi], marker="o", capsize=3, color=col[s], label=s, lw=1.8)
         bs = [p for p in ps if p["bound"]]
         if bs:

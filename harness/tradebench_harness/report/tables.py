@@ -73,10 +73,13 @@ def cost_cell(row: dict) -> str:
 
 
 COST_TEXT = ("What carrying the row's load took, medians over its repeats: the variant's process group's cores "
-             "(100 % of one core = 1.00) and CPU µs per order, its peak RSS, threads and processes, the database "
+             "(100 % of one core = 1.00) and CPU µs per order, its peak RSS (every JVM under one heap policy: the "
+             "environment's heapPolicy) and its live heap after a collection (JVM: after jcmd GC.run; Node: after V8's "
+             "latest full collection of each isolate), each with its 95 % interval, threads and processes, the database "
              "connections it kept open (counted from the kernel after the window; configured in brackets), the "
              "inserts it keeps in flight (its manifest's inFlight), and the latency its clients saw.")
-COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "threads", "processes",
+COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "live heap MB (after a collection)", "threads",
+             "processes",
              "database connections open (configured)", "inserts in flight", "p50 / p99 / p99.9 ms"]
 
 
@@ -87,7 +90,8 @@ def med(s) -> float | None:
 def cost_row(r: dict) -> list[str]:
     cores = med(r["cpuPercent"].get("variant"))
     return [r["case"] or "–", r["variant"], fmt(cores / 100 if cores is not None else None, ".2f"),
-            fmt(med((r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"), fmt(med(r.get("rssMb")), ",.0f"),
+            cell((r.get("cpuUsPerOrderVariant") or (r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"),
+            cell(r.get("rssMb"), ",.0f"), cell(r.get("liveHeapMb"), ",.0f"),
             fmt(med(r.get("threads")), ".0f"), fmt(med(r.get("processes")), ".0f"),
             f"{fmt(med(r.get('dbConnectionsOpen')), '.0f')} ({fmt(r.get('dbConnections'), '.0f')})",
             fmt(r.get("inFlight"), ".0f"),
@@ -185,7 +189,7 @@ def summary_md(doc: dict) -> str:
     lines += verdicts_md(doc)
     lines += unstable_md(doc)
     lines += ["", "## What each row costs", "", COST_TEXT, "", "| " + " | ".join(COST_HEAD) + " |",
-              "| " + " | ".join(["---"] * 2 + ["---:"] * 8) + " |"]
+              "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
     lines += ["| " + " | ".join(cost_row(r)) + " |" for r in doc["summary"]]
     ratios = stats.ratio_rows(doc)
     if ratios:
