@@ -4,9 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.measure import adaptive, memory
+from tradebench_harness.measure import adaptive, memory, plan
 from tradebench_harness.measure.plan import Case, Timing
-from tradebench_harness.measure import plan
 from tradebench_harness.report import intervals, stats, tables, verdict
 from tradebench_harness.run import variants
 
