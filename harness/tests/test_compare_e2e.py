@@ -35,7 +35,8 @@ def compared(ctx, tmp_path_factory):
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
                         "--processes", "2", "--repeat", "1", "--budget", "0",
                         "--duration", "3", "--warmup", "1", "--concurrency", "16",
-                        "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",
+                        "--calibration-duration", "2", "--calibration-warmup", "auto", "--calibration-warmup-max", "6",
+                        "--jit-warmup-max", "6",
                         "--out", str(out)],
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
