@@ -184,3 +184,14 @@ def test_a_spent_budget_stops_the_rows_short_and_says_which(monkeypatch):
     row = stats.summarize(doc["runs"])[0]
     note = "; ".join(tables.row_notes(row, doc))
     assert "stopped short of the target: ±" in note and "(target ±5 %)" in note
+
+
+def test_a_row_whose_latest_process_failed_is_not_measured_again(monkeypatch):
+    monkeypatch.setattr(adaptive.time, "monotonic", lambda: 10.0)
+    rows, a = adaptive_plan()
+    a.initial()
+    doc = sure_doc(rows, 0.30)
+    for r in doc["runs"]:
+        if r["series"] == "node-engine" and r["process"] == 4:
+            r.update(error="the variant died", salesPerMinute=None)
+    assert [u.series.name for u in a.more(doc)] == ["java-threads"]

@@ -95,13 +95,22 @@ class Adaptive:
                         "enoughWindows": len(counted) >= self.goal.min_processes * self.goal.windows}
         return out
 
+    @staticmethod
+    def failing(doc: dict, s: Series) -> bool:
+        """Every window of S's latest process failed: it is not measured again (its errors are in the summary)."""
+        mine = [r for r in doc["runs"] if r.get("series") == s.name]
+        last = max((r.get("process") or 0 for r in mine), default=None)
+        latest = [r for r in mine if (r.get("process") or 0) == last]
+        return bool(latest) and all(r.get("error") for r in latest)
+
     def more(self, doc: dict) -> list[Unit]:
         rows = self.state(doc)
         left = self.goal.budget_s - (time.monotonic() - self.started)
         by_series = {v["series"]: v for v in rows.values()}
         needy = [(s, w) for s, w in self.rows
                  if not (by_series[s.name]["withinTarget"] and by_series[s.name]["enoughWindows"])
-                 and self.processes[s.name] < self.goal.max_processes]
+                 and self.processes[s.name] < self.goal.max_processes
+                 and not self.failing(doc, s)]
         # the least sure first: when the budget holds only part of a round, they get it
         needy.sort(key=lambda sw: -(by_series[sw[0].name]["halfWidth"] or 1.0))
         chosen = []
