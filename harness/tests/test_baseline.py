@@ -3,7 +3,7 @@ summary divides this tree's figures by the baseline's."""
 import subprocess
 from pathlib import Path
 
-from tradebench_harness.report import tables
+from tradebench_harness.report import stats, tables, verdict
 from tradebench_harness.run import baseline, context, variants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,26 +53,41 @@ def test_an_unknown_ref_is_a_clear_error(tmp_path):
         raise AssertionError("an unknown ref was accepted")
 
 
-def spread(m):
-    return {"median": m, "min": m * 0.98, "max": m * 1.02, "n": 3}
+def windows(case, variant, sales, cpu, floor, spread=0.01):
+    """Two processes of two windows each of a row: sales/min and CPU µs/order within ±SPREAD."""
+    out = []
+    for proc, k in ((1, 1), (1, 2), (2, 1), (2, 2)):
+        f = 1 + spread * (1 if (proc + k) % 2 else -1) * (0.5 if k == 2 else 1)
+        out.append({"case": case, "variant": variant, "runtime": "java", "engines": 4, "persist": "per-sale",
+                    "rate": None, "settings": {}, "dbConnections": 8, "repeat": k, "process": f"{case}{variant}{proc}",
+                    "salesPerMinute": sales * f, "ordersPerSecond": sales * f / 60, "p50Ms": 1.0, "p99Ms": 5.0,
+                    "cpu": {"variant": {"cpuPercent": 100.0}, "loadclient": {"cpuPercent": 10.0},
+                            "database": {"cpuPercent": 10.0}},
+                    "cpuUsPerOrder": {"variant": cpu * f, "loadclient": 10.0, "database": 12.0},
+                    "floorCpuUsPerRequest": floor, "floor": "tomcat", "steady": True, "driftFlagged": False})
+    return out
 
 
-def row(case, variant, sales, cpu, floor):
-    return {"case": case, "variant": variant, "salesPerMinute": spread(sales), "cpuUsPerOrderVariant": spread(cpu),
-            "cpuUsPerOrder": {"variant": spread(cpu), "loadclient": spread(10.0), "database": spread(12.0)},
-            "floorCpuUsPerRequest": spread(floor), "ordersPerSecond": spread(sales / 60), "floor": "tomcat"}
-
-
-def test_the_summary_divides_this_trees_figures_by_the_baselines():
-    doc = {"options": {"baseline_cases": ["aaa", "bbb"]}, "environment": {"cores": 2},
-           "summary": [row("aaa", "java-threads", 600_000, 40.0, 15.0), row("bbb", "java-threads", 900_000, 30.0, 15.0),
-                       row("aaa", "java-virtual", 500_000, 50.0, 15.0)]}
+def test_the_summary_gives_this_trees_figures_over_the_baselines_with_a_verdict():
+    runs = (windows("aaa", "java-threads", 600_000, 40.0, 15.0) + windows("bbb", "java-threads", 900_000, 30.0, 15.0)
+            + windows("aaa", "java-virtual", 500_000, 50.0, 15.0)
+            + windows("aaa", "node-engine", 300_000, 80.0, 15.0) + windows("bbb", "node-engine", 301_000, 80.0, 15.0)
+            + windows("aaa", "java-akka", 300_000, 80.0, 15.0) + windows("bbb", "java-akka", 240_000, 95.0, 15.0))
+    doc = {"options": {"baseline_cases": ["aaa", "bbb"]}, "environment": {"cores": 2}, "runs": runs,
+           "summary": stats.summarize(runs)}
     text = "\n".join(tables.baseline_md(doc))
-    line = next(x for x in text.splitlines() if x.startswith("| java-threads"))
-    cells = [c.strip() for c in line.strip("|").split("|")]
-    assert cells[3] == "1.50"                # sales B ÷ A
-    assert cells[4] == "no"                  # 588,000–612,000 and 882,000–918,000 are apart
-    assert cells[6] == "25.0 → 15.0"         # own work: CPU per order less the floor
-    assert cells[7] == "0.60"
-    assert "java-virtual" not in text        # measured at the baseline only: no pair
+
+    def cells(variant):
+        line = next(x for x in text.splitlines() if x.startswith(f"| {variant} "))
+        return [c.strip() for c in line.strip("|").split("|")]
+    c = cells("java-threads")
+    assert c[3].startswith("1.50× [") and c[4].startswith("improvement: 1.50×")
+    assert c[5].startswith("0.75× [")                  # CPU per order B ÷ A
+    assert c[6] == "25.0 → 15.0"                       # own work: CPU per order less the floor
+    assert cells("node-engine")[4].startswith("no difference detected (")
+    assert cells("java-akka")[4].startswith("regression: 0.80×")
+    assert "java-virtual" not in text                  # measured at the baseline only: no pair
+    rows = {x["variant"]: x for x in tables.baseline_rows(doc)}
+    assert verdict.fails(rows["java-akka"]["sales"], 5) and not verdict.fails(rows["java-akka"]["sales"], 25)
+    assert not verdict.fails(rows["node-engine"]["sales"], 5) and not verdict.fails(rows["java-threads"]["sales"], 5)
     assert tables.baseline_md({"options": {}, "summary": []}) == []

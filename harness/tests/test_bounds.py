@@ -81,16 +81,33 @@ def test_the_map_names_the_winner_of_each_cell_and_its_ties():
     for p in pts:
         p["withinNoiseOf"] = []
     ws = {w["latencyMs"]: w for w in answer.winners(pts)}
-    assert ws[0]["winner"] == "a" and ws[0]["ties"] == ["b"] and answer.winner_text(ws[0]) == "tie: a, b"
+    # points measured in one process: no interval, so a tie is each within ±10 % of the other, said so
+    assert ws[0]["winner"] == "a" and ws[0]["ties"] == ["b"]
+    assert answer.winner_text(ws[0]) == "tie: a, b (one process: within ±10 %)"
     assert ws[50]["winner"] == "b" and ws[50]["ties"] == [] and ws[50]["overNext"] == pytest.approx(12.5)
-    assert answer.winner_text(ws[50]) == "b ×12.5"
+    assert answer.winner_text(ws[50]) == "b ×12.5 (no interval: one process)"
     assert ws[0]["overRest"] is None   # every series ties: no rest to be ahead of
     # two leaders within noise of each other, both far ahead of a third: a tie, and by how much it leads
     pts += [pt("c", 50, 50.0, 59_000)]
     pts[-1]["withinNoiseOf"] = []
     w50 = {w["latencyMs"]: w for w in answer.winners(pts)}[50]
     assert w50["ties"] == ["c"] and w50["overRest"] == pytest.approx(59_000 / 4_800)
-    assert answer.winner_text(w50) == "tie: b, c (×12.3 over the rest)"
+    assert answer.winner_text(w50) == "tie: b, c (×12.3 over the rest) (one process: within ±10 %)"
+
+
+def test_a_map_cell_measured_in_processes_is_decided_by_the_interval_of_the_ratio():
+    pts = [pt("a", 0, 0.1, 100_000), pt("b", 0, 0.1, 96_000), pt("c", 0, 0.1, 80_000)]
+    pts[0]["salesByProcess"] = [[100_000.0, 101_000.0], [99_000.0, 100_500.0]]
+    pts[1]["salesByProcess"] = [[96_000.0, 97_000.0], [95_500.0, 96_500.0]]     # 4 % behind, steadily: a lead
+    pts[2]["salesByProcess"] = [[80_000.0, 81_000.0], [79_000.0, 80_500.0]]
+    (w,) = answer.winners(pts)
+    assert w["winner"] == "a" and w["ties"] == [] and w["unchecked"] == []
+    text = answer.winner_text(w)
+    assert text.startswith("a ×1.04 [") and text.endswith("]")
+    # b's processes 10 % apart: no difference detected, though its median is 4 % behind (±10 % would not say)
+    pts[1]["salesByProcess"] = [[91_000.0, 92_000.0], [101_000.0, 102_000.0]]
+    (w,) = answer.winners(pts)
+    assert w["ties"] == ["b"] and answer.winner_text(w).startswith("no difference detected: a, b")
 
 
 def test_the_2014_follow_up_runs_on_the_slow_database_and_its_ratios_name_real_cases(ctx):

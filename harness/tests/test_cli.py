@@ -27,7 +27,8 @@ def test_a_command_that_hands_its_arguments_on_gets_them_as_they_are(argv, func,
 
 def test_the_measuring_commands_get_their_defaults_and_need_the_load_client():
     a = main.parse(["compare"])
-    assert (a.repeat, a.duration, a.engines, a.fresh, a.db_cpu, a.db_durable) == (3, 15, 4, False, None, False)
+    assert (a.repeat, a.duration, a.engines, a.fresh, a.db_cpu, a.db_durable) == (2, 8, 4, False, None, False)
+    assert (a.processes, a.target, a.budget, a.fail_above, a.all_rows) == (2, 5.0, 10.5, None, False)
     assert a.needs_loadclient and not a.raw
     b = main.parse(["bench", "java-threads", "--db-cpu", "0.25", "--db-durable"])
     assert (b.repeat, b.duration, b.db_cpu, b.db_durable) == (1, 30, 0.25, True)

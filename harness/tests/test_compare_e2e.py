@@ -1,5 +1,6 @@
 """The bench/compare end-to-end check: a short real compare of two variants
-(--repeat 2, short fixed windows) against the project's private database;
+(two fresh processes of each, one short fixed window each, no further round)
+against the project's private database;
 its results folder; its report.html opened in headless Chromium."""
 import csv
 import io
@@ -32,8 +33,10 @@ def compared(ctx, tmp_path_factory):
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
-                        "--repeat", "2", "--duration", "3", "--warmup", "1", "--concurrency", "16",
-                        "--calibration-duration", "2", "--calibration-warmup-max", "6", "--jit-warmup-max", "6",
+                        "--processes", "2", "--repeat", "1", "--budget", "0",
+                        "--duration", "3", "--warmup", "1", "--concurrency", "16",
+                        "--calibration-duration", "2", "--calibration-warmup", "auto", "--calibration-warmup-max", "6",
+                        "--jit-warmup-max", "6",
                         "--out", str(out)],
                        env=env, capture_output=True, text=True, timeout=1200)
     (out.parent / "compare.log").write_text(r.stdout + r.stderr)
@@ -46,23 +49,29 @@ def test_the_results_folder_holds_every_file(compared):
     for f in ("results.json", "raw.json.gz", "report.html", "summary.md", "runs.csv"):
         assert (out / f).stat().st_size > 0, f
     rows = list(csv.DictReader(io.StringIO((out / "runs.csv").read_text())))
-    assert [r["variant"] for r in rows] == [v for v in VARIANTS for _ in (1, 2)]
+    assert [r["variant"] for r in rows] == VARIANTS * 2        # round-robin: a process of each, then again
 
 
-def test_each_variant_is_measured_in_windows_of_one_process_and_each_window_real_sales(compared, ctx):
+def test_each_variant_is_measured_in_fresh_processes_and_each_window_real_sales(compared, ctx):
     _, doc, _ = compared
     runs = doc["runs"]
-    assert [(r["variant"], r["repeat"]) for r in runs] == [(v, rep) for v in VARIANTS for rep in (1, 2)]
+    assert [(r["variant"], r["repeat"]) for r in runs] == [(v, rep) for rep in (1, 2) for v in VARIANTS]
     for v in VARIANTS:
-        # one process: the repeats share its pid and its one JIT warm-up
+        # two fresh processes: their own pid, their own process number (what the interval draws from)
         mine = [r for r in runs if r["variant"] == v]
-        assert len({r["pids"]["variant"] for r in mine}) == 1 and mine[0].get("jitWarmup") == mine[1].get("jitWarmup")
+        assert len({r["pids"]["variant"] for r in mine}) == 2 and len({r["process"] for r in mine}) == 2
+        # the live heap after a collection, read after each window (JVM: jcmd; node: --trace-gc)
+        for r in mine:
+            assert r["memory"]["liveHeapMb"] is None or 1 < r["memory"]["liveHeapMb"] < 2000, r["memory"]
+        if v == "java-threads":
+            assert all(r["memory"]["liveHeapMb"] for r in mine)
+    assert "-Xmx512m" in doc["environment"]["variantJvmFlags"] and doc["environment"]["heapPolicy"]
     for r in runs:
         assert not r.get("error"), r.get("error")
         assert r["salesInWindow"] > 0 and r["salesPerMinute"] > 0 and r["ordersPerSecond"] > 0
         assert r["settings"]["ENGINES"] == "4" and "DB_POOL" in r["settings"] and r["settings"]["PERSIST"] == "per-sale"
         # the first window after --warmup, the next after a short settle
-        assert r["warmupMode"] == "fixed" and r["steady"] is None and r["warmupS"] == (1 if r["repeat"] == 1 else 2)
+        assert r["warmupMode"] == "fixed" and r["steady"] is None and r["warmupS"] == 1     # each the first of its process
         assert set(r["halves"]) >= {"firstOrdersPerSecond", "secondOrdersPerSecond", "drift"}
         assert r["driftFlagged"] == (r["drift"] is not None and abs(r["drift"]) > 0.10)
         # the window's latency distribution, from the load client's .hgrm: percentiles rising to 100
@@ -144,7 +153,7 @@ def test_each_runs_ceiling_fractions_divide_by_the_calibration(compared):
         assert r["insertCeilingFraction"] == pytest.approx(r["salesPerSecond"] / ins, rel=1e-3)
 
 
-def test_summary_has_median_min_max_per_variant(compared):
+def test_summary_has_median_and_interval_per_variant(compared):
     out, doc, stdout = compared
     rows = {r["variant"]: r for r in doc["summary"]}
     assert set(rows) == set(VARIANTS)
@@ -153,11 +162,14 @@ def test_summary_has_median_min_max_per_variant(compared):
         s = row["salesPerMinute"]
         assert row["repeats"] == 2 and s["min"] == vals[0] and s["max"] == vals[1]
         assert s["median"] == pytest.approx(sum(vals) / 2)
+        # two processes: an interval, within the two windows' range (the median of a draw of them)
+        assert s["processes"] == 2 and vals[0] <= s["low"] <= s["median"] <= s["high"] <= vals[1]
         assert f"| {v} |" in (out / "summary.md").read_text()
+    assert "## Which row stores more: verdicts" in (out / "summary.md").read_text()
     env = doc["environment"]
     assert env["gitCommit"] and env["cores"] >= 1 and env["jdk"] and env["node"] and env["database"]
     assert env["loadAverageBefore"] and env["cpuModel"]
-    assert doc["options"]["repeat"] == 2
+    assert doc["options"]["repeat"] == 1 and doc["adaptive"]["rows"]
     assert "java-threads" in stdout        # the table is printed at the end
 
 
@@ -165,7 +177,7 @@ def test_diff_of_a_run_with_itself(compared):
     _, doc, _ = compared
     rows = diff.compare(doc, doc)
     assert {r["variant"] for r in rows} == set(VARIANTS)
-    assert all(r["salesPerMinute"]["ratio"] == 1.0 and r["salesPerMinute"]["overlap"] for r in rows)
+    assert all(r["salesPerMinute"]["ratio"] == 1.0 and r["salesPerMinute"]["verdict"] == "no difference" for r in rows)
 
 
 def chromium() -> str:

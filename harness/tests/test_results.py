@@ -41,19 +41,21 @@ def test_hgrm_is_read_as_percentile_and_milliseconds(tmp_path):
     assert len(pts) == 6
 
 
-def test_summary_takes_median_min_max_and_marks_overlapping_ranges():
+def test_summary_takes_median_min_max_and_without_processes_gives_no_interval_nor_tie():
     runs = [run("a", 1, 1000), run("b", 1, 1100), run("c", 1, 5000),
             run("a", 2, 1200), run("b", 2, 1300), run("c", 2, 5200),
             run("a", 3, 1100), run("b", 3, 1500), run("c", 3, 5100),
             run("c", 4, None, error="verify failed")]
     rows = {r["variant"]: r for r in stats.summarize(runs)}
-    assert rows["a"]["salesPerMinute"] == {"median": 1100, "min": 1000, "max": 1200, "n": 3}
+    # windows that do not say their process are one process: no interval, and no verdict between rows
+    assert rows["a"]["salesPerMinute"] == {"median": 1100, "min": 1000, "max": 1200, "n": 3, "low": None,
+                                           "high": None, "processes": 1}
     assert rows["c"]["repeats"] == 3                    # the failed run is left out
-    assert rows["a"]["withinNoiseOf"] == ["b"] and rows["b"]["withinNoiseOf"] == ["a"]
-    assert rows["c"]["withinNoiseOf"] == []
+    assert rows["a"]["withinNoiseOf"] == [] and rows["a"]["unchecked"] == ["b", "c"]
     md = tables.summary_md({"command": "compare", "runId": "x", "summary": list(rows.values()), "runs": runs,
                              "environment": {}, "calibration": None})
-    assert "1,100 (1,000–1,200)" in md and "≈ b" in md
+    assert "1,100 [no interval: 1 process]" in md and "≈ b" not in md
+    assert "b stores 1.18× a (no interval: fewer than 2 processes each)" in md
     assert "verify failed" in md
 
 
@@ -88,9 +90,10 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     j2 = run("j", 2, 600, **{**f, "cpuUsPerOrder": {"variant": 170.0}})
     figures.attach_fractions(j2, cal)
     row = stats.summarize([j, j2])[0]
-    assert row["cpuUsPerOrderVariant"] == {"median": 160.0, "min": 150.0, "max": 170.0, "n": 2}
-    assert tables.cost_cell(row) == "160.0 (150.0–170.0) (×16.0)"
-    assert "160.0 (150.0–170.0) (×16.0)" in tables.summary_md(
+    assert row["cpuUsPerOrderVariant"] == {"median": 160.0, "min": 150.0, "max": 170.0, "n": 2, "low": None,
+                                           "high": None, "processes": 1}
+    assert tables.cost_cell(row) == "160.0 [no interval: 1 process] (×16.0)"
+    assert "160.0 [no interval: 1 process] (×16.0)" in tables.summary_md(
         {"command": "bench", "runId": "t", "summary": [row], "runs": [j, j2], "environment": {}, "calibration": cal})
     assert calibrate.cpu_us_per(None, 5) is None and calibrate.cpu_us_per(50.0, 0) is None
     # with its framework's floor (Tomcat at 50 µs): ×3, named; without a floor of its own, the runtime's server
@@ -100,7 +103,7 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     figures.attach_fractions(n, cal)
     assert t["cpuPerOrderVsFloor"] == 3.0 and t["floorCpuUsPerRequest"] == 50.0
     assert n["cpuPerOrderVsFloor"] == 5.0 and n["floorCpuUsPerRequest"] == 30.0
-    assert tables.cost_cell(stats.summarize([t])[0]) == "150.0 (×15.0; ×3.0 tomcat)"
+    assert tables.cost_cell(stats.summarize([t])[0]) == "150.0 [no interval: 1 process] (×15.0; ×3.0 tomcat)"
     assert "| floor: tomcat answering 202" in tables.calibration_md(cal)
 
 
@@ -127,16 +130,20 @@ def test_drift_over_ten_percent_is_flagged():
     assert f["driftFlagged"] and not g["driftFlagged"]
 
 
-def test_diff_gives_both_medians_the_ratio_and_overlap():
-    a = {"runId": "A", "environment": {}, "summary": stats.summarize([run("x", 1, 1000), run("x", 2, 1200),
-                                                                         run("y", 1, 100), run("y", 2, 110)])}
-    b = {"runId": "B", "environment": {}, "summary": stats.summarize([run("x", 1, 2000), run("x", 2, 2400),
-                                                                         run("y", 1, 105), run("y", 2, 130)])}
+def test_diff_gives_both_medians_the_ratio_and_its_verdict():
+    def doc(name, runs):
+        return {"runId": name, "environment": {}, "runs": runs, "summary": stats.summarize(runs)}
+    # each window a process of its own: two processes per row, so each ratio has its interval
+    a = doc("A", [run("x", 1, 1000, process=1), run("x", 2, 1200, process=2),
+                  run("y", 1, 100, process=3), run("y", 2, 110, process=4)])
+    b = doc("B", [run("x", 1, 2000, process=1), run("x", 2, 2400, process=2),
+                  run("y", 1, 105, process=3), run("y", 2, 130, process=4)])
     rows = {r["variant"]: r for r in diff.compare(a, b)}
-    assert rows["x"]["salesPerMinute"]["ratio"] == 2.0 and rows["x"]["salesPerMinute"]["overlap"] is False
-    assert rows["y"]["salesPerMinute"]["overlap"] is True
+    x, y = rows["x"]["salesPerMinute"], rows["y"]["salesPerMinute"]
+    assert x["ratio"] == 2.0 and x["verdict"] == "ahead" and x["interval"]["low"] > 1
+    assert y["verdict"] == "no difference" and y["interval"]["low"] < 1 < y["interval"]["high"]
     text = diff.render(a, b, list(rows.values()))
-    assert "| x |" in text and "2.00" in text and "yes: within noise" in text
+    assert "| x |" in text and "2.00× [" in text and "no difference (" in text
 
 
 def test_the_2014_experiment_file_has_the_articles_cases(ctx):

@@ -52,6 +52,10 @@ function loadConfig(env = process.env) {
     workers,
     workerThreads: workerThreadsOf(env),
     listeners,
+    // Test knob (docs/contract.md): CPU microseconds spent on every accepted order, on the thread that
+    // answers it; 0 (the default) spends none. Makes the variant slower on purpose, for the harness's
+    // check that a regression is detected.
+    testWorkUs: testWorkUsOf(env),
     // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
     faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
@@ -63,6 +67,15 @@ function loadConfig(env = process.env) {
       poolSize: integer(env, 'DB_POOL', 1, 1000),
     },
   };
+}
+
+function testWorkUsOf(env) {
+  const raw = String(env.TEST_WORK_US ?? '0').trim() || '0';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 100000) {
+    throw new ConfigError(`TEST_WORK_US must be a whole number of microseconds from 0 to 100000 (got ${JSON.stringify(env.TEST_WORK_US)})`);
+  }
+  return n;
 }
 
 // WORKERS: where the engines run. processes (the 2014 design: a child process each) or threads

@@ -1,9 +1,11 @@
 """The benchmark commands: bench, compare, sweep, diff, report.
 
   ./tradebench bench VARIANT [options]          one variant (--repeat 1 by default)
-  ./tradebench compare [options]                every variant row started once, --repeat 3 windows of it (--fresh: a
-                                                fresh process per repeat, the rows interleaved round-robin)
-  ./tradebench compare --baseline REF           every row built from REF and from this tree, back to back
+  ./tradebench compare [options]                each design's first row (--all-rows: every row) in fresh processes,
+                                                round-robin, until its sales/min interval is within --target or
+                                                --budget is spent (measure/adaptive.py)
+  ./tradebench compare --baseline REF           every row built from REF and from this tree, in turn: a verdict per
+                                                row (--fail-above PCT: exit 1 on a regression beyond PCT %)
   ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
   ./tradebench sweep VARIANT|all --rates R1,R2,...   open loop: latency and achieved rate per offered rate
   ./tradebench sweep VARIANT|all --engines 1,2,4,8   sales/min per engine count
@@ -20,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
-from ..measure import experiments, plan, profile
+from ..measure import adaptive, experiments, plan, profile
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
-from ..report import diff, results
+from ..report import diff, results, tables, verdict
 from ..run import baseline, layout
 from ..run.variants import select
 
@@ -191,7 +194,7 @@ def case_of(a, **over) -> Case:
 
 
 def options_of(a) -> dict:
-    return {k: v for k, v in vars(a).items() if k != "func"}
+    return {k: v for k, v in vars(a).items() if k != "func" and not k.startswith("_")}
 
 
 def calibration_of(a) -> Calibration | None:
@@ -224,6 +227,7 @@ def cmd_profile(ctx, a) -> int:
 
 
 def cmd_compare(ctx, a) -> int:
+    a._started = time.monotonic()        # the budget counts from here, builds included
     variants = select(ctx.root, a.variants)
     if a.experiment:
         try:
@@ -242,7 +246,26 @@ def cmd_compare(ctx, a) -> int:
         return measure_cases(ctx, f"experiment-{meta['name']}", variants, cases, a, experiment=meta, fresh=a.fresh)
     if a.baseline:
         return compare_baseline(ctx, variants, a)
-    return measure_cases(ctx, "compare", variants, [case_of(a)], a, fresh=a.fresh)
+    if a.fresh:
+        return measure_cases(ctx, "compare", variants, [case_of(a)], a, fresh=True)
+    rows = plan.rows_of(variants, [case_of(a)], ctx.env)
+    return compare_adaptive(ctx, "compare", rows if a.all_rows else adaptive.first_rows(rows), a)[0]
+
+
+def compare_adaptive(ctx, command, rows, a) -> tuple[int, dict]:
+    """Each row in fresh processes, round-robin, until its sales/min interval is within --target or --budget is
+    spent (measure/adaptive.py); (exit code, results document)."""
+    goal = adaptive.Goal(target=a.target / 100, min_processes=a.processes, budget_s=a.budget * 60, windows=a.repeat)
+    t = timing_of(a)
+    plan_ = adaptive.Adaptive(rows, t, goal, ctx.env, started=getattr(a, "_started", None))
+    units = plan_.initial()
+    adaptive.say(f"{command}: {len(rows)} row(s), {goal.min_processes} fresh processes each to start with, "
+                 f"{goal.windows} windows of {t.window} s per process; more processes for a row whose sales/min "
+                 f"interval is wider than ±{a.target:g} %, within a budget of {a.budget:g} min from the start")
+    _, doc = execute(ctx, command, units, t, options_of(a), calibration=calibration_of(a),
+                     out_dir=Path(a.out) if a.out else None, db_cpu=a.db_cpu, db_durable=a.db_durable,
+                     more=plan_.more)
+    return failed(doc), doc
 
 
 def compare_baseline(ctx, variants, a) -> int:
@@ -257,7 +280,24 @@ def compare_baseline(ctx, variants, a) -> int:
     a.baseline_cases = [short, now]
     rows_a = plan.rows_of(before, [case_of(a, label=short)], ctx.env)
     rows_b = plan.rows_of(variants, [case_of(a, label=now)], ctx.env)
-    return measure_cases(ctx, "compare", variants, [], a, fresh=a.fresh, rows=plan.paired(rows_a, rows_b))
+    if not a.all_rows:
+        rows_a, rows_b = adaptive.first_rows(rows_a), adaptive.first_rows(rows_b)
+    rc, doc = compare_adaptive(ctx, "compare", plan.paired(rows_a, rows_b), a)
+    return gate(doc, a.fail_above) or rc
+
+
+def gate(doc: dict, fail_above: float | None) -> int:
+    """compare --baseline: a verdict per row printed; with FAIL_ABOVE, 1 when a row's sales/min regression is
+    detected (the 95 % interval of this tree ÷ the baseline lies entirely below 1) and its point estimate (the
+    ratio of the medians) is more than FAIL_ABOVE % below 1."""
+    code = 0
+    for x in tables.baseline_rows(doc):
+        line = f"{x['variant']}: {tables.baseline_verdict(x)}"
+        if fail_above is not None and verdict.fails(x["sales"], fail_above):
+            line += f" -- beyond --fail-above {fail_above:g} %"
+            code = 1
+        print(f"tradebench: {line}", file=sys.stderr, flush=True)
+    return code
 
 
 def all_series(variants, engines: int, persist: str, env: dict) -> list[Series]:
@@ -459,21 +499,39 @@ def add(sub) -> None:
     common(p, repeat=1)
     p.set_defaults(func=cmd_profile, profile=True, no_calibrate=True)
 
-    p = sub.add_parser("compare", help="the same load against every variant row: each started once and measured in "
-                                       "--repeat windows (--fresh: a process per repeat, round-robin)")
-    common(p, repeat=3)
+    p = sub.add_parser("compare", help="the same load against each design's first row (--all-rows: every row), each "
+                                       "in fresh processes round-robin until its sales/min interval is within "
+                                       "--target or --budget is spent")
+    common(p, repeat=2)
+    p.add_argument("--all-rows", action="store_true",
+                   help="every row of every manifest (node-engine's WORKERS=threads, the Pekko builds, ...), not only "
+                        "each design's first")
+    p.add_argument("--processes", type=positive, default=adaptive.MIN_PROCESSES,
+                   help="fresh processes of each row before its interval is judged (at least 2 for an interval); "
+                        "--repeat is the windows of each process")
+    p.add_argument("--target", type=float, default=adaptive.TARGET * 100,
+                   help="percent: a row is done when its sales/min 95 %% interval is within ± this of its median")
+    p.add_argument("--budget", type=float, default=adaptive.BUDGET_S / 60,
+                   help="minutes from the command's start (builds included) after which no row gets another "
+                        "process; the rows still outside --target are said to have stopped short")
+    p.add_argument("--fail-above", type=float, default=None, metavar="PCT",
+                   help="with --baseline: exit 1 when a row's sales/min regression is detected (the 95 %% interval "
+                        "of this tree ÷ the baseline lies entirely below 1) and its point estimate is more than PCT "
+                        "%% below the baseline's")
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
     p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
     p.add_argument("--cases", default=None, help="with --experiment: only these cases (comma-separated labels)")
     p.add_argument("--fresh", action="store_true",
-                   help="each repeat a fresh process (started, verified, warmed), the variants interleaved round-robin:"
-                        " about three times as long; the spread then includes a process's start (default: each variant"
-                        " started once, its repeats windows of that process)")
+                   help="a fixed plan instead of the target: --repeat fresh processes of one window each per row, the "
+                        "rows interleaved round-robin, every one verified")
     profile_option(p)
     p.add_argument("--baseline", metavar="REF",
                    help="each row also built from this commit (a git worktree), measured just before this tree's: "
                         "the summary gives this tree's figures ÷ the baseline's")
-    p.set_defaults(func=cmd_compare, duration=15)
+    # the first answer in 12 minutes on a 2-core machine, builds included: two fresh processes of each of the five
+    # designs, each two 8 s windows after at most 15 s of JIT warm-up, and a short calibration
+    p.set_defaults(func=cmd_compare, duration=8, warmup="3", jit_warmup_max=15, calibration_duration=4,
+                   calibration_warmup="4")
 
     p = sub.add_parser("sweep", help="sales/min against the database's latency (--db-latency), latency versus offered "
                                      "load (--rates), sales/min versus ENGINES (--engines) or the variant's CPUs "

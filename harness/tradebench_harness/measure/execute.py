@@ -85,13 +85,15 @@ def floors_of(variants: list) -> dict:
 
 def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
             calibration: Calibration | None = None, experiment: dict | None = None,
-            out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False) -> tuple[Path, dict]:
+            out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False,
+            more=None) -> tuple[Path, dict]:
     """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
     generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not).
     DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
-    synced) for the whole run, calibration included (run.slowdb)."""
+    synced) for the whole run, calibration included (run.slowdb). MORE: called with the document whenever
+    every unit so far is measured, returns units to measure next ([]: done; measure/adaptive.py)."""
     if not units:
         raise ManifestError("nothing to run: no variant matches the cases")
     run_id = results.new_run_id(command)
@@ -126,7 +128,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     with slowdb.slowed(db, db_cpu, db_durable), placed(db, t.layout):
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
-        _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder)
+        _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder, more)
     # a sweep's or map's cells beside the model's prediction of each (results.write_all computes it, as the
     # redraw does: ./tradebench report FOLDER), from parameters fitted on other runs
     results.write_all(folder, doc, ctx.root)
@@ -158,7 +160,8 @@ def placed(db, lay: layout.Layout | None):
                 layout.pin_running(pid, layout.parse_cpus(before))
 
 
-def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder) -> None:
+def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder,
+             more=None) -> None:
     t0 = time.monotonic()
     scratch = "TRADER_CALIBRATION" if db.private else db.name
     probed = t.link or any(lat for lat, _, _ in settings)
@@ -178,21 +181,28 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
             doc["cells"]["rttMs"] = dict(rtts)
     env = doc["environment"]
 
-    for i, u in enumerate(units, 1):
+    units = list(units)
+    i = 0
+    while i < len(units):
+        i += 1
+        u = units[i - 1]
         name = f"[{i}/{len(units)}] {u.series.name}"
         reps = sorted({rep for rep, _ in u.windows})
         out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
 
-        def on_record(rec, name=name):
+        def on_record(rec, name=name, unit_no=i):
             # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
             rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
             rec.setdefault("dbDurable", env.get("databaseDurable"))
+            rec.setdefault("process", unit_no)     # the unit it was measured in: its process (report/intervals.py)
             if not rec.get("error") and doc["calibration"]:
                 figures.attach_fractions(rec, doc["calibration"])
             say(f"{name} #{rec['repeat']}: {shown(rec)}")
 
-        doc["runs"] += measure_unit(ctx, db, u, t, rtts, out, folder, say=lambda m, name=name: say(f"{name}: {m}"),
-                                    on_record=on_record)
+        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder,
+                                    say=lambda m, name=name: say(f"{name}: {m}"), on_record=on_record)
+        if i == len(units) and more:
+            units += more(doc)
         elapsed = time.monotonic() - t0
         say(f"{i}/{len(units)} in {human(elapsed)}; about {human(elapsed / i * (len(units) - i))} left")
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")

@@ -25,7 +25,7 @@ from ..run import layout, loadclient, members, process, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.db import DbError
 from ..run.variants import ManifestError
-from . import figures, jit_warmup
+from . import figures, jit_warmup, memory
 from .plan import Series, Timing, Unit, Window
 from .profile import Profiling
 
@@ -193,6 +193,9 @@ class Instance:
                 lc.stop(5)
         # the connections the variant keeps open to its database (its pools stay open after the load)
         open_conns = process.connections_to(self.variant.pids, [self.link.port if self.link else self.db.port])
+        # its live heap after a collection, after the load (measure/memory.py)
+        mem = memory.after_window(self.ctx, self.series.variant.runtime, self.variant.pids,
+                                  sorted(self.out.glob("variant*.log")))
         rc = lc.popen.returncode
         if not load_json.exists():
             raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")
@@ -200,6 +203,7 @@ class Instance:
         rec["samples"] = samples
         rec["cpusAllowed"] = allowed or self.cpus_allowed(None)
         rec["dbConnectionsOpen"] = open_conns
+        rec["memory"] = mem
         rec["pids"] = {"variant": self.variant.pids[0], "loadclient": lc.pid}
         if rc != 0:
             rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"

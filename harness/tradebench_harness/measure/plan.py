@@ -153,6 +153,7 @@ class Unit:
     """One process of SERIES and its windows in order, each with its repeat number."""
     series: Series
     windows: list[tuple[int, Window]]
+    timing: Timing | None = None      # its own timing (the adaptive compare: a row's later processes unverified)
 
 
 def settings_of(v: Variant, engines: int, persist: str, settings: dict, env: dict) -> dict:
@@ -246,12 +247,16 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calib
     round-trip probes of a run through the link, one per database setting; the calibration's ceilings."""
     first_warm = min(t.warmup_max, 30) if t.warmup == "auto" else int(t.warmup)
     out = 0
+    whole = t
     for u in units:
+        t = u.timing or whole
         java = u.series.variant.runtime == "java"
         start = (8 if java else 3) * max(1, u.series.nodes)
-        out += start * (2 if t.verify else 1) + (25 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
+        # verify: about 10 s of the load client's checks (measured: 10-14 s with the restart on a busy 2-core machine)
+        out += start * (2 if t.verify else 1) + (10 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
         out += first_warm + t.window + 3 + (len(u.windows) - 1) * (t.settle + t.window + 5)
         out += SETTING_SECONDS * sum(1 for _, w in u.windows if w.db_cpu is not None or w.db_durable is not None)
+    t = whole
     settings = databases(units)
     if t.link or any(lat for lat, _, _ in settings):
         out += PROBE_SECONDS * 2 * len(settings)

@@ -12,7 +12,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
-from . import bounds, stats, tables
+from . import bounds, stats, tables, verdict
 from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, plt, png, table
 
@@ -31,8 +31,34 @@ def noise_band(s: dict | None) -> dict | None:
     return {**s, "min": min(s["min"], m * (1 - SINGLE_RUN_NOISE)), "max": max(s["max"], m * (1 + SINGLE_RUN_NOISE))}
 
 
-def tie(a: dict | None, b: dict | None) -> bool:
-    return stats.overlaps(noise_band(a), noise_band(b))
+def band(s: dict | None) -> dict | None:
+    """S's 95 % interval as its range where it has one (cells measured in two processes or more); else its
+    noise_band (a crossing along the round trip is then unchecked, and said so)."""
+    if s and s.get("low") is not None:
+        return {**s, "min": s["low"], "max": s["high"]}
+    return noise_band(s)
+
+
+def against(a: dict, b: dict) -> dict | None:
+    """A's sales/min ÷ B's with its interval and verdict (report/verdict.py), from their windows by process."""
+    return verdict.compare(a.get("salesByProcess") or [], b.get("salesByProcess") or [],
+                           tag=f"{a['series']}/{b['series']}/{at(a)}/{a['load']}")
+
+
+def checked(a: dict, b: dict) -> bool:
+    """Whether the two points' sales/min ratio has an interval (both measured in two processes or more)."""
+    r = against(a, b)
+    return bool(r) and r["verdict"] != verdict.UNKNOWN
+
+
+def tie(a: dict, b: dict) -> bool:
+    """No difference detected between two points' sales/min: the 95 % interval of their ratio holds 1. Points
+    measured in one process have no interval: they tie when each within SINGLE_RUN_NOISE of the other (an
+    unchecked tie, said so wherever it is shown)."""
+    r = against(a, b)
+    if r and r["verdict"] != verdict.UNKNOWN:
+        return r["verdict"] == verdict.SAME
+    return stats.overlaps(noise_band(a["salesPerMinute"]), noise_band(b["salesPerMinute"]))
 
 
 def load_key(r: dict) -> str:
@@ -71,7 +97,8 @@ def points(doc: dict) -> list[dict]:
         groups.setdefault(key, []).append(r)
     out = []
     for key in sorted(set(groups) | set(failed), key=lambda k: (k[0], ax.rank(k[1]), k[2])):
-        rs = groups.get(key, [])
+        rs, aside = stats.counted(groups.get(key, []))
+        tag = "/".join(map(str, key))
         series, place, load = key
         first = rs[0] if rs else next(r for r in doc["runs"] if key_of(r) == key)
         bound = first.get("boundSalesPerMinute")
@@ -81,16 +108,20 @@ def points(doc: dict) -> list[dict]:
              "rate": first.get("rate"), "concurrency": first.get("concurrency"), "rttMs": first.get("rttMs"),
              "inFlight": first.get("inFlight"), "engines": first.get("engines"), "persist": first.get("persist"),
              "bound": bound, "repeats": len(rs), "error": None if rs else failed.get(key),
-             "salesPerMinute": stats.spread(r["salesPerMinute"] for r in rs),
-             "ordersPerSecond": stats.spread(r.get("ordersPerSecond") for r in rs),
+             "measuredProcesses": len(stats.by_process(rs, lambda r: 1)), "windowsSetAside": len(aside),
+             "salesByProcess": stats.by_process(rs, lambda r: r["salesPerMinute"]),
+             "salesPerMinute": stats.figure(rs, lambda r: r["salesPerMinute"], tag + "/sales"),
+             "ordersPerSecond": stats.figure(rs, lambda r: r.get("ordersPerSecond"), tag + "/orders"),
              "p50Ms": stats.spread(r.get("p50Ms") for r in rs),
-             "p99Ms": stats.spread(r.get("p99Ms") for r in rs),
+             "p99Ms": stats.figure(rs, lambda r: r.get("p99Ms"), tag + "/p99"),
              "p999Ms": stats.spread(r.get("p999Ms") for r in rs),
              "dbConnectionsOpen": stats.spread(r.get("dbConnectionsOpen") for r in rs),
              "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
                             for g in GROUPS},
-             "cpuUsPerOrder": stats.spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
-             "rssMb": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
+             "cpuUsPerOrder": stats.figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
+             "rssMb": stats.figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"),
+                                   tag + "/rss"),
+             "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
              "threads": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
              "processes": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
         s = p["salesPerMinute"]
@@ -99,8 +130,8 @@ def points(doc: dict) -> list[dict]:
         out.append(p)
     for p in out:
         p["withinNoiseOf"] = sorted(o["series"] for o in out if o is not p and o["at"] == p["at"]
-                                    and o["load"] == p["load"]
-                                    and tie(p["salesPerMinute"], o["salesPerMinute"]))
+                                    and o["load"] == p["load"] and o["salesPerMinute"] and p["salesPerMinute"]
+                                    and tie(p, o))
     return out
 
 
@@ -115,7 +146,7 @@ def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
         for p in pts:
             if p["load"] == load and p["salesPerMinute"]:
                 series.setdefault(p["series"], {})[p["latencyMs"]] = {"rttMs": p["rttMs"],
-                                                                      **noise_band(p["salesPerMinute"])}
+                                                                      **band(p["salesPerMinute"])}
         out[load] = bounds.crossovers(series)
     return out
 
@@ -132,16 +163,24 @@ def winners(pts: list[dict]) -> list[dict]:
             if not cell:
                 continue
             best = cell[0]
-            tied = [p for p in cell[1:] if tie(best["salesPerMinute"], p["salesPerMinute"])]
+            verdicts = {p["series"]: against(best, p) for p in cell[1:]}
+            tied = [p for p in cell[1:] if tie(best, p)]
             rest = [p for p in cell[1:] if p not in tied]
             nxt = cell[1]["salesPerMinute"]["median"] if len(cell) > 1 else None
-            least_tied = min(p["salesPerMinute"]["median"] for p in [best, *tied])
-            over_rest = least_tied / rest[0]["salesPerMinute"]["median"] if tied and rest else None
+            least = min([best, *tied], key=lambda p: p["salesPerMinute"]["median"])
+            over_rest = least["salesPerMinute"]["median"] / rest[0]["salesPerMinute"]["median"] if tied and rest else None
+            # the least of the tied over the best of the rest, with its interval (None: one process each)
+            rest_interval = against(least, rest[0]) if tied and rest else None
             out.append({"at": place, "latencyMs": best.get("latencyMs"), "load": load, "rttMs": best["rttMs"],
                         "winner": best["series"],
                         "salesPerMinute": best["salesPerMinute"]["median"],
                         "overNext": best["salesPerMinute"]["median"] / nxt if nxt else None,
-                        "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell)})
+                        "ties": [p["series"] for p in tied], "overRest": over_rest, "series": len(cell),
+                        "overRestInterval": rest_interval,
+                        # the verdict of the winner over the next: its ratio's interval (None: one process each)
+                        "overNextInterval": verdicts.get(cell[1]["series"]) if len(cell) > 1 else None,
+                        "unchecked": [s for s, r in verdicts.items() if (r or {}).get("verdict", verdict.UNKNOWN)
+                                      == verdict.UNKNOWN]})
     return out
 
 
@@ -213,9 +252,12 @@ def point_cells(p: dict) -> list[str]:
             tables.cell(p["salesPerMinute"]),
             (f"{tables.fmt(bound)} ({p['inFlight']} in flight)" if bound else "– (none declared)"),
             f"{frac:.2f}" if frac is not None else "–", tables.cell(p["ordersPerSecond"]),
-            " / ".join(tables.fmt(median(p[k]), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms")),
+            " / ".join([tables.fmt(median(p["p50Ms"]), ".1f"), tables.cell(p["p99Ms"], ".1f"),
+                        tables.fmt(median(p["p999Ms"]), ".1f")]),
             cpu_text(p), tables.cell(p["cpuUsPerOrder"], ".1f"),
-            " / ".join(tables.fmt((x or {}).get("median"), ".0f") for x in res), tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
+            " / ".join([tables.cell(p["rssMb"], ",.0f"), tables.cell(p.get("liveHeapMb"), ",.0f")]
+                       + [tables.fmt((x or {}).get("median"), ".0f") for x in res[1:]]),
+            tables.fmt(median(p["dbConnectionsOpen"]), ".0f"),
             "; ".join(notes)]
 
 
@@ -223,7 +265,7 @@ def head(ax: Axis) -> list[str]:
     """The columns of the table of every point, the axis's second."""
     return ["series", ax.head, "round trip ms", "load", "sales/min", "bound sales/min (inserts in flight)", "÷ bound",
             "orders/s", "p50 / p99 / p99.9 ms", "CPU % variant / db / link / load client", "variant CPU µs/order",
-            "RSS MB / threads / processes", "database connections open", "notes"]
+            "RSS MB / live heap MB (after a collection) / threads / processes", "database connections open", "notes"]
 
 
 
@@ -234,7 +276,10 @@ def explain(ax: Axis) -> str:
             "inserts it keeps in flight (its manifest's inFlight) ÷ the round trip (Little's law), in sales/min; "
             "none for a multi-row INSERT per cycle, whose bound is in cycles, not sales. Each cell: median "
             "(min–max) over the repeats, which are passes over the cells of one process, interleaved in time. "
-            f"≈: sales/min ranges overlap (within noise; a figure measured once counts as ±{SINGLE_RUN_NOISE:.0%}). "
+            f"{tables.INTERVAL_TEXT} ≈ and a tie: no difference in sales/min detected (the 95 % interval of the ratio of "
+            "the two holds 1); a lead is a ratio whose interval lies above 1; a cell measured in one process has no "
+            "interval, so its lead is unchecked (said so). Crossings along the round trip use the intervals where the "
+            f"cells have them, else each figure ±{SINGLE_RUN_NOISE:.0%}. "
             "CPU %: 100 = one core; link: the Toxiproxy process.")
 
 
@@ -323,17 +368,27 @@ def model_md(doc: dict) -> list[str]:
 
 
 def ahead_of_rest(w: dict) -> str:
-    """"×N over the rest" for a tie of leaders, or "" (every series tied, or the rest just outside the noise)."""
-    r = w.get("overRest")
+    """"×N over the rest" for a tie of leaders whose least is ahead of the best of the others: by the interval of
+    that ratio where the cells have one ("×N [low–high] over the rest"), else by over 5 % (one process); "" when
+    every series tied or the rest is not told apart."""
+    r, ci = w.get("overRest"), w.get("overRestInterval")
+    if ci and ci.get("low") is not None:
+        return f"×{ci['ratio']:.1f} [{verdict.bracket(ci)}] over the rest" if ci["verdict"] == verdict.AHEAD else ""
     return f"×{r:.1f} over the rest" if r and r >= 1.05 else ""
 
 
 def winner_text(w: dict) -> str:
     if w["ties"]:
         ahead = ahead_of_rest(w)
-        return "tie: " + ", ".join([w["winner"], *w["ties"]]) + (f" ({ahead})" if ahead else "")
+        unchecked = any(t in w.get("unchecked", []) for t in w["ties"])
+        return (("tie: " if unchecked else "no difference detected: ") + ", ".join([w["winner"], *w["ties"]])
+                + (f" ({ahead})" if ahead else "")
+                + (f" (one process: within ±{SINGLE_RUN_NOISE * 100:.0f} %)" if unchecked else ""))
+    r = w.get("overNextInterval")
+    if r and r.get("low") is not None:
+        return f"{w['winner']} ×{r['ratio']:.2f} [{verdict.bracket(r)}]"
     by = f" ×{w['overNext']:.1f}" if w["overNext"] else ""
-    return f"{w['winner']}{by}"
+    return f"{w['winner']}{by}" + (" (no interval: one process)" if w.get("unchecked") else "")
 
 
 def environment_text(doc: dict) -> str:
@@ -368,7 +423,7 @@ def along(ax: Axis) -> str:
 
 def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
     """sales/min along the axis (far: against the round trip, log-log; busy: the database's cores, fewer to the
-    right; durable: not synced, synced), a line per series with its min–max, its bound dashed."""
+    right; durable: not synced, synced), a line per series with its 95 % interval, its bound dashed."""
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(9, 5.5))
@@ -383,8 +438,11 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
         if got:
             x = [x_of(p, axis) for p in got]
             med = [p["salesPerMinute"]["median"] for p in got]
-            lo = [m - p["salesPerMinute"]["min"] for m, p in zip(med, got)]
-            hi = [p["salesPerMinute"]["max"] - m for m, p in zip(med, got)]
+            # the 95 % interval where the cell has one (none drawn: one process); an older folder: min–max
+            lo = [m - (p["salesPerMinute"]["low"] if p["salesPerMinute"].get("low") is not None else
+                       m if "low" in p["salesPerMinute"] else p["salesPerMinute"]["min"]) for m, p in zip(med, got)]
+            hi = [(p["salesPerMinute"]["high"] if p["salesPerMinute"].get("high") is not None else
+                   m if "high" in p["salesPerMinute"] else p["salesPerMinute"]["max"]) - m for m, p in zip(med, got)]
             ax.errorbar(x, med, yerr=[lo, hi], marker="o", capsize=3, color=col[s], label=s, lw=1.8)
         bs = [p for p in ps if p["bound"]]
         if bs:

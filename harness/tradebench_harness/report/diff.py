@@ -1,13 +1,14 @@
 """./tradebench diff RUN_A RUN_B: per (case, variant) both medians, their ratio
-(B ÷ A), and whether the min–max ranges overlap (then the difference is within
-the noise of the runs). The ceiling fractions are compared the same way: on
-two machines they are the figures that should agree."""
+(B ÷ A) with its 95 % interval, and the verdict (report/verdict.py): a
+difference detected when the interval lies on one side of 1, none detected
+when it holds 1. The ceiling fractions are compared the same way: on two
+machines they are the figures that should agree."""
 from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
 
-from . import stats, tables
+from . import stats, tables, verdict
 
 
 def key(row: dict) -> tuple:
@@ -22,12 +23,15 @@ def compare(a: dict, b: dict) -> list[dict]:
         if not rb:
             continue
         entry = {"case": ra["case"], "variant": ra["variant"], "rate": ra.get("rate"), "engines": ra["engines"]}
+        wa = stats.windows_of(a, ra["case"], ra["variant"], ra.get("rate"), ra["engines"])
+        wb = stats.windows_of(b, rb["case"], rb["variant"], rb.get("rate"), rb["engines"])
         for fig in ("salesPerMinute", "ordersPerSecond", "httpCeilingFraction", "insertCeilingFraction", "p99Ms",
                     "cpuUsPerOrderVariant"):
             sa, sb = ra.get(fig), rb.get(fig)
             ma, mb = (sa or {}).get("median"), (sb or {}).get("median")
+            r = stats.ratio_of(wb, wa, fig, ra["variant"]) if sa and sb else None
             entry[fig] = {"a": sa, "b": sb, "ratio": round(mb / ma, 4) if ma and mb is not None else None,
-                          "overlap": stats.overlaps(sa, sb) if sa and sb else None}
+                          "interval": r, "verdict": r["verdict"] if r else None}
         out.append(entry)
     return out
 
@@ -37,7 +41,7 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
              f"{(a['environment'].get('gitCommit') or '')[:10]})",
              f"B = {b['runId']} ({b['environment'].get('cpuModel')}, {b['environment'].get('cores')} cores, git "
              f"{(b['environment'].get('gitCommit') or '')[:10]})", "",
-             "| case | variant | sales/min A | sales/min B | B ÷ A | ranges overlap | HTTP fraction A → B | insert fraction A → B "
+             "| case | variant | sales/min A | sales/min B | B ÷ A [95 %] | verdict | HTTP fraction A → B | insert fraction A → B "
              "| variant CPU µs/order A → B |",
              "| --- | --- | ---: | ---: | ---: | --- | --- | --- | --- |"]
     for r in rows:
@@ -48,13 +52,12 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
             if not f["a"] or not f["b"]:
                 return "–"
             return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"
-                    f" ({'overlap' if f['overlap'] else 'apart'})")
+                    f" ({verdict.short(f['interval'])})")
         us = r.get("cpuUsPerOrderVariant") or {}
-        cost = (f"{us['a']['median']:.1f} → {us['b']['median']:.1f} ({'overlap' if us['overlap'] else 'apart'})"
+        cost = (f"{us['a']['median']:.1f} → {us['b']['median']:.1f} ({verdict.short(us['interval'])})"
                 if us.get("a") and us.get("b") else "–")     # runs before the harness computed it: –
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {tables.cell(s['a'])} | {tables.cell(s['b'])} | "
-                     f"{tables.fmt(s['ratio'], '.2f')} | "
-                     f"{'yes: within noise' if s['overlap'] else 'no'} | {frac(hf)} | {frac(inf)} | {cost} |")
+                     f"{verdict.short(s['interval'])} | {s['verdict'] or '–'} | {frac(hf)} | {frac(inf)} | {cost} |")
     only_a = {key(r) for r in a["summary"]} - {key(r) for r in b["summary"]}
     only_b = {key(r) for r in b["summary"]} - {key(r) for r in a["summary"]}
     if only_a or only_b:
@@ -67,11 +70,11 @@ def show(a: dict, b: dict) -> str:
     text = render(a, b, rows)
     console = Console()
     t = Table(title=f"{a['runId']} (A) vs {b['runId']} (B)")
-    for c in ("case", "variant", "sales/min A", "sales/min B", "B ÷ A", "overlap"):
+    for c in ("case", "variant", "sales/min A", "sales/min B", "B ÷ A [95 %]", "verdict"):
         t.add_column(c, justify="right" if "sales" in c or "÷" in c else "left")
     for r in rows:
         s = r["salesPerMinute"]
         t.add_row(r["case"] or "–", r["variant"], tables.cell(s["a"]), tables.cell(s["b"]),
-                  tables.fmt(s["ratio"], ".2f"), "yes" if s["overlap"] else "no")
+                  verdict.short(s["interval"]), s["verdict"] or "–")
     console.print(t)
     return text

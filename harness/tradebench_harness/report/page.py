@@ -1,5 +1,5 @@
 """report.html: one self-contained page (tables, and the charts as embedded
-PNG drawn with matplotlib): sales/min with min–max bars, the ceiling
+PNG drawn with matplotlib): sales/min with its 95 % interval as error bars, the ceiling
 fractions, CPU per process group, the latency distributions of every variant
 on one log-scale percentile chart, the sweep curves, the calibration and the
 environment."""
@@ -50,18 +50,23 @@ def img(name: str, title: str, data: str) -> str:
 
 
 def error_bars(rows, key, scale=1.0):
-    """Medians and the (non-negative) distances to min and max of each row's KEY."""
+    """Medians and the (non-negative) distances to each row's KEY's 95 % interval (bar())."""
     bars = [bar(r.get(key), scale) for r in rows]
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
 
 
 def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
-    """(median, distance down to the min, up to the max) of the spread S; no spread (no run of the row had the
-    figure): no bar."""
-    if s is None:
+    """(median, distance down, distance up) of the figure S: to its 95 % interval's ends (none drawn where the
+    interval is unavailable: one process), or to its min and max where no interval was computed; no figure (no
+    run of the row had it): no bar."""
+    if not s or s.get("median") is None:
         return 0.0, 0.0, 0.0
     m = s["median"] * scale
-    return m, max(0.0, m - s["min"] * scale), max(0.0, s["max"] * scale - m)
+    if "low" in s:
+        if s["low"] is None or s["high"] is None:
+            return m, 0.0, 0.0
+        return m, max(0.0, m - s["low"] * scale), max(0.0, s["high"] * scale - m)
+    return m, max(0.0, m - (s.get("min") or 0) * scale), max(0.0, (s.get("max") or 0) * scale - m)
 
 
 def finish_bars(fig, ax, rows, ylabel, title, legend):
@@ -301,11 +306,11 @@ def html(doc: dict) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
-             "<p>Each cell: median (min–max) over the repeats; rows marked ≈ have sales/min ranges that overlap "
-             "another variant's of the same case (a difference within noise). ⚠ drift: the two halves of a measured "
+             f"<p>{h.escape(tables.INTERVAL_TEXT)} Rows marked ≈: no difference in sales/min was detected with "
+             "that row (the 95 % interval of their ratio holds 1). ⚠ drift: the two halves of a measured "
              "window differ by more than 10 %. The ceiling fractions divide by this machine's calibration (below): "
              "they are what two machines can compare.</p>",
-             summary_section(doc["summary"]), *analysis_sections(doc), *chart_sections(doc),
+             summary_section(doc["summary"], doc), *analysis_sections(doc), *chart_sections(doc),
              calibration_section(doc.get("calibration")), runs_section(doc["runs"])]
     env = doc.get("environment") or {}
     parts.append("<h2>Environment</h2>" + table(["item", "value"], [[k, v] for k, v in env.items()], "environment"))
@@ -323,20 +328,7 @@ SUMMARY_HEAD = ["case", "variant", "settings", "sales/min", "orders/s", "orders/
                 "db CPU µs/sale (at the insert ceiling)", "steady", "notes"]
 
 
-def summary_notes(r: dict) -> list[str]:
-    """A summary row's notes: the rows within noise of it, drift, the JIT, the article's figure."""
-    notes = []
-    if r["withinNoiseOf"]:
-        notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
-    if r["driftFlagged"]:
-        notes.append("⚠ drift")
-    notes += tables.jit_note(r)
-    if r.get("articleSalesPerMinute"):
-        notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
-    return notes
-
-
-def summary_section(rows: list[dict]) -> str:
+def summary_section(rows: list[dict], doc: dict) -> str:
     body, attrs = [], []
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
@@ -346,7 +338,7 @@ def summary_section(rows: list[dict]) -> str:
                      tables.cell(r["insertCeilingFraction"], ".1f", True), tables.cell(r["p50Ms"], ".2f"),
                      tables.cell(r["p99Ms"], ".2f"), cpu, tables.cost_cell(r), tables.db_cost_cell(r),
                      {True: "yes", False: "no", None: "–"}[r["steady"]],
-                     "; ".join(summary_notes(r))])
+                     "; ".join(tables.row_notes(r, doc))])
         attrs.append(f'class="variant-row{" noise" if r["withinNoiseOf"] else ""}" data-variant="{h.escape(r["variant"])}"')
     return "<h2>Summary</h2>" + table(SUMMARY_HEAD, body, "summary", attrs)
 
@@ -379,7 +371,7 @@ def chart_sections(doc: dict) -> list[str]:
     if not rows:
         return []
     parts = ["<h2>Charts</h2>",
-             img("sales", "sales/min, median with min–max", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")),
+             img("sales", "sales/min, median with its 95 % interval (none drawn: one process)", bar_chart(rows, "salesPerMinute", "Sales stored per minute", "sales/min")),
              img("fractions", "ceiling fractions", fractions_chart(rows)),
              img("cpu", "CPU per process group", cpu_chart(rows))]
     lat, drawn = latency_chart(doc)

@@ -1,9 +1,12 @@
-"""The statistics of a run's records: per (case, variant) the median, min and max of each figure over the
-repeats, which variants' ranges overlap (a difference within noise), an experiment's ratios, and where an
-order's CPU goes. Plain figures in, plain figures out: nothing here formats, draws or writes."""
+"""The statistics of a run's records: per (case, variant) the median, min and max of each figure over its
+windows with the figure's 95 % interval across processes (intervals.py), which rows no difference was
+detected between (verdict.py), an experiment's ratios, and where an order's CPU goes. Plain figures in, plain
+figures out: nothing here formats, draws or writes."""
 from __future__ import annotations
 
 import statistics
+
+from . import intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
 DRIFT_FLAG = 0.10
@@ -22,6 +25,65 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
     return bool(a and b and a["min"] <= b["max"] and b["min"] <= a["max"])
 
 
+# a process whose windows each fall below the one before, the last this share below the first: falling
+UNSTABLE_DROP = 0.10
+
+
+def process_of(r: dict):
+    """The process a window was measured in: its unit's number in the run (execute.py), else its variant's pid
+    (a folder written before the number was kept); neither: one process, unknown (no interval)."""
+    if r.get("process") is not None:
+        return ("unit", r["process"])
+    pid = (r.get("pids") or {}).get("variant")
+    return ("pid", pid) if pid is not None else ("unknown",)
+
+
+def by_process(rs: list[dict], get) -> list[list]:
+    """GET of each window of RS, grouped by process, the processes in the order they came."""
+    out: dict = {}
+    for r in rs:
+        out.setdefault(process_of(r), []).append(get(r))
+    return list(out.values())
+
+
+def figure(rs: list[dict], get, tag: str = "") -> dict | None:
+    """spread() of GET over the windows RS, with the 95 % interval across their processes: low and high (None
+    when fewer than two processes: unavailable), processes."""
+    s = spread(get(r) for r in rs)
+    if not s:
+        return None
+    ci = intervals.interval(by_process(rs, get), tag=tag)
+    return {**s, "low": ci["low"], "high": ci["high"], "processes": ci["processes"]}
+
+
+def counted(rs: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The windows a row's figures are computed from, and those set aside: a window whose two halves differ by
+    more than DRIFT_FLAG was still moving, so it is set aside when every process of the row keeps a steady
+    window besides (the interval is drawn from processes; the adaptive compare measures more in its place);
+    otherwise every window counts, the drifting ones marked (driftCounted)."""
+    steady = [r for r in rs if not r.get("driftFlagged")]
+    if not steady or len(steady) == len(rs):
+        return rs, []
+    if {process_of(r) for r in steady} != {process_of(r) for r in rs}:
+        return rs, []
+    return steady, [r for r in rs if r.get("driftFlagged")]
+
+
+def falling(rs: list[dict]) -> bool:
+    """A row whose windows fall steadily: in more than half of its processes of two windows or more, each
+    window stored fewer sales than the one before and the last over UNSTABLE_DROP below the first."""
+    seqs = [[v for v in g if v is not None] for g in by_process(rs, lambda r: r.get("salesPerMinute"))]
+    seqs = [g for g in seqs if len(g) >= 2]
+    if not seqs:
+        return False
+    down = sum(1 for g in seqs if all(b < a for a, b in zip(g, g[1:])) and g[-1] < g[0] * (1 - UNSTABLE_DROP))
+    return down * 2 > len(seqs)
+
+
+def live_heap(r: dict):
+    return (r.get("memory") or {}).get("liveHeapMb")
+
+
 def shown(run: dict) -> str:
     """A run's name in the tables: its variant, and its manifest row's settings when it has any
     ("node-engine WORKERS=threads")."""
@@ -38,17 +100,24 @@ def summarize(runs: list[dict]) -> list[dict]:
         key = (r["case"], shown(r), r.get("rate"), r["engines"])
         groups.setdefault(key, []).append(r)
     rows = []
-    for (case, variant, rate, engines), rs in groups.items():
+    for (case, variant, rate, engines), every in groups.items():
+        rs, aside = counted(every)
+        tag = f"{case}/{variant}/{rate}/{engines}"
         cpu = {}
         for g in ("variant", "loadclient", "database"):
             cpu[g] = spread([(r["cpu"].get(g) or {}).get("cpuPercent") for r in rs])
         rows.append({
             "case": case, "variant": variant, "variantName": rs[0]["variant"], "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
             "persist": rs[0]["persist"], "settings": rs[0]["settings"], "repeats": len(rs),
-            "salesPerMinute": spread(r["salesPerMinute"] for r in rs),
-            "ordersPerSecond": spread(r["ordersPerSecond"] for r in rs),
+            "measuredProcesses": len(by_process(rs, lambda r: 1)),
+            "windowsSetAside": len(aside),
+            "driftCounted": sum(1 for r in rs if r.get("driftFlagged")),
+            "unstable": falling(every),
+            "windowsByProcess": by_process(every, lambda r: r.get("salesPerMinute")),
+            "salesPerMinute": figure(rs, lambda r: r["salesPerMinute"], tag + "/sales"),
+            "ordersPerSecond": figure(rs, lambda r: r["ordersPerSecond"], tag + "/orders"),
             "p50Ms": spread(r["p50Ms"] for r in rs),
-            "p99Ms": spread(r["p99Ms"] for r in rs),
+            "p99Ms": figure(rs, lambda r: r["p99Ms"], tag + "/p99"),
             "p999Ms": spread(r.get("p999Ms") for r in rs),
             "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
@@ -56,7 +125,7 @@ def summarize(runs: list[dict]) -> list[dict]:
             "jitCpuPercent": spread(((r.get("cpu") or {}).get("variant") or {}).get("jitCpuPercent") for r in rs),
             "jitWarmupSeconds": spread((r.get("jitWarmup") or {}).get("seconds") for r in rs),
             "jitWarmupBounded": any(r.get("jitWarmup") and not r["jitWarmup"].get("quiet") for r in rs),
-            "cpuUsPerOrderVariant": spread((r.get("cpuUsPerOrder") or {}).get("variant") for r in rs),
+            "cpuUsPerOrderVariant": figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
             "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
                               for g in ("variant", "variantRoot", "loadclient", "database")},
             "floorCpuUsPerRequest": spread(r.get("floorCpuUsPerRequest") for r in rs),
@@ -70,19 +139,31 @@ def summarize(runs: list[dict]) -> list[dict]:
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
-            "rssMb": spread(((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb") for r in rs),
+            "rssMb": figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"), tag + "/rss"),
+            "liveHeapMb": figure(rs, live_heap, tag + "/heap"),
             "threads": spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
             "processes": spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs),
             "dbConnectionsOpen": spread(r.get("dbConnectionsOpen") for r in rs),
             "dbConnections": rs[0].get("dbConnections"),
             "inFlight": rs[0].get("inFlight"),
         })
+    windows = {id(row): counted_of(groups, row) for row in rows}
     for row in rows:
-        row["withinNoiseOf"] = sorted(
-            o["variant"] for o in rows
-            if o is not row and o["case"] == row["case"] and o["rate"] == row["rate"] and o["engines"] == row["engines"]
-            and overlaps(row["salesPerMinute"], o["salesPerMinute"]))
+        row["against"] = {}
+        for o in rows:
+            if o is row or o["case"] != row["case"] or o["rate"] != row["rate"] or o["engines"] != row["engines"]:
+                continue
+            row["against"][o["variant"]] = verdict.compare(
+                by_process(windows[id(row)], lambda r: r["salesPerMinute"]),
+                by_process(windows[id(o)], lambda r: r["salesPerMinute"]), tag=f"{row['variant']}/{o['variant']}")
+        # no difference detected by the interval of the ratio of the two rows' sales/min
+        row["withinNoiseOf"] = sorted(v for v, r in row["against"].items() if r and r["verdict"] == verdict.SAME)
+        row["unchecked"] = sorted(v for v, r in row["against"].items() if r and r["verdict"] == verdict.UNKNOWN)
     return rows
+
+
+def counted_of(groups: dict, row: dict) -> list[dict]:
+    return counted(groups[(row["case"], row["variant"], row["rate"], row["engines"])])[0]
 
 
 def ratio_rows(doc: dict) -> list[dict]:
@@ -128,3 +209,27 @@ def budget_rows(doc: dict) -> list[dict]:
                     "boundIfOwnWorkFree": bound,
                     "boundFraction": bound / ceiling if bound and ceiling else None})
     return out
+
+
+FIGURES = {   # a figure of a run record, and whether more of it is better
+    "salesPerMinute": (lambda r: r.get("salesPerMinute"), True),
+    "ordersPerSecond": (lambda r: r.get("ordersPerSecond"), True),
+    "cpuUsPerOrderVariant": (lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), False),
+    "p99Ms": (lambda r: r.get("p99Ms"), False),
+    "httpCeilingFraction": (lambda r: r.get("httpCeilingFraction"), True),
+    "insertCeilingFraction": (lambda r: r.get("insertCeilingFraction"), True),
+}
+
+
+def windows_of(doc: dict, case, variant: str, rate=None, engines=None) -> list[dict]:
+    """The windows a summary row of DOC is computed from (counted(): drifting ones set aside)."""
+    rs = [r for r in doc["runs"] if not r.get("error") and r.get("salesPerMinute") is not None
+          and r["case"] == case and shown(r) == variant
+          and (rate is None or r.get("rate") == rate) and (engines is None or r["engines"] == engines)]
+    return counted(rs)[0]
+
+
+def ratio_of(b_runs: list[dict], a_runs: list[dict], fig: str, tag: str = "") -> dict | None:
+    """B ÷ A of FIG with its interval and verdict (verdict.compare)."""
+    get, _ = FIGURES[fig]
+    return verdict.compare(by_process(b_runs, get), by_process(a_runs, get), tag=f"{tag}/{fig}")

@@ -3,7 +3,7 @@ report.html shares with it (the article's ratios, the CPU budget, the calibratio
 from __future__ import annotations
 
 from ..run import layout
-from . import breakdown, stats
+from . import breakdown, stats, verdict
 
 
 def fmt(v, spec=",.0f") -> str:
@@ -11,11 +11,16 @@ def fmt(v, spec=",.0f") -> str:
 
 
 def cell(s: dict | None, spec=",.0f", pct=False) -> str:
-    """median (min–max)."""
+    """median [low–high], the 95 % interval across processes (report/intervals.py), or "median [no interval: 1
+    process]"; a figure without an interval computed (a map's cell, an older folder): median (min–max)."""
     if not s:
         return "–"
     k = 100 if pct else 1
     suffix = " %" if pct else ""
+    if "low" in s:
+        if s["low"] is None:
+            return f"{fmt(s['median'] * k, spec)} [no interval: {s.get('processes', 1)} process]{suffix}"
+        return f"{fmt(s['median'] * k, spec)} [{fmt(s['low'] * k, spec)}–{fmt(s['high'] * k, spec)}]{suffix}"
     if s["n"] == 1:
         return f"{fmt(s['median'] * k, spec)}{suffix}"
     return f"{fmt(s['median'] * k, spec)} ({fmt(s['min'] * k, spec)}–{fmt(s['max'] * k, spec)}){suffix}"
@@ -69,10 +74,13 @@ def cost_cell(row: dict) -> str:
 
 
 COST_TEXT = ("What carrying the row's load took, medians over its repeats: the variant's process group's cores "
-             "(100 % of one core = 1.00) and CPU µs per order, its peak RSS, threads and processes, the database "
+             "(100 % of one core = 1.00) and CPU µs per order, its peak RSS (every JVM under one heap policy: the "
+             "environment's heapPolicy) and its live heap after a collection (JVM: after jcmd GC.run; Node: after V8's "
+             "latest full collection of each isolate), each with its 95 % interval, threads and processes, the database "
              "connections it kept open (counted from the kernel after the window; configured in brackets), the "
              "inserts it keeps in flight (its manifest's inFlight), and the latency its clients saw.")
-COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "threads", "processes",
+COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "live heap MB (after a collection)", "threads",
+             "processes",
              "database connections open (configured)", "inserts in flight", "p50 / p99 / p99.9 ms"]
 
 
@@ -83,17 +91,86 @@ def med(s) -> float | None:
 def cost_row(r: dict) -> list[str]:
     cores = med(r["cpuPercent"].get("variant"))
     return [r["case"] or "–", r["variant"], fmt(cores / 100 if cores is not None else None, ".2f"),
-            fmt(med((r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"), fmt(med(r.get("rssMb")), ",.0f"),
+            cell((r.get("cpuUsPerOrderVariant") or (r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"),
+            cell(r.get("rssMb"), ",.0f"), cell(r.get("liveHeapMb"), ",.0f"),
             fmt(med(r.get("threads")), ".0f"), fmt(med(r.get("processes")), ".0f"),
             f"{fmt(med(r.get('dbConnectionsOpen')), '.0f')} ({fmt(r.get('dbConnections'), '.0f')})",
             fmt(r.get("inFlight"), ".0f"),
             " / ".join(fmt(med(r.get(k)), ".1f") for k in ("p50Ms", "p99Ms", "p999Ms"))]
 
 
+INTERVAL_TEXT = ("Each figure: median [95 % interval] over the row's windows, measured in at least two fresh processes of "
+                 "the row; the interval is a bootstrap over windows nested in processes (processes drawn with "
+                 "replacement, then windows within each, 2,000 draws, a fixed seed), so the spread between processes is "
+                 "inside it; \"no interval\": the row was measured in one process.")
+
+
+def row_notes(r: dict, doc: dict | None = None) -> list[str]:
+    """A row's notes: the rows it is not told apart from, its drifting windows, its fall, its JIT, whether its
+    interval reached the compare's target."""
+    notes = []
+    if r.get("withinNoiseOf"):
+        notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
+    if r.get("windowsSetAside"):
+        notes.append(f"⚠ drift: {r['windowsSetAside']} window(s) set aside")
+    if r.get("driftCounted"):
+        notes.append(f"⚠ drift in {r['driftCounted']} of {r['repeats']} window(s), counted (a process had no steady "
+                     "one)")
+    elif r.get("driftFlagged") and "windowsSetAside" not in r:
+        notes.append("⚠ drift")
+    if r.get("unstable"):
+        notes.append("⚠ unstable: its windows fall")
+    notes += jit_note(r)
+    short = ((doc or {}).get("adaptive") or {}).get("rows", {}).get(f"{r['case']}|{r['variant']}")
+    if short and not short.get("withinTarget"):
+        hw = short.get("halfWidth")
+        notes.append("stopped short of the target: " + (f"±{hw * 100:.1f} %" if hw is not None else "no interval")
+                     + f" (target ±{doc['adaptive']['target'] * 100:g} %)")
+    if r.get("articleSalesPerMinute"):
+        notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
+    return notes
+
+
+def verdicts_md(doc: dict) -> list[str]:
+    """Every pair of rows of a case, the one with the more sales first: the verdict of their sales/min ratio."""
+    rows = doc["summary"]
+    out = []
+    for i, a in enumerate(rows):
+        for b in rows[i + 1:]:
+            if (a["case"], a["rate"], a["engines"]) != (b["case"], b["rate"], b["engines"]):
+                continue
+            hi, lo = (a, b) if (med(a["salesPerMinute"]) or 0) >= (med(b["salesPerMinute"]) or 0) else (b, a)
+            r = (hi.get("against") or {}).get(lo["variant"])
+            if r:
+                out.append(f"- {(hi['case'] + ': ') if hi['case'] else ''}{verdict.text(hi['variant'], lo['variant'], r)}")
+    if not out:
+        return []
+    return ["", "## Which row stores more: verdicts", "",
+            "The ratio of two rows' sales/min (median ÷ median) with its 95 % interval (each row's windows drawn as "
+            "above, the quotient of the draws): a lead when the interval lies above 1, no difference detected when it "
+            "holds 1.", ""] + out
+
+
+def unstable_md(doc: dict) -> list[str]:
+    rows = [r for r in doc["summary"] if r.get("unstable")]
+    if not rows:
+        return []
+    out = ["", "## Unstable rows", "",
+           f"Rows whose windows fall steadily within a process (each below the one before, the last over "
+           f"{stats.UNSTABLE_DROP:.0%} below the first, in most of its processes): their median is not a rate they "
+           "hold. Sales/min of each window, per process in the order measured:", ""]
+    for r in rows:
+        procs = "; ".join(" → ".join(fmt(v) for v in g) for g in r.get("windowsByProcess") or [])
+        out.append(f"- {r['variant']}{(' (' + r['case'] + ')') if r['case'] else ''}: {procs}")
+    return out
+
+
 def summary_md(doc: dict) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
-             "Each cell: median (min–max) over the repeats. ≈ marks variants whose sales/min ranges overlap "
-             "(the difference is within noise); ⚠ drift: the two halves of a measured window differ by over 10 %; ⚠ JIT: the JVM's JIT compiler "
+             f"{INTERVAL_TEXT} ≈: no difference detected in sales/min with that row (the 95 % interval of the ratio of the "
+             "two holds 1). ⚠ drift: the two halves of a window differ by over 10 %: such a window is set aside when "
+             "every process of its row has a steady one (the compare measures more in its place), else counted and "
+             "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ JIT: the JVM's JIT compiler "
              "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "
              "a JVM variant got the load before the measured one, until its JIT compiler used under 5 % of a core. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
@@ -105,21 +182,16 @@ def summary_md(doc: dict) -> str:
              SUMMARY_HEAD.rstrip("\n")]
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
-        notes = []
-        if r["withinNoiseOf"]:
-            notes.append("≈ " + ", ".join(r["withinNoiseOf"]))
-        if r["driftFlagged"]:
-            notes.append("⚠ drift")
-        notes += jit_note(r)
+        notes = row_notes(r, doc)
         steady = {True: "yes", False: "no", None: "–"}[r["steady"]]
-        if r.get("articleSalesPerMinute"):
-            notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {setting_text(r)} | {cell(r['salesPerMinute'])} "
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
                      f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
                      f"| {'; '.join(notes)} |")
+    lines += verdicts_md(doc)
+    lines += unstable_md(doc)
     lines += ["", "## What each row costs", "", COST_TEXT, "", "| " + " | ".join(COST_HEAD) + " |",
-              "| " + " | ".join(["---"] * 2 + ["---:"] * 8) + " |"]
+              "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
     lines += ["| " + " | ".join(cost_row(r)) + " |" for r in doc["summary"]]
     ratios = stats.ratio_rows(doc)
     if ratios:
@@ -162,32 +234,60 @@ def layout_lines(doc: dict) -> list[str]:
     return lines
 
 
+def baseline_rows(doc: dict) -> list[dict]:
+    """compare --baseline REF: per row, this tree ÷ the baseline of sales/min and of the variant's CPU µs per
+    order, each with its 95 % interval and verdict (report/verdict.py)."""
+    cases = (doc.get("options") or {}).get("baseline_cases")
+    if not cases:
+        return []
+    a, b = cases
+    out = []
+    rows = {(r["case"], r["variant"]): r for r in doc["summary"]}
+    seen = list(dict.fromkeys(r["variant"] for r in doc["summary"]))
+    for variant in seen:
+        ra, rb = rows.get((a, variant)), rows.get((b, variant))
+        if not ra or not rb:
+            continue          # measured on one side only: no pair
+        wa, wb = stats.windows_of(doc, a, variant), stats.windows_of(doc, b, variant)
+        out.append({"variant": variant, "a": ra, "b": rb,
+                    "sales": stats.ratio_of(wb, wa, "salesPerMinute", variant) if wa and wb else None,
+                    "cpu": stats.ratio_of(wb, wa, "cpuUsPerOrderVariant", variant) if wa and wb else None})
+    return out
+
+
+def baseline_verdict(x: dict) -> str:
+    """This tree against the baseline in words: a regression, an improvement, no difference, or unchecked."""
+    r = x["sales"]
+    v = (r or {}).get("verdict")
+    if v == verdict.BEHIND:
+        return f"regression: {r['ratio']:.2f}× the baseline's sales/min [{verdict.bracket(r)}]"
+    if v == verdict.AHEAD:
+        return f"improvement: {r['ratio']:.2f}× the baseline's sales/min [{verdict.bracket(r)}]"
+    if v == verdict.SAME:
+        return f"no difference detected ({verdict.bracket(r)})"
+    return verdict.short(r) if r else "not measured in both"
+
+
 def baseline_md(doc: dict) -> list[str]:
-    """compare --baseline REF: each row at REF (A) and at this tree (B), measured back to back in this run."""
+    """compare --baseline REF: each row at REF (A) and at this tree (B), measured in turn in this run."""
     cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
         return []
     a, b = cases
     own = {(x["case"], x["variant"]): x.get("ownUs") for x in stats.budget_rows(doc)}
-    rows = {(r["case"], r["variant"]): r for r in doc["summary"]}
     lines = ["", "## This tree against the baseline", "",
-             f"Each row built from {a} (A, the baseline) and from {b} (B), measured one after the other in this "
-             "run. B ÷ A of the medians; the ranges overlap: the difference is within the noise of the repeats. "
-             "Own work: CPU µs per order beyond the row's HTTP framework floor (the section below).", "",
-             "| variant | sales/min A | sales/min B | B ÷ A | ranges overlap | CPU µs/order A → B | own work µs/order "
-             "A → B | own work B ÷ A |", "| --- | ---: | ---: | ---: | --- | --- | --- | ---: |"]
-    for (case, variant), ra in rows.items():
-        rb = rows.get((b, variant))
-        if case != a or not rb:
-            continue
-        sa, sb = ra["salesPerMinute"], rb["salesPerMinute"]
-        ca, cb = med(ra.get("cpuUsPerOrderVariant")), med(rb.get("cpuUsPerOrderVariant"))
-        oa, ob = own.get((a, variant)), own.get((b, variant))
-        ratio = sb["median"] / sa["median"] if sa and sb and sa.get("median") else None
-        lines.append(f"| {variant} | {cell(sa)} | {cell(sb)} | {fmt(ratio, '.2f')} | "
-                     f"{('yes' if stats.overlaps(sa, sb) else 'no') if sa and sb else '–'} | "
-                     f"{fmt(ca, '.1f')} → {fmt(cb, '.1f')} | {fmt(oa, '.1f')} → {fmt(ob, '.1f')} | "
-                     f"{fmt(ob / oa if oa and ob is not None else None, '.2f')} |")
+             f"Each row built from {a} (A, the baseline) and from {b} (B), their processes measured in turn in this "
+             "run. B ÷ A of the medians with the 95 % interval of the ratio: a regression when the interval lies "
+             "entirely below 1 (sales/min) or above 1 (CPU per order), no difference detected when it holds 1. Own "
+             "work: CPU µs per order beyond the row's HTTP framework floor (the section below).", "",
+             "| variant | sales/min A | sales/min B | B ÷ A [95 %] | verdict | CPU µs/order B ÷ A [95 %] | own work "
+             "µs/order A → B |", "| --- | ---: | ---: | ---: | --- | ---: | --- |"]
+    for x in baseline_rows(doc):
+        ra, rb = x["a"], x["b"]
+        oa, ob = own.get((a, x["variant"])), own.get((b, x["variant"]))
+        lines.append(f"| {x['variant']} | {cell((ra or {}).get('salesPerMinute'))} | "
+                     f"{cell((rb or {}).get('salesPerMinute'))} | {verdict.short(x['sales'])} | {baseline_verdict(x)} | "
+                     f"{verdict.short(x['cpu'])} | {fmt(oa, '.1f')} → {fmt(ob, '.1f')} |")
     return lines
 
 

@@ -17,6 +17,15 @@ from .layout import Layout
 
 #: the flags of every JVM the harness starts (variants, load client, replay, JMH)
 JVM_OPTS = ["-XX:+UseParallelGC", "-Xss512k"]
+#: the heap policy of every variant's JVM (and its framework floor's), the same for all: a fixed heap of 512 MB,
+#: reserved and committed up front (-Xms = -Xmx), so that a row's RSS is what its design needs beside one heap
+#: of the same size, not how far ParallelGC chose to grow the heap (toward a quarter of the machine's memory:
+#: 1.5-2.5 GB at saturation). 512 MB is over six times the largest live heap after a collection measured
+#: at saturation (78 MB; docs/contract.md, "Memory"). TB_JAVA_OPTS comes after it and may override it.
+VARIANT_HEAP = ["-Xms512m", "-Xmx512m"]
+#: the flags of every Node process started from a manifest: a line per collection to its log, from which the
+#: heap after a full collection is read (measure/memory.py)
+NODE_OPTS = ["--trace-gc"]
 #: JDK 24+ warns about sun.misc.Unsafe (Akka, Maven's Guava): harmless, silenced
 UNSAFE_OPT = "--sun-misc-unsafe-memory-access=allow"
 
@@ -53,6 +62,13 @@ class Context:
         if self.java_home:
             return str(self.java_home / "bin" / "java")
         return shutil.which("java") or "java"
+
+    @property
+    def variant_jvm_opts(self) -> list[str]:
+        """A variant's (and its floor's) JVM flags: the harness's, the heap policy, then TB_JAVA_OPTS."""
+        given = shlex.split(self.env.get("TB_JAVA_OPTS", ""))
+        base = self.jvm_opts[:len(self.jvm_opts) - len(given)] if given else self.jvm_opts
+        return [*base, *VARIANT_HEAP, *given]
 
     @property
     def results(self) -> Path:

@@ -10,6 +10,7 @@ import sys
 
 import psutil
 
+from . import context
 from .context import Context
 
 
@@ -70,6 +71,10 @@ def collect(ctx: Context, db=None) -> dict:
         "database": db.version() if db is not None else None,
         "databaseDurable": ctx.env.get("TB_DB_DURABLE") == "1",
         "jvmFlags": ctx.jvm_opts,
+        # the heap policy every variant's JVM runs under, and the flags of its Node processes (context.py)
+        "variantJvmFlags": ctx.variant_jvm_opts,
+        "heapPolicy": " ".join(context.VARIANT_HEAP) + " (every variant's JVM)",
+        "nodeFlags": context.NODE_OPTS,
         "loadclientJvmFlags": ctx.loadclient_opts,
         "python": sys.version.split()[0],
         "hostname": platform.node(),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from . import build
+from . import build, context
 from .context import Context
 
 MANIFEST = "variant.yaml"
@@ -161,9 +161,9 @@ def expand(ctx: Context, tokens: list[str], port: int | None = None, root: Path 
         if tok == "{java}":
             out.append(ctx.java)
         elif tok == "{jvm_opts}":
-            out.extend(ctx.jvm_opts)
+            out.extend(ctx.variant_jvm_opts)      # with the heap policy (context.VARIANT_HEAP)
         elif tok == "{node}":
-            out.append(ctx.env.get("TB_NODE") or "node")
+            out.extend([ctx.env.get("TB_NODE") or "node", *context.NODE_OPTS])
         elif tok == "{port}" and port is not None:
             out.append(str(port))
         else:

@@ -9,6 +9,7 @@ const { answerAccepted, answerJson, answerRefused } = require('./answers');
 // counts: this HTTP thread's order counters (accepted, rejected, overloaded).
 function orderEntry(side, { config, engines, registry, ids, counts, state }) {
   let lastArrival = 0;
+  const workNs = BigInt(config.testWorkUs || 0) * 1000n;
   return function acceptOrder(req, res) {
     if (state.shuttingDown) {
       counts.overloaded++;
@@ -39,8 +40,15 @@ function orderEntry(side, { config, engines, registry, ids, counts, state }) {
     registry.add(order, engine.index);
     engines.send(engine, order);
     counts.accepted++;
+    if (workNs) spin(workNs);
     return answerAccepted(res, order.id, side);
   };
+}
+
+// The TEST_WORK_US knob: busy for that long on this thread.
+function spin(ns) {
+  const until = process.hrtime.bigint() + ns;
+  while (process.hrtime.bigint() < until) { /* the work the knob adds */ }
 }
 
 module.exports = { orderEntry };
