@@ -31,9 +31,9 @@ import tradebench.spray.http.RegisteredMethods;
  * process; each variant's {@code Main} starts it and drains it on SIGTERM
  * ({@link #drainOnSignal}, {@link #exitAfterDrain}).
  *
- * <p>What the service is made of beyond that order (its name, its engines, its
- * ids, the routes in front of the API's) is a {@link Wiring}, which each variant
- * holds: java-spray-async's, one actor per engine; a cluster member's, Cluster
+ * <p>What the service is made of beyond that order (its engines, its ids, the
+ * routes in front of the API's) is a {@link Wiring}, which each variant holds with
+ * its name: java-spray-async's, one actor per engine; a cluster member's, Cluster
  * Sharding's partitions. This module knows none of them.
  */
 public final class SprayService {
@@ -43,9 +43,6 @@ public final class SprayService {
 
     /** The parts of the service that a variant built on it chooses. */
     public interface Wiring {
-        /** The variant's name: its stats, its start-up and exit lines. */
-        String variant();
-
         /** Akka settings on top of application.conf (and of DISPATCHER_THREADS' pool size). */
         com.typesafe.config.Config akka();
 
@@ -83,14 +80,15 @@ public final class SprayService {
      */
     static final int DEFAULT_POOL = 64;
 
-    public static SprayService start(Config given, Wiring wiring) throws Exception {
+    /** The service of the variant named {@code variant} (its stats, its start-up and exit lines) with its wiring. */
+    public static SprayService start(String variant, Config given, Wiring wiring) throws Exception {
         Config config = withPoolDefault(given);
         ActorSystem system = ActorSystem.create(SYSTEM, akkaSettings(config, wiring.akka()));
         try {
             AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
             IdSource ids = wiring.ids(db.largestStoredOrderId(DB_WAIT_MS));
             OrderRegistry registry = new OrderRegistry();
-            ServiceStats stats = new ServiceStats(wiring.variant(), config.engines());
+            ServiceStats stats = new ServiceStats(variant, config.engines());
             EngineSet engines = wiring.engines(system, config, db, registry, stats);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
             HandlerProvider server = wiring.server(new ApiRoutes(gateway, db, engines::crash), engines, gateway, db);
@@ -98,7 +96,7 @@ public final class SprayService {
                     .withSettings(RegisteredMethods.serverSettings(system)).bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
-            SprayService service = new SprayService(wiring.variant(), system, config, stats, gateway, binding);
+            SprayService service = new SprayService(variant, system, config, stats, gateway, binding);
             service.drainOnShutdown(engines, db, statsLine);
             return service;
         } catch (Exception | Error e) {

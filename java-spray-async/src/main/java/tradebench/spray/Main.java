@@ -25,11 +25,6 @@ public final class Main {
     /** The service alone: one {@link Engines} actor per engine, every id above the largest stored, the API's routes. */
     public static final SprayService.Wiring ALONE = new SprayService.Wiring() {
         @Override
-        public String variant() {
-            return VARIANT;
-        }
-
-        @Override
         public com.typesafe.config.Config akka() {
             return ConfigFactory.empty();
         }
@@ -55,7 +50,7 @@ public final class Main {
 
     /** The service alone on {@code config} (tests start it so, in process). */
     public static SprayService start(Config config) throws Exception {
-        return SprayService.start(config, ALONE);
+        return SprayService.start(VARIANT, config, ALONE);
     }
 
     public static void main(String[] args) throws InterruptedException {

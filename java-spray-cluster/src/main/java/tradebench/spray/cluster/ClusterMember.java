@@ -40,16 +40,11 @@ public final class ClusterMember implements SprayService.Wiring {
             throw new IllegalArgumentException("CLUSTER_SEEDS must name the members (host:port of each, this one among them)");
         }
         ClusterMember member = new ClusterMember(settings);
-        member.service = SprayService.start(config, member);
+        member.service = SprayService.start(VARIANT, config, member);
         System.out.println(VARIANT + ": cluster member " + settings.self() + " (member " + settings.member() + " of "
                 + settings.seeds().size() + " seeds: its order ids are " + settings.member() + " mod "
                 + ClusterSettings.MAX_MEMBERS + ")");
         return member;
-    }
-
-    @Override
-    public String variant() {
-        return VARIANT;
     }
 
     @Override
