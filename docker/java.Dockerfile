@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # The Java images: java-threads, java-akka and java-virtual (embedded Tomcat over engine-servlet
 # and engine-jdbc; java-threads and java-virtual on engine-threads), java-spray-async (Akka HTTP over jasync-mysql)
-# and java-spray-cluster (a member of java-spray-async's cluster), and the actor variants' Apache Pekko builds
-# (java-akka/pekko, java-spray-async/pekko, java-spray-cluster/pekko: the same sources, renamed
-# at build time). Each is one module of the root pom packaged as one jar
+# and java-spray-cluster (a member of java-spray-async's cluster), both on engine-spray, and the actor variants'
+# Apache Pekko builds (java-akka/pekko, java-spray-async/pekko, java-spray-cluster/pekko, on engine-spray/pekko:
+# the same sources, renamed at build time). Each is one module of the root pom packaged as one jar
 # and run with the same JVM flags, so one Dockerfile serves them all; MODULE says which. Built
 # from the repository root (it needs the root pom and the engine-* modules):
 #   docker build -f docker/java.Dockerfile --build-arg MODULE=java-akka -t tradebench/java-akka .

@@ -97,7 +97,7 @@ def test_the_floors_are_the_variants_own_frameworks_on_the_port_given(ctx):
 
 
 def test_the_cluster_members_are_java_spray_clusters_jar_built_on_its_own_inputs(ctx):
-    """The cluster key: java-spray-async's members run java-spray-cluster's jar, rebuilt when either module changes;
+    """The cluster key: java-spray-async's members run java-spray-cluster's jar, rebuilt when it or engine-spray changes;
     the other variants have no cluster mode."""
     by = {v.name: v for v in variants.discover(ROOT)}
     m = by["java-spray-async"].cluster
@@ -106,7 +106,8 @@ def test_the_cluster_members_are_java_spray_clusters_jar_built_on_its_own_inputs
     assert cmd[0] == ctx.java and cmd[-2] == "-jar" and cmd[-1].endswith("java-spray-cluster/target/java-spray-cluster.jar")
     assert m.build["output"] == "java-spray-cluster/target/java-spray-cluster.jar"
     assert "java-spray-cluster" in m.build["command"]
-    assert {"java-spray-cluster/src/main", "java-spray-async/src/main"} <= set(m.build["inputs"])
+    assert {"java-spray-cluster/src/main", "engine-*/src/main"} <= set(m.build["inputs"])
+    assert not any(i.startswith("java-spray-async/") for i in m.build["inputs"]), "the members build on engine-spray"
     assert m.settings == by["java-spray-async"].settings
     # the variant's own build and command stay its own jar's
     assert by["java-spray-async"].build["output"] == "java-spray-async/target/java-spray-async.jar"

@@ -173,16 +173,33 @@ def _root_modules(context: str) -> list[str]:
     return re.findall(r"<module>\s*([^<\s]+)\s*</module>", _pom(os.path.join(context, "pom.xml")))
 
 
+def _pom_text(context: str, module: str) -> str:
+    """MODULE's pom without its comments ('' when it has none)."""
+    return _pom(os.path.join(context, module, "pom.xml"))
+
+
+def _artifact_id(pom_text: str):
+    """A pom's own artifactId (not its parent's, nor a dependency's or a plugin's)."""
+    own = re.sub(r"<(parent|dependencies|dependencyManagement|build|profiles)>.*?</\1>", "", pom_text, flags=re.S)
+    name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", own)
+    return name.group(1) if name else None
+
+
 def _module_dependencies(context: str, module: str, modules) -> list:
-    """The modules of the root pom that MODULE depends on, directly or through another (what -am builds)."""
+    """The modules of the root pom that MODULE depends on, directly or through another (what -am builds);
+    a dependency names a module by its artifactId (java-spray-async/pekko's is java-spray-async-pekko)."""
+    folder_of = {}
+    for m in modules:
+        folder_of.setdefault(_artifact_id(_pom_text(context, m)) or m, m)
     found, todo = [], [module]
     while todo:
-        text = _pom(os.path.join(context, todo.pop(), "pom.xml"))
+        text = _pom_text(context, todo.pop())
         for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
             name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", block)
-            if name and name.group(1) in modules and name.group(1) not in found and name.group(1) != module:
-                found.append(name.group(1))
-                todo.append(name.group(1))
+            dep = folder_of.get(name.group(1)) if name else None
+            if dep and dep not in found and dep != module:
+                found.append(dep)
+                todo.append(dep)
     return found
 
 

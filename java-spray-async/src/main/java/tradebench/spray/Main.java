@@ -1,49 +1,62 @@
 package tradebench.spray;
 
+import akka.actor.ActorSystem;
+import akka.http.javadsl.HandlerProvider;
+import com.typesafe.config.ConfigFactory;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import tradebench.engine.Shutdown;
+import tradebench.engine.Config;
+import tradebench.engine.IdSource;
+import tradebench.engine.OrderGateway;
+import tradebench.engine.OrderRegistry;
+import tradebench.engine.ServiceStats;
 import tradebench.engine.Startup;
+import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.engine.EngineSet;
+import tradebench.spray.engine.Engines;
+import tradebench.spray.http.ApiRoutes;
 
-/** java-spray-async: Akka HTTP + one actor per engine + jasync-mysql, on one execution context. */
+/**
+ * java-spray-async: Akka HTTP + one actor per engine + jasync-mysql, on one execution context:
+ * the engine-spray service with this wiring.
+ */
 public final class Main {
+    public static final String VARIANT = "java-spray-async";
+
+    /** The service alone: one {@link Engines} actor per engine, every id above the largest stored, the API's routes. */
+    public static final SprayService.Wiring ALONE = new SprayService.Wiring() {
+        @Override
+        public com.typesafe.config.Config akka() {
+            return ConfigFactory.empty();
+        }
+
+        @Override
+        public IdSource ids(long largestStored) {
+            return new IdSource(largestStored);
+        }
+
+        @Override
+        public EngineSet engines(ActorSystem system, Config config, AsyncDatabase db, OrderRegistry registry, ServiceStats stats) {
+            return Engines.start(system, config, db, registry, stats);
+        }
+
+        @Override
+        public HandlerProvider server(ApiRoutes routes, EngineSet engines, OrderGateway gateway, AsyncDatabase db) {
+            return routes;
+        }
+    };
+
     private Main() {
     }
 
+    /** The service alone on {@code config} (tests start it so, in process). */
+    public static SprayService start(Config config) throws Exception {
+        return SprayService.start(VARIANT, config, ALONE);
+    }
+
     public static void main(String[] args) throws InterruptedException {
-        SprayService service = Startup.startOrExit(SprayService.VARIANT, SprayService::start);
-        CountDownLatch exitLinePrinted = drainOnSignal(service);
+        SprayService service = Startup.startOrExit(VARIANT, Main::start);
+        CountDownLatch exitLinePrinted = service.drainOnSignal();
         service.whenTerminated().join();
-        exitAfterDrain(exitLinePrinted);
-    }
-
-    /**
-     * SIGTERM (or Ctrl-C) drains the service and prints its exit line; the
-     * returned latch opens once it is printed. Prints the "listening" line.
-     */
-    public static CountDownLatch drainOnSignal(SprayService service) {
-        CountDownLatch exitLinePrinted = new CountDownLatch(1);
-        Shutdown.onSignal(() -> {
-            service.drain();
-            System.out.println(service.stats().exitLine());
-            exitLinePrinted.countDown();
-        });
-        System.out.println(SprayService.VARIANT + " listening on port " + service.port() + " (" + service.config().describe()
-                + " dispatcherThreads=" + service.dispatcherThreads() + ")");
-        return exitLinePrinted;
-    }
-
-    /**
-     * The actor system has stopped. Only Shutdown ends the process: its thread
-     * (not a daemon) drains, prints the exit line and calls System.exit with
-     * the code. If the system stopped with no drain under way (it failed on
-     * its own), exits 1 instead of leaving a process that serves nothing.
-     */
-    public static void exitAfterDrain(CountDownLatch exitLinePrinted) throws InterruptedException {
-        if (!exitLinePrinted.await(60, TimeUnit.SECONDS)) {
-            System.err.println(SprayService.VARIANT + ": the actor system stopped without a drain");
-            System.exit(1);
-        }
-        Thread.currentThread().join(); // Shutdown's thread exits the JVM (0, or 1 if the drain failed)
+        service.exitAfterDrain(exitLinePrinted);
     }
 }

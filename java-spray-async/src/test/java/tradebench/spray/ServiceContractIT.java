@@ -5,7 +5,7 @@ import tradebench.testing.ServiceContract;
 /** The service behaviours every Java variant shows (ServiceContract), on java-spray-async. */
 class ServiceContractIT extends ServiceContract {
     ServiceContractIT() {
-        super("java-spray-async", SprayService::start, SprayService::port, SprayService::stats, SprayService::gateway,
+        super("java-spray-async", Main::start, SprayService::port, SprayService::stats, SprayService::gateway,
                 SprayService::drain);
     }
 

@@ -31,7 +31,7 @@ class SprayServiceIT {
     void aCrashedEngineIsReplacedAndKeepsItsPartition() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-spray-async");
         tdb.deleteAllSales();
-        SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2", "FAULTS", "on"));
+        SprayService service = Main.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2", "FAULTS", "on"));
         String base = "http://127.0.0.1:" + service.port();
         HttpClient http = HttpClient.newHttpClient();
         try {
@@ -64,7 +64,7 @@ class SprayServiceIT {
     @Test
     void malformedRequestsGetJsonToo() throws Exception {
         TestDatabase tdb = TestDatabase.forModule("java-spray-async");
-        SprayService service = SprayService.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "1"));
+        SprayService service = Main.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "1"));
         try {
             String h = "Host: x\r\nConnection: close\r\n";
             String badTarget = raw(service.port(), "GET /buy?userId=b%zz&productId=1&quantity=1 HTTP/1.1\r\n" + h + "\r\n");

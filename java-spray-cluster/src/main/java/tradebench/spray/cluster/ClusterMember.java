@@ -15,13 +15,16 @@ import tradebench.spray.engine.EngineSet;
 import tradebench.spray.http.ApiRoutes;
 
 /**
- * java-spray-async's service as one member of a cluster (README): the same
- * wiring, with Cluster Sharding's partitions as its engines
+ * java-spray-async's service as one member of a cluster (README): engine-spray's
+ * service, as java-spray-async runs it, with Cluster Sharding's partitions as its engines
  * ({@link ClusterEngines}), this member's share of the order ids, and the
  * routes that need the other members ({@link ClusterRoutes}) in front of the
  * API's.
  */
 public final class ClusterMember implements SprayService.Wiring {
+    /** A member serves java-spray-async's API and reports as that variant: the harness runs it as its cluster. */
+    public static final String VARIANT = "java-spray-async";
+
     private final ClusterSettings settings;
     private ClusterEngines engines;
     private SprayService service;
@@ -37,8 +40,8 @@ public final class ClusterMember implements SprayService.Wiring {
             throw new IllegalArgumentException("CLUSTER_SEEDS must name the members (host:port of each, this one among them)");
         }
         ClusterMember member = new ClusterMember(settings);
-        member.service = SprayService.start(config, member);
-        System.out.println(SprayService.VARIANT + ": cluster member " + settings.self() + " (member " + settings.member() + " of "
+        member.service = SprayService.start(VARIANT, config, member);
+        System.out.println(VARIANT + ": cluster member " + settings.self() + " (member " + settings.member() + " of "
                 + settings.seeds().size() + " seeds: its order ids are " + settings.member() + " mod "
                 + ClusterSettings.MAX_MEMBERS + ")");
         return member;

@@ -65,8 +65,7 @@ class ClusterHandOverIT {
 
     @Test
     void anOrderTradesAcrossMembersAndItsPartitionMovesWithItWhenItsMemberLeaves() throws Exception {
-        // java-spray-async's test database: the members are its service
-        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        TestDatabase tdb = TestDatabase.forModule("java-spray-cluster");
         tdb.deleteAllSales();
         try (Connection c = tdb.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM ENGINE_HANDOVER");

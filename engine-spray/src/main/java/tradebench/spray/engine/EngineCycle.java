@@ -14,9 +14,9 @@ import tradebench.engine.TradingEngine;
 import tradebench.model.Order;
 
 /**
- * One engine's cycle as java-spray-async's actors run it, inside the actor
- * that owns it ({@link EngineActor}, and the engines of a service built on
- * this one):
+ * One engine's cycle as the Akka HTTP designs' actors run it, inside the actor
+ * that owns it (java-spray-async's {@code EngineActor}, a cluster member's
+ * {@code EngineEntity}):
  * the orders that arrived since the last cycle join the market, it trades and
  * times out, the sales' inserts are fired with no thread waiting for them, and
  * only once they are stored may the next cycle come, {@code DELAY_MS} later.

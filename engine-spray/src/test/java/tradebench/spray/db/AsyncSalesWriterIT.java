@@ -30,7 +30,7 @@ class AsyncSalesWriterIT extends SalesWriterContract {
 
     @BeforeAll
     static void start() {
-        tdb = TestDatabase.forModule("java-spray-async");
+        tdb = TestDatabase.forModule("engine-spray");
         system = ActorSystem.create("writer-test");
     }
 

@@ -1,6 +1,7 @@
 package tradebench.spray.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import akka.actor.ActorSystem;
@@ -12,12 +13,16 @@ import akka.http.javadsl.model.HttpResponse;
 import akka.http.javadsl.model.HttpHeader;
 import akka.japi.Pair;
 import akka.japi.function.Function;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,7 +57,7 @@ class ApiRoutesIT {
 
     @BeforeAll
     static void start() {
-        tdb = TestDatabase.forModule("java-spray-async");
+        tdb = TestDatabase.forModule("engine-spray");
         system = ActorSystem.create("routes-test");
         db = new AsyncDatabase(tdb.config(), system.dispatcher(), system.scheduler());
     }
@@ -67,7 +72,7 @@ class ApiRoutesIT {
     void fresh() throws Exception {
         tdb.deleteAllSales();
         Config c = tdb.config("PRODUCTS", "100", "ENGINES", "4");
-        gateway = new OrderGateway(c, new IdSource(0), new OrderRegistry(), new ServiceStats("java-spray-async", 4),
+        gateway = new OrderGateway(c, new IdSource(0), new OrderRegistry(), new ServiceStats("engine-spray", 4),
                 (engine, order) -> {
                     if (refuse) return false;
                     synchronized (reached) {
@@ -269,7 +274,7 @@ class ApiRoutesIT {
     void statsAndHealth() throws Exception {
         HttpResponse s = send(HttpRequest.GET("/stats"));
         assertEquals(200, s.status().intValue());
-        assertTrue(body(s).startsWith("{\"variant\":\"java-spray-async\",\"uptimeMs\":"));
+        assertTrue(body(s).startsWith("{\"variant\":\"engine-spray\",\"uptimeMs\":"));
         expect(send(HttpRequest.GET("/health")), 200, "{\"status\":\"up\"}");
     }
 
@@ -294,6 +299,25 @@ class ApiRoutesIT {
                 assertEquals("1", header(view, "Retry-After"));
             } finally {
                 viaProxy.close();
+            }
+        }
+    }
+
+    /**
+     * Akka HTTP 10.2 is at its end of life: no route of the service stores uploaded files
+     * (CVE-2023-33251; README of java-spray-async, "Akka's end of life").
+     */
+    @Test
+    void noRouteStoresUploadedFiles() throws IOException {
+        List<String> directives = List.of("storeUploadedFile", "storeUploadedFiles", "fileUpload", "fileUploadAll",
+                "uploadedFile");
+        // the sources this build compiled (the Pekko build's are generated from this module's)
+        Path main = Path.of(System.getProperty("tradebench.sources", "src/main/java"));
+        assertTrue(Files.isDirectory(main), "the module's sources: " + main.toAbsolutePath());
+        try (Stream<Path> files = Files.walk(main)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String text = Files.readString(f);
+                for (String d : directives) assertFalse(text.contains(d), f + " uses " + d);
             }
         }
     }

@@ -10,35 +10,38 @@ import akka.http.javadsl.ServerBinding;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import tradebench.engine.Config;
 import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
 import tradebench.engine.ServiceStats;
+import tradebench.engine.Shutdown;
 import tradebench.spray.db.AsyncDatabase;
 import tradebench.spray.engine.EngineSet;
-import tradebench.spray.engine.Engines;
 import tradebench.spray.http.ApiRoutes;
 import tradebench.spray.http.RegisteredMethods;
 
 /**
- * The whole service, wired in the order every variant follows: config →
+ * The service of the Akka HTTP designs (java-spray-async, and each member of its
+ * cluster, java-spray-cluster), wired in the order every variant follows: config →
  * database → ids → registry/stats → engines → HTTP → stats line → shutdown.
  * Everything runs on the actor system's default dispatcher. Tests start it in
- * process; {@link Main} starts it and drains it on SIGTERM.
+ * process; each variant's {@code Main} starts it and drains it on SIGTERM
+ * ({@link #drainOnSignal}, {@link #exitAfterDrain}).
  *
  * <p>What the service is made of beyond that order (its engines, its ids, the
- * routes in front of the API's) is a {@link Wiring}: {@link #ALONE} here, one
- * actor per engine; a service built on this one brings its own.
+ * routes in front of the API's) is a {@link Wiring}, which each variant holds with
+ * its name: java-spray-async's, one actor per engine; a cluster member's, Cluster
+ * Sharding's partitions. This module knows none of them.
  */
 public final class SprayService {
-    public static final String VARIANT = "java-spray-async";
     /** The actor system's name. */
     public static final String SYSTEM = "tradebench";
     private static final long DB_WAIT_MS = 60_000;
 
-    /** The parts of the service that a service built on this one chooses. */
+    /** The parts of the service that a variant built on it chooses. */
     public interface Wiring {
         /** Akka settings on top of application.conf (and of DISPATCHER_THREADS' pool size). */
         com.typesafe.config.Config akka();
@@ -54,36 +57,16 @@ public final class SprayService {
         HandlerProvider server(ApiRoutes routes, EngineSet engines, OrderGateway gateway, AsyncDatabase db);
     }
 
-    /** The service alone: one {@link Engines} actor per engine, every id above the largest stored, the API's routes. */
-    public static final Wiring ALONE = new Wiring() {
-        @Override
-        public com.typesafe.config.Config akka() {
-            return ConfigFactory.empty();
-        }
-
-        @Override
-        public IdSource ids(long largestStored) {
-            return new IdSource(largestStored);
-        }
-
-        @Override
-        public EngineSet engines(ActorSystem system, Config config, AsyncDatabase db, OrderRegistry registry, ServiceStats stats) {
-            return Engines.start(system, config, db, registry, stats);
-        }
-
-        @Override
-        public HandlerProvider server(ApiRoutes routes, EngineSet engines, OrderGateway gateway, AsyncDatabase db) {
-            return routes;
-        }
-    };
-
+    private final String variant;
     private final ActorSystem system;
     private final Config config;
     private final ServiceStats stats;
     private final OrderGateway gateway;
     private final ServerBinding binding;
 
-    private SprayService(ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway, ServerBinding binding) {
+    private SprayService(String variant, ActorSystem system, Config config, ServiceStats stats, OrderGateway gateway,
+                         ServerBinding binding) {
+        this.variant = variant;
         this.system = system;
         this.config = config;
         this.stats = stats;
@@ -97,18 +80,15 @@ public final class SprayService {
      */
     static final int DEFAULT_POOL = 64;
 
-    public static SprayService start(Config given) throws Exception {
-        return start(given, ALONE);
-    }
-
-    public static SprayService start(Config given, Wiring wiring) throws Exception {
+    /** The service of the variant named {@code variant} (its stats, its start-up and exit lines) with its wiring. */
+    public static SprayService start(String variant, Config given, Wiring wiring) throws Exception {
         Config config = withPoolDefault(given);
         ActorSystem system = ActorSystem.create(SYSTEM, akkaSettings(config, wiring.akka()));
         try {
             AsyncDatabase db = new AsyncDatabase(config, system.dispatcher(), system.scheduler());
             IdSource ids = wiring.ids(db.largestStoredOrderId(DB_WAIT_MS));
             OrderRegistry registry = new OrderRegistry();
-            ServiceStats stats = new ServiceStats(VARIANT, config.engines());
+            ServiceStats stats = new ServiceStats(variant, config.engines());
             EngineSet engines = wiring.engines(system, config, db, registry, stats);
             OrderGateway gateway = new OrderGateway(config, ids, registry, stats, engines);
             HandlerProvider server = wiring.server(new ApiRoutes(gateway, db, engines::crash), engines, gateway, db);
@@ -116,7 +96,7 @@ public final class SprayService {
                     .withSettings(RegisteredMethods.serverSettings(system)).bind(server).toCompletableFuture().get(30, TimeUnit.SECONDS);
             Cancellable statsLine = system.scheduler().scheduleAtFixedRate(Duration.ofSeconds(5), Duration.ofSeconds(5),
                     () -> System.out.println(stats.line()), system.dispatcher());
-            SprayService service = new SprayService(system, config, stats, gateway, binding);
+            SprayService service = new SprayService(variant, system, config, stats, gateway, binding);
             service.drainOnShutdown(engines, db, statsLine);
             return service;
         } catch (Exception | Error e) {
@@ -156,6 +136,36 @@ public final class SprayService {
         system.getWhenTerminated().toCompletableFuture().join();
     }
 
+    /**
+     * SIGTERM (or Ctrl-C) drains the service and prints its exit line; the
+     * returned latch opens once it is printed. Prints the "listening" line.
+     */
+    public CountDownLatch drainOnSignal() {
+        CountDownLatch exitLinePrinted = new CountDownLatch(1);
+        Shutdown.onSignal(() -> {
+            drain();
+            System.out.println(stats.exitLine());
+            exitLinePrinted.countDown();
+        });
+        System.out.println(variant + " listening on port " + port() + " (" + config.describe()
+                + " dispatcherThreads=" + dispatcherThreads() + ")");
+        return exitLinePrinted;
+    }
+
+    /**
+     * The actor system has stopped. Only Shutdown ends the process: its thread
+     * (not a daemon) drains, prints the exit line and calls System.exit with
+     * the code. If the system stopped with no drain under way (it failed on
+     * its own), exits 1 instead of leaving a process that serves nothing.
+     */
+    public void exitAfterDrain(CountDownLatch exitLinePrinted) throws InterruptedException {
+        if (!exitLinePrinted.await(60, TimeUnit.SECONDS)) {
+            System.err.println(variant + ": the actor system stopped without a drain");
+            System.exit(1);
+        }
+        Thread.currentThread().join(); // Shutdown's thread exits the JVM (0, or 1 if the drain failed)
+    }
+
     public java.util.concurrent.CompletableFuture<?> whenTerminated() {
         return system.getWhenTerminated().toCompletableFuture();
     }
@@ -193,7 +203,7 @@ public final class SprayService {
     }
 
     /** DISPATCHER_THREADS (default: one per core) sizes the one pool everything runs on; OWN adds to application.conf. */
-    static com.typesafe.config.Config akkaSettings(Config config, com.typesafe.config.Config own) {
+    public static com.typesafe.config.Config akkaSettings(Config config, com.typesafe.config.Config own) {
         int threads = config.extraInt("DISPATCHER_THREADS", Runtime.getRuntime().availableProcessors(), 1, 256);
         return ConfigFactory.parseString("akka.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = " + threads)
                 .withFallback(own).withFallback(ConfigFactory.load()).resolve();
