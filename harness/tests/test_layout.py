@@ -141,3 +141,18 @@ def test_a_running_process_is_moved_with_every_thread():
     finally:
         p.kill()
         p.wait()
+
+
+def test_a_cores_sweep_says_what_each_cpu_added():
+    from tradebench_harness.report import tables
+    iso = {"isolated": True}
+    runs = [{"variant": "a", "variantCpus": 1, "salesPerMinute": 100.0, "layout": iso},
+            {"variant": "a", "variantCpus": 2, "salesPerMinute": 150.0, "layout": {"isolated": False}},
+            {"variant": "b", "variantCpus": 1, "salesPerMinute": 80.0, "layout": iso},
+            {"variant": "b", "variantCpus": 2, "salesPerMinute": 160.0, "layout": {"isolated": False}},
+            {"variant": "b", "variantCpus": 2, "error": "died", "layout": iso}]
+    text = "\n".join(tables.cores_md({"command": "sweep-cores", "runs": runs}))
+    assert "| a | 100 | 150 | 100, 75 | 0.75 |" in text
+    assert "| b | 80 | 160 | 80, 80 | 1.00 |" in text
+    assert "2 CPUs ◐" in text and "shared a CPU with the variant" in text
+    assert tables.cores_md({"command": "compare", "runs": runs}) == []

@@ -204,6 +204,7 @@ def summary_md(doc: dict) -> str:
                   "| " + " | ".join(BUDGET_HEAD) + " |", "| " + " | ".join(["---"] * 2 + ["---:"] * 9) + " |"]
         lines += ["| " + " | ".join(budget_cells(b)) + " |" for b in budget]
     lines += baseline_md(doc)
+    lines += cores_md(doc)
     lines += breakdown.md(doc)
     cal = doc.get("calibration") or {}
     if cal:
@@ -217,6 +218,34 @@ def summary_md(doc: dict) -> str:
               f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
               f"{e.get('jdk')}, node {e.get('node')}, database {e.get('database')}"]
     return "\n".join(lines) + "\n"
+
+
+def cores_md(doc: dict) -> list[str]:
+    """sweep --cores: each row's sales/min at each of the variant's CPU counts, per CPU, and against its least count
+    (1.00 per CPU added: it scales with its CPUs); a count that left the database and the load client no CPU of
+    their own is marked."""
+    if doc.get("command") != "sweep-cores":
+        return []
+    runs = [r for r in doc["runs"] if not r.get("error") and r.get("variantCpus") and r.get("salesPerMinute")]
+    by: dict[str, dict[int, list]] = {}
+    for r in runs:
+        by.setdefault(r["variant"], {}).setdefault(r["variantCpus"], []).append(r)
+    counts = sorted({n for rows in by.values() for n in rows})
+    shared = {r["variantCpus"] for r in runs if not (r.get("layout") or {}).get("isolated")}
+    lines = ["", "## Sales against the variant's CPUs", "",
+             "Each design at saturation on that many CPUs of its own (the median of its windows); per CPU; and its "
+             "sales ÷ its least count's × that count ÷ this one (1.00: every CPU added stores as much as the first)."
+             + (f" ◐ {', '.join(map(str, sorted(shared)))} CPUs: the database and the load client shared a CPU with "
+                "the variant (none was left for them)." if shared else ""), "",
+             "| variant | " + " | ".join(f"{n} CPU{'s' if n > 1 else ''}{' ◐' if n in shared else ''}" for n in counts)
+             + " | per CPU | scaling |", "| --- | " + " | ".join("---:" for _ in counts) + " | --- | --- |"]
+    for variant, rows in by.items():
+        med = {n: sorted(r["salesPerMinute"] for r in rs)[len(rs) // 2] for n, rs in rows.items()}
+        least = min(med)
+        per = ", ".join(f"{fmt(med[n] / n)}" for n in sorted(med))
+        scaling = ", ".join(f"{med[n] / med[least] * least / n:.2f}" for n in sorted(med) if n != least) or "–"
+        lines.append(f"| {variant} | " + " | ".join(fmt(med.get(n)) for n in counts) + f" | {per} | {scaling} |")
+    return lines
 
 
 def layout_lines(doc: dict) -> list[str]:
