@@ -8,6 +8,7 @@ from ..measure import plan
 from ..measure.execute import execute
 from ..measure.plan import Series, Timing, Window
 from ..model import calibrate as model_calibrate
+from ..run import layout
 from ..run.variants import select
 
 
@@ -24,8 +25,9 @@ def cmd_calibrate(ctx, a: argparse.Namespace) -> int:
         row = v.rows_given(ctx.env)[0]
         series.append(Series(v.for_settings({**ctx.env, **row}), 4, "per-sale", dict(row)))
     cells = windows(o)
+    # measured as every command measures: each party on CPUs of its own (the set records its layout)
     t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
-               link=True)
+               link=True, layout=layout.build("isolated"))
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, vars(o), cells=grid)
