@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import accuracy, check, fit, fsync, params
 from .designs import all_designs
-from .plan import cheapest, plan, saturation
+from .plan import Plan, cheapest, plan, saturation
 from .predict import round_trip_ms
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
@@ -284,20 +284,36 @@ def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]
     if not m:
         return ["this parameter set does not say what it measured (fitted before sets did): every figure may be "
                 "an extrapolation"]
-    out = []
+    out = [line for line in (_rate_outside(m, q.rate), _round_trip_outside(m, rtt)) if line]
+    return out + _setup_outside(m, q, cores)
+
+
+def _rate_outside(m: dict, rate: float | None) -> str | None:
+    """RATE beyond the measured open-loop rates (a closed loop asks no rate)."""
+    if rate is None:
+        return None
     rates = m.get("rates")
-    if q.rate is not None:
-        if not rates:
-            out.append("rate: no open-loop run in this set: every rate below saturation")
-        elif q.rate > rates[1] * 1.0001:
-            out.append(f"rate above the largest measured {rates[1]:,.0f}/s ({m.get('ratesFrom')})")
-        elif q.rate < rates[0] * 0.9999:
-            out.append(f"rate below the least measured {rates[0]:,.0f}/s ({m.get('ratesFrom')})")
+    if not rates:
+        return "rate: no open-loop run in this set: every rate below saturation"
+    if rate > rates[1] * 1.0001:
+        return f"rate above the largest measured {rates[1]:,.0f}/s ({m.get('ratesFrom')})"
+    if rate < rates[0] * 0.9999:
+        return f"rate below the least measured {rates[0]:,.0f}/s ({m.get('ratesFrom')})"
+    return None
+
+
+def _round_trip_outside(m: dict, rtt: float) -> str | None:
     rt = m.get("roundTripMs")
     if rt and rtt > rt[1] * 1.0001:
-        out.append(f"round trip {rtt:.2f} ms above the longest measured {rt[1]:g} ms")
-    elif rt and rtt < rt[0] * 0.9999:
-        out.append(f"round trip {rtt:.2f} ms below the shortest measured {rt[0]:g} ms")
+        return f"round trip {rtt:.2f} ms above the longest measured {rt[1]:g} ms"
+    if rt and rtt < rt[0] * 0.9999:
+        return f"round trip {rtt:.2f} ms below the shortest measured {rt[0]:g} ms"
+    return None
+
+
+def _setup_outside(m: dict, q: Question, cores: float) -> list[str]:
+    """The variant's CPU count, layout and persist mode where no saturation run of the set had them."""
+    out = []
     counts = m.get("variantCpus") or []
     if counts and not any(abs(c - cores) < 1e-9 for c in counts):
         out.append(f"{cores:g} CPUs for the variant: measured at {', '.join(f'{c:g}' for c in counts)} only")
@@ -353,29 +369,45 @@ def answer(q: Question, root: Path, out=None) -> int:
           "| DB connections |", file=out)
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", file=out)
     for p in plans:
-        base = p.as_configured
-        n = f"{base.in_flight} in flight" if base.in_flight else "a multi-row INSERT per cycle"
-        conf = f"carries it ({n})" if base.carries else \
-            f"stores {_fmt(base.sales_per_minute)} sales/min ({n}; limit: {base.limit})"
-        if p.carries:
-            need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items()) or "as configured"
-        else:
-            need = f"no: {p.why_not}"
-        shown = p.at_need if p.carries else base
-        key = p.design.key
-        lat = p.latency if p.carries else None
-        print(f"| {key} | {conf} | {need} | {_with(shown.sales_per_minute, bands, key, 'sales')} | "
-              f"{_with(shown.cores, bands, key, 'cpu', 2, 100.0)} | {_with(shown.rss_mb, bands, key, 'rss')} | "
-              f"{_with(lat[0] if lat else None, bands, key, 'p50', 2)} | "
-              f"{_with(lat[1] if lat else None, bands, key, 'p99', 2)} | {_fmt(p.connections)} |", file=out)
-        notes = [x for x in (p.figures_from, p.why_not if p.carries else "",
-                             f"latency {lat[2]}" if lat and lat[2] else "",
-                             "no memory figure: no open-loop run of its own" if shown.rss_mb is None and shown.cores
-                             is not None else "") if x]
-        if notes:
-            print(f"|  | ({'; '.join(notes)}) |  |  |  |  |  |  |  |", file=out)
-    best = cheapest(plans)
+        _print_plan_row(p, bands, out)
     print("", file=out)
+    _print_cheapest(plans, out)
+    print("The settings named keep the load within the share of Little's law's bound at which the design's measured "
+          "runs stored 95 % of their load (docs/model.md, \"Settings with a margin\").", file=out)
+    print(accuracy.sentence(pset, borrowed), file=out)
+    return 0
+
+
+def _print_plan_row(p: Plan, bands: dict | None, out) -> None:
+    """P's row: as configured, what carries the load, and the figures where it carries it (as configured where it
+    does not), with a row of notes beneath where any figure needs one."""
+    base = p.as_configured
+    n = f"{base.in_flight} in flight" if base.in_flight else "a multi-row INSERT per cycle"
+    conf = f"carries it ({n})" if base.carries else \
+        f"stores {_fmt(base.sales_per_minute)} sales/min ({n}; limit: {base.limit})"
+    if p.carries:
+        need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items()) or "as configured"
+    else:
+        need = f"no: {p.why_not}"
+    shown = p.at_need if p.carries else base
+    key = p.design.key
+    lat = p.latency if p.carries else None
+    print(f"| {key} | {conf} | {need} | {_with(shown.sales_per_minute, bands, key, 'sales')} | "
+          f"{_with(shown.cores, bands, key, 'cpu', 2, 100.0)} | {_with(shown.rss_mb, bands, key, 'rss')} | "
+          f"{_with(lat[0] if lat else None, bands, key, 'p50', 2)} | "
+          f"{_with(lat[1] if lat else None, bands, key, 'p99', 2)} | {_fmt(p.connections)} |", file=out)
+    notes = [x for x in (p.figures_from, p.why_not if p.carries else "",
+                         f"latency {lat[2]}" if lat and lat[2] else "",
+                         "no memory figure: no open-loop run of its own" if shown.rss_mb is None and shown.cores
+                         is not None else "") if x]
+    if notes:
+        print(f"|  | ({'; '.join(notes)}) |  |  |  |  |  |  |  |", file=out)
+
+
+def _print_cheapest(plans: list[Plan], out) -> None:
+    """The design the load costs the fewest cores, and those the model cannot tell from it; else why none
+    carries the load."""
+    best = cheapest(plans)
     if best:
         how = ", ".join(f"{k}={v}" for k, v in best.needs.items()) or "as configured"
         print(f"Cheapest that carries it: {best.design.key} ({how}): {best.at_need.cores:.2f} cores"
@@ -390,10 +422,6 @@ def answer(q: Question, root: Path, out=None) -> int:
               "spends less CPU a sale (batch: one multi-row INSERT a cycle), would.", file=out)
     else:
         print("No design carries this load on these cores.", file=out)
-    print("The settings named keep the load within the share of Little's law's bound at which the design's measured "
-          "runs stored 95 % of their load (docs/model.md, \"Settings with a margin\").", file=out)
-    print(accuracy.sentence(pset, borrowed), file=out)
-    return 0
 
 
 def answer_saturation(q: Question, root: Path, out=None) -> int:
@@ -509,26 +537,45 @@ def score_held_out(doc: dict, folders: list[Path], root: Path) -> None:
 def do_check(o: CheckOptions, root: Path, out=None) -> int:
     out = out or sys.stdout
     doc, name = fit.read(_folder(root, o.run))
-    env = doc.get("environment") or {}
-    source = Path(o.params) if o.params else params.COMMITTED
-    pdoc = params.load(source)
-    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores")) or params.calibrated(pdoc, env.get("cores"))
+    pset = _set_to_check_against(o, doc, name)
     if pset is None:
-        print(f"no parameter set in {source} for {env.get('cpuModel')}, {env.get('cores')} cores", file=sys.stderr)
         return 2
-    if doc.get("runId") in params.fitted_from(pset):
-        if not o.in_sample:
-            print(f"tradebench: {name} is one of the runs these parameters were fitted from: held against it, the "
-                  f"model is checked in-sample (--in-sample to see it anyway)", file=sys.stderr)
-            return 2
-        print(f"warning: {name} is one of the runs these parameters were fitted from: an in-sample check",
-              file=sys.stderr)
     rows = check.against(doc, pset, all_designs(root))
     if not rows:
         print(f"{name} has no open-loop cells (a map's, or a sweep's with --rate) to hold the model against",
               file=sys.stderr)
         return 2
     print(f"{name} against {params.describe(pset)}", file=out)
+    _print_score(rows, pset, name, out)
+    print("", file=out)
+    print(check.table(rows), file=out)
+    _print_latency(rows, out)
+    return 0
+
+
+def _set_to_check_against(o: CheckOptions, doc: dict, name: str) -> dict | None:
+    """The parameter set of the run's machine; None (said on stderr) where there is none, or where the set was
+    fitted from the run and --in-sample does not ask for it anyway: such a check says nothing of new runs."""
+    env = doc.get("environment") or {}
+    source = Path(o.params) if o.params else params.COMMITTED
+    pdoc = params.load(source)
+    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores")) or params.calibrated(pdoc, env.get("cores"))
+    if pset is None:
+        print(f"no parameter set in {source} for {env.get('cpuModel')}, {env.get('cores')} cores", file=sys.stderr)
+        return None
+    if doc.get("runId") in params.fitted_from(pset):
+        if not o.in_sample:
+            print(f"tradebench: {name} is one of the runs these parameters were fitted from: held against it, the "
+                  f"model is checked in-sample (--in-sample to see it anyway)", file=sys.stderr)
+            return None
+        print(f"warning: {name} is one of the runs these parameters were fitted from: an in-sample check",
+              file=sys.stderr)
+    return pset
+
+
+def _print_score(rows: list[dict], pset: dict, name: str, out) -> None:
+    """Per figure, the cells within its tolerance and those its interval covered: counted leaving each cell out
+    where the intervals were drawn from this very folder, else the check would grade its own residuals."""
     held = pset.get("heldOut") or {}
     own = name in (held.get("folders") or [])
     score = accuracy.score(rows)
@@ -546,17 +593,19 @@ def do_check(o: CheckOptions, root: Path, out=None) -> int:
               "cell out)", file=out)
     elif not held:
         print("(this set has no intervals: it was never held against runs it was not fitted on)", file=out)
-    print("", file=out)
-    print(check.table(rows), file=out)
+
+
+def _print_latency(rows: list[dict], out) -> None:
+    """The cells the model predicts a latency for, measured beside predicted."""
     lat = [r for r in rows if r.get("predictedP99Ms") is not None]
-    if lat:
-        print("", file=out)
-        print("| design | +ms | load | p50 ms | predicted | error | p99 ms | predicted | error |", file=out)
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", file=out)
-        for r in sorted(lat, key=lambda r: (r["design"], r["latencyMs"], r["rate"])):
-            print(f"| {r['design']} | {r['latencyMs']} | {r['rate']:,}/s | {r['p50Ms']} | {r['predictedP50Ms']} | "
-                  f"{_pct(r['p50Error'])} | {r['p99Ms']} | {r['predictedP99Ms']} | {_pct(r['p99Error'])} |", file=out)
-    return 0
+    if not lat:
+        return
+    print("", file=out)
+    print("| design | +ms | load | p50 ms | predicted | error | p99 ms | predicted | error |", file=out)
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", file=out)
+    for r in sorted(lat, key=lambda r: (r["design"], r["latencyMs"], r["rate"])):
+        print(f"| {r['design']} | {r['latencyMs']} | {r['rate']:,}/s | {r['p50Ms']} | {r['predictedP50Ms']} | "
+              f"{_pct(r['p50Error'])} | {r['p99Ms']} | {r['predictedP99Ms']} | {_pct(r['p99Error'])} |", file=out)
 
 
 def _pct(e):

@@ -270,8 +270,24 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                              "memoryGb": env.get("memoryGb")},
                  "fittedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  "sources": [f.source() for f in folders]}
+    out["salesPerOrder"] = _sales_per_order(folders)
+    rtt_folder = next((f for f in folders if f.rtt0), None)
+    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
+                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
+    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+    figs: dict = {k: {} for k in keys}
+    for persist in PERSISTS:
+        for k, c in _saturation_per_design(folders, designs, persist).items():
+            figs[k][persist] = _design_figures(folders, k, persist, c, shapes, light_rss)
+    _insert_overheads(folders, designs, figs)
+    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
+    out["designs"] = {k: v for k, v in figs.items() if v}
+    return out
 
-    # the load's matching rate: runs that stored what they accepted
+
+def _sales_per_order(folders: list[_Folder]) -> dict:
+    """The load's matching rate, from the runs that stored what they accepted: a run that refused, erred, drifted
+    or neared its bound stored less than its orders matched."""
     spo, spo_from = [], set()
     for f in folders:
         for _, r in f.runs:
@@ -280,81 +296,101 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
                 spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
                 spo_from.add(f.name)
-    out["salesPerOrder"] = {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
+    return {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
 
-    rtt_folder = next((f for f in folders if f.rtt0), None)
-    out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
-                      if rtt_folder else {"value": None, "from": "no probe in these folders"})
 
-    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+def _saturation_points(f: _Folder, designs: list[Design], persist: str) -> dict[str, dict]:
+    """Per design F ran to saturation in PERSIST: CPU µs per order at its default engines (else the fewest), the
+    engines and the point measured."""
+    got = {}
+    for k in [d.key for d in designs]:
+        pts = f.saturation(k, persist)
+        if pts:
+            e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
+            got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
+    return got
 
-    figs: dict = {k: {} for k in keys}
-    for persist in PERSISTS:
-        chosen: dict[str, dict] = {}
-        newest = None
-        for f in folders:
-            got = {}
-            for k in keys:
-                pts = f.saturation(k, persist)
-                if pts:
-                    e = min(pts, key=lambda n: (n != _default_engines(designs, k), n))
-                    got[k] = {"order": pts[e]["cpuUsPerS"] / pts[e]["orders"], "engines": e, "point": pts[e]}
-            if not got:
-                continue
-            if newest is None:
-                newest = f
-                for k, g in got.items():
-                    chosen[k] = {**g, "folder": f, "ratio": 1.0,
-                                 "from": f"{f.name}: saturation, {g['engines']} engines"}
-                continue
-            ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
-                                 {k: g["order"] for k, g in got.items()})
+
+def _saturation_per_design(folders: list[_Folder], designs: list[Design], persist: str) -> dict[str, dict]:
+    """Per design, the saturation point its figures come from: the newest folder with saturation runs; a design
+    only an older folder has, scaled by that folder's ratio to the newest (a machine is not equally fast every
+    hour)."""
+    chosen: dict[str, dict] = {}
+    newest = None
+    for f in folders:
+        got = _saturation_points(f, designs, persist)
+        if not got:
+            continue
+        if newest is None:
+            newest = f
             for k, g in got.items():
-                if k in chosen or ratio is None:
-                    continue
-                # a machine this much slower per order saturated at this many fewer orders
-                chosen[k] = {**g, "order": g["order"] * ratio, "folder": f, "ratio": ratio,
-                             "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
-                                       "sales": g["point"]["sales"] / ratio},
-                             "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
-                                     f"to {newest.name} over {', '.join(both)})"}
-        for k, c in chosen.items():
-            e, p = c["engines"], c["point"]
-            beta, factor, shape_from = _shape_for(shapes, k, persist)
-            cycle = factor * c["order"] * p["orders"] ** beta
-            rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
-            per_engine, rss_from = _rss_per_engine(folders, k, persist)
-            light = light_rss.get((k, persist))
-            if light:
-                rss, rss_e, base_from = light[0], light[1], light[2]
-            else:
-                # never another design's figure, nor the saturation peak (a heap grown towards its limit)
-                rss, rss_e, base_from = None, e, "no open-loop runs of its own: no memory figure"
-            figs[k][persist] = {
-                "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
-                "saturationSales": _r(p["sales"], 0),
-                "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
-                "insertOverheadMs": None,
-                "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
-                "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
-                "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
-                "saturationByCpus": saturation_by_cpus(c["folder"], k, persist, e, c["ratio"]),
-                "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
-                         "refusedCost": rho_from,
-                         "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
-                         "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
+                chosen[k] = {**g, "folder": f, "ratio": 1.0,
+                             "from": f"{f.name}: saturation, {g['engines']} engines"}
+            continue
+        ratio, both = _ratio({k: c["order"] for k, c in chosen.items() if "×" not in c["from"]},
+                             {k: g["order"] for k, g in got.items()})
+        if ratio is None:
+            continue
+        for k, g in got.items():
+            if k in chosen:
+                continue
+            # a machine this much slower per order saturated at this many fewer orders
+            chosen[k] = {**g, "order": g["order"] * ratio, "folder": f, "ratio": ratio,
+                         "point": {**g["point"], "orders": g["point"]["orders"] / ratio,
+                                   "sales": g["point"]["sales"] / ratio},
+                         "from": f"{f.name}: saturation, {g['engines']} engines, × {ratio:.2f} (its ratio "
+                                 f"to {newest.name} over {', '.join(both)})"}
+    return chosen
 
-    # each design's own time per insert, from the cells at its bound
+
+def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict, shapes: dict, light_rss: dict) -> dict:
+    """K's figures in PERSIST from its saturation point C: the shape below saturation, ρ and memory, each with
+    where it came from (the own time per insert and the light-load terms come after)."""
+    e, p = c["engines"], c["point"]
+    beta, factor, shape_from = _shape_for(shapes, k, persist)
+    cycle = factor * c["order"] * p["orders"] ** beta
+    rho, rho_from = _refused_cost(folders, k, persist, c["order"], p["orders"], beta)
+    per_engine, rss_from = _rss_per_engine(folders, k, persist)
+    light_load = light_rss.get((k, persist))
+    if light_load:
+        rss, rss_e, base_from = light_load[0], light_load[1], light_load[2]
+    else:
+        # never another design's figure, nor the saturation peak (a heap grown towards its limit)
+        rss, rss_e, base_from = None, e, "no open-loop runs of its own: no memory figure"
+    return {
+        "cpuUsPerOrder": _r(c["order"], 2), "saturationOrders": _r(p["orders"], 0),
+        "saturationSales": _r(p["sales"], 0),
+        "loadExponent": _r(beta), "cycleUs": _r(cycle, 2), "refusedCost": _r(rho),
+        "insertOverheadMs": None,
+        "rssBaseMb": None if rss is None else _r(max(0.0, rss - per_engine * rss_e), 1),
+        "rssPerEngineMb": _r(per_engine, 2), "rssEngines": rss_e,
+        "rssSaturationMb": None if p["rss"] is None else _r(p["rss"], 1),
+        "saturationByCpus": saturation_by_cpus(c["folder"], k, persist, e, c["ratio"]),
+        "from": {"cpuUsPerOrder": c["from"], "loadExponent and cycleUs": shape_from,
+                 "refusedCost": rho_from,
+                 "rssBaseMb": base_from, "rssPerEngineMb": rss_from,
+                 "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
+
+
+def _at_its_bound(r: dict, designs: list[Design], k: str) -> bool:
+    """A per-sale cell that Little's law holds to its in-flight bound (0.75–1.25 of it, at least 1 ms added, a
+    closed loop or refusing): there the round trip and the design's own time per insert set its sales."""
+    bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
+    return bool(r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
+                and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
+                and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k))
+
+
+def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict) -> None:
+    """Each design's own time per insert, beyond the probe's round trip, from its cells at its bound; a design
+    without such a cell takes the median of those with one."""
     overhead: dict[str, list] = {}
     for f in folders:
         for k, r in f.runs:
-            bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
-            if (r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
-                    and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
-                    and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k)):
-                overhead.setdefault(k, []).append((n * 1000.0 / r["salesPerSecond"] - rtt, f.name))
+            if _at_its_bound(r, designs, k):
+                overhead.setdefault(k, []).append((r["inFlight"] * 1000.0 / r["salesPerSecond"] - r["rttMs"], f.name))
     everyone = _median([x for xs in overhead.values() for x, _ in xs])
-    for k in keys:
+    for k in [d.key for d in designs]:
         entry = figs[k].get("per-sale")
         if entry is None:
             continue
@@ -366,9 +402,6 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
         elif everyone is not None:
             entry["insertOverheadMs"] = _r(max(0.0, everyone))
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
-    _own_light_cost(folders, figs, out["salesPerOrder"]["value"], {d.key: d.variant.name for d in designs})
-    out["designs"] = {k: v for k, v in figs.items() if v}
-    return out
 
 
 def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
@@ -390,27 +423,44 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
     costs: dict = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
-            refusing = refusing_runs(folders, k, persist)
-            for f in folders:
-                runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
-                got = light.light_cost(runs, sales_per_order, refusing)
-                if got is None:
-                    continue
-                entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
-                             orderUs=_r(got["orderUs"], 2))
-                entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
-                    f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
-                    f"(rms {got['rmsRelativeError']:.0%})")
-                why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
-                                      f"order a 503) in the newest folder of the machine with some",
-                       "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
-                                      f"(orders filling its inboxes)"}
-                for name in ("refusedCost", "waitingCost"):
-                    costs.setdefault((persist, name), {})[k] = got[name]
-                    if got[name] is not None:
-                        entry[name] = _r(got[name])
-                        entry["from"][name] = why[name]
-                break
+            got = _light_cost_of_newest(folders, k, persist, entry, sales_per_order)
+            if got is None:
+                continue
+            for name in ("refusedCost", "waitingCost"):
+                costs.setdefault((persist, name), {})[k] = got[name]
+    _costs_without_cells(figs, costs, variants)
+
+
+def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: dict,
+                          sales_per_order: float | None) -> dict | None:
+    """K's light-load terms in PERSIST from the newest folder with enough open-loop cells, set in ENTRY (with ρ and
+    ρ_w where that folder measured them); None where no folder has enough."""
+    refusing = refusing_runs(folders, k, persist)
+    for f in folders:
+        runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
+        got = light.light_cost(runs, sales_per_order, refusing)
+        if got is None:
+            continue
+        entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
+                     orderUs=_r(got["orderUs"], 2))
+        entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
+            f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
+            f"(rms {got['rmsRelativeError']:.0%})")
+        why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
+                              f"order a 503) in the newest folder of the machine with some",
+               "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "
+                              f"(orders filling its inboxes)"}
+        for name in ("refusedCost", "waitingCost"):
+            if got[name] is not None:
+                entry[name] = _r(got[name])
+                entry["from"][name] = why[name]
+        return got
+    return None
+
+
+def _costs_without_cells(figs: dict, costs: dict, variants: dict) -> None:
+    """ρ and ρ_w of the designs COSTS has none for: the median of the variant's other rows with one (the same code
+    answers the 503), else of all the machine's designs with one."""
     for (persist, name), by in costs.items():
         for k, v in by.items():
             if v is not None:
@@ -624,70 +674,92 @@ def fill_from_other_machines(sets: list[dict]) -> None:
             if other is s:
                 continue
             for persist in PERSISTS:
-                mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
-                        if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
-                theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
-                ratio, both = _ratio(mine, theirs)
-                if ratio is None:
-                    continue
-                for k, v in other["designs"].items():
-                    if persist in v and persist not in s["designs"].get(k, {}):
-                        e = dict(v[persist])
-                        e["from"] = dict(e["from"])
-                        e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
-                        e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
-                        for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
-                            if e.get(us) is not None:
-                                e[us] = _r(e[us] * ratio, 2)
-                        if e.get("saturationOrders"):
-                            # a machine this much slower per order saturates at this many fewer orders
-                            e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
-                            if e.get("saturationSales"):
-                                e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
-                        e["saturationByCpus"] = [{**pt, "orders": _r(pt["orders"] / ratio, 0),
-                                                  "sales": _r(pt["sales"] / ratio, 0)}
-                                                 for pt in e.get("saturationByCpus") or []]
-                        # a latency is the machine's own answer time: another machine's is no figure of this one
-                        e["latency"] = None
-                        theirs_name = other["machine"]["cpuModel"]
-                        e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
-                                     for name, how in e["from"].items()}
-                        e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
-                                                      f"({v[persist]['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
-                                                      f"machines' ratio over {', '.join(both)}")
-                        e["from"]["latency"] = "not measured on this machine: no latency figure"
-                        s["designs"].setdefault(k, {})[persist] = e
-            # ρ is a ratio of two costs on one machine: where this machine has no cell to measure it, another's holds
-            for k, v in s["designs"].items():
-                for persist, e in v.items():
-                    o = other["designs"].get(k, {}).get(persist)
-                    if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
-                            and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
-                        e["rssPerEngineMb"] = o["rssPerEngineMb"]
-                        e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
-                            max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
-                        e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
-                                                      f"{o['from']['rssPerEngineMb']}"
-                    if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")
-                            and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
-                        e["refusedCost"] = o["refusedCost"]
-                        e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
-                                                   f"{o['from']['refusedCost']}"
-        if s["dbOwnMs"]["value"] is None:
-            known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
-            if known:
-                s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
-                                "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
-        if s.get("fsyncMs") is None:
-            known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
-            if known:
-                # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
-                s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
-                                f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
-        if s["salesPerOrder"]["value"] is None:
-            known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
-            if known:
-                s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
+                _designs_from(s, other, persist)
+            _ratios_from(s, other)
+        _machine_figures_from(s, sets)
+
+
+def _designs_from(s: dict, other: dict, persist: str) -> None:
+    """The designs in PERSIST that OTHER measured and S did not, their CPU scaled by the machines' ratio over the
+    designs both measured (none without such a ratio)."""
+    mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
+            if persist in v and "×" not in v[persist]["from"]["cpuUsPerOrder"]}
+    theirs = {k: v[persist]["cpuUsPerOrder"] for k, v in other["designs"].items() if persist in v}
+    ratio, both = _ratio(mine, theirs)
+    if ratio is None:
+        return
+    for k, v in other["designs"].items():
+        if persist in v and persist not in s["designs"].get(k, {}):
+            s["designs"].setdefault(k, {})[persist] = _scaled_entry(v[persist], ratio, both,
+                                                                    other["machine"]["cpuModel"])
+
+
+def _scaled_entry(theirs: dict, ratio: float, both: list[str], theirs_name: str) -> dict:
+    """Another machine's figures of a design as this machine's: every µs × RATIO, every saturation ÷ it, no latency,
+    each figure saying whose it is."""
+    e = dict(theirs)
+    e["from"] = dict(e["from"])
+    e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
+    e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+    for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
+        if e.get(us) is not None:
+            e[us] = _r(e[us] * ratio, 2)
+    if e.get("saturationOrders"):
+        # a machine this much slower per order saturates at this many fewer orders
+        e["saturationOrders"] = _r(e["saturationOrders"] / ratio, 0)
+        if e.get("saturationSales"):
+            e["saturationSales"] = _r(e["saturationSales"] / ratio, 0)
+    e["saturationByCpus"] = [{**pt, "orders": _r(pt["orders"] / ratio, 0),
+                              "sales": _r(pt["sales"] / ratio, 0)}
+                             for pt in e.get("saturationByCpus") or []]
+    # a latency is the machine's own answer time: another machine's is no figure of this one
+    e["latency"] = None
+    e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
+                 for name, how in e["from"].items()}
+    e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "
+                                  f"({theirs['from']['cpuUsPerOrder']}) × {ratio:.2f}, the "
+                                  f"machines' ratio over {', '.join(both)}")
+    e["from"]["latency"] = "not measured on this machine: no latency figure"
+    return e
+
+
+def _ratios_from(s: dict, other: dict) -> None:
+    """Memory per engine and ρ where S had no runs to measure them and OTHER had: a ratio of two costs on one
+    machine (and an engine's memory) holds on another, unlike a time."""
+    for k, v in s["designs"].items():
+        for persist, e in v.items():
+            o = other["designs"].get(k, {}).get(persist)
+            if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+                    and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
+                e["rssPerEngineMb"] = o["rssPerEngineMb"]
+                e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
+                    max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
+                                              f"{o['from']['rssPerEngineMb']}"
+            if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")
+                    and not o["from"].get("refusedCost", "").startswith(("no cell", "not measured"))):
+                e["refusedCost"] = o["refusedCost"]
+                e["from"]["refusedCost"] = f"no cell on this machine: {other['machine']['cpuModel']}'s, " \
+                                           f"{o['from']['refusedCost']}"
+
+
+def _machine_figures_from(s: dict, sets: list[dict]) -> None:
+    """The probe's round trip, F and sales per order where S's folders had none: the first set with one."""
+    if s["dbOwnMs"]["value"] is None:
+        known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
+        if known:
+            s["dbOwnMs"] = {"value": known[0]["dbOwnMs"]["value"],
+                            "from": f"not probed on this machine: {known[0]['machine']['cpuModel']}'s"}
+    if s.get("fsyncMs") is None:
+        known = [o for o in sets if o.get("fsyncMs") and "not measured" not in o["fsyncMs"]["from"]]
+        if known:
+            # an fsync is the disk's time, not the CPU's: another machine's is a guess, said to be one
+            s["fsyncMs"] = {**known[0]["fsyncMs"], "from": f"not measured on this machine: "
+                            f"{known[0]['machine']['cpuModel']}'s ({known[0]['fsyncMs']['from']})"}
+    if s["salesPerOrder"]["value"] is None:
+        known = [o for o in sets if o["salesPerOrder"]["value"] is not None]
+        if known:
+            s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
 def slowed_database(doc: dict) -> bool:

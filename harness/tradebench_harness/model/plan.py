@@ -13,6 +13,7 @@ from .predict import (
     LEAST_MARGIN,
     MAX_SETTING,
     Database,
+    Figures,
     Prediction,
     Scaled,
     at_saturation,
@@ -101,6 +102,24 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
     if base.carries and _within_margin(base, params.figures(pset, design.key, persist), rtt_ms):
         return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
                     latency=_latency(pset, design, persist, rate))
+    limited = _limited_whatever_the_setting(design, persist, pset, base, rate, cores, db, missing)
+    if limited is not None:
+        return limited
+    fig = params.figures(pset, design.key, persist)
+    need = in_flight_with_margin(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0,
+                                 fig.margin_bound_fraction if fig else None)
+    found = _first_setting_with_margin(design, persist, pset, base, rate, rtt_ms, cores, db, need, missing)
+    if found is not None:
+        return found
+    if base.carries:
+        return _without_margin(design, persist, pset, base, rate, missing)
+    return _margin_out_of_reach(design, persist, pset, base, rate, rtt_ms, cores, db, fig, need, missing)
+
+
+def _limited_whatever_the_setting(design: Design, persist: str, pset: dict, base: Prediction, rate: float,
+                            cores: float | None, db: Database | None, missing: str) -> Plan | None:
+    """BASE held by what no setting of the design changes (the database's capacity, the cores): a plan saying
+    which; None when a setting may still carry the load."""
     if base.db_sales is not None and base.db_sales < base.offered_sales:
         # a busy database's capacity is its cores ÷ its CPU per sale: more inserts in flight only queue in it
         return Plan(design, persist, base, None, None, _connections(design, {}),
@@ -112,9 +131,14 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
                     why_not=f"its CPU per order needs {base.rate * _us(pset, design, persist) / 1e6:.1f} cores "
                             f"for {rate:,.0f} orders/s (given {params.machine(pset, cores).cores:g})",
                     figures_from=missing)
-    fig = params.figures(pset, design.key, persist)
-    need = in_flight_with_margin(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0,
-                                 fig.margin_bound_fraction if fig else None)
+    return None
+
+
+def _first_setting_with_margin(design: Design, persist: str, pset: dict, base: Prediction, rate: float,
+                               rtt_ms: float, cores: float | None, db: Database | None, need: int,
+                               missing: str) -> Plan | None:
+    """The plan of the first knob whose smallest value puts NEED inserts in flight: carrying the load with the
+    margin, else as configured without it, else held by what still limits it; None when no knob reaches NEED."""
     for knob in design.knobs(persist):
         start = design.number(knob) or 1
         most = MAX_SETTING
@@ -133,8 +157,14 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
             return _without_margin(design, persist, pset, base, rate, missing)
         return Plan(design, persist, base, None, p, _connections(design, {knob: v}),
                     why_not=f"with {knob}={v} ({need} in flight) its {p.limit} still limit it", figures_from=missing)
-    if base.carries:
-        return _without_margin(design, persist, pset, base, rate, missing)
+    return None
+
+
+def _margin_out_of_reach(design: Design, persist: str, pset: dict, base: Prediction, rate: float, rtt_ms: float,
+                         cores: float | None, db: Database | None, fig: Figures | None, need: int,
+                         missing: str) -> Plan:
+    """No setting reaches the margin's NEED in flight: the most a setting allows where Little's law's least is
+    within it and carries the load (said so), else why none does."""
     least = in_flight_needed(base.offered_sales, rtt_ms, fig.insert_overhead_ms if fig else 0.0)
     for knob in design.knobs(persist):
         # the margin is out of reach: the most the setting allows, if Little's law's least is within it
