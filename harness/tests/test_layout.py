@@ -156,3 +156,32 @@ def test_a_cores_sweep_says_what_each_cpu_added():
     assert "| b | 80 | 160 | 80, 80 | 1.00 |" in text
     assert "2 CPUs ◐" in text and "shared a CPU with the variant" in text
     assert tables.cores_md({"command": "compare", "runs": runs}) == []
+
+
+def test_the_load_client_yields_the_cpu_it_shares_with_the_database(no_smt):
+    two = layout.default([0, 1])
+    assert two.load_yields and two.taskset("load")[-3:] == ["nice", "-n", str(layout.LOAD_NICE)]
+    assert "nice" not in two.taskset("variant") and "nice" not in two.taskset("database")
+    four = layout.default(range(4))
+    assert not four.load_yields and "nice" not in four.taskset("load")
+
+
+@needs_two
+def test_a_yielding_load_client_runs_at_its_lower_priority_read_back_from_proc(no_smt):
+    ctx = from_env()
+    cpus = layout.available()
+    ctx.layout = layout.Layout("isolated", cpus[-1:], cpus[:1], cpus[:1], cpus)
+    p = subprocess.Popen(ctx.placed("load", [sys.executable, "-c", "import time; time.sleep(30)"]),
+                         start_new_session=True)
+    try:
+        layout.yield_group(p.pid)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and os.getpriority(os.PRIO_PROCESS, p.pid) != layout.LOAD_NICE:
+            time.sleep(0.05)
+        assert os.getpriority(os.PRIO_PROCESS, p.pid) == layout.LOAD_NICE
+        if os.path.exists(f"/proc/{p.pid}/autogroup"):
+            with open(f"/proc/{p.pid}/autogroup") as f:
+                assert f.read().split()[-1] == str(layout.LOAD_NICE)    # "/autogroup-N nice 10"
+    finally:
+        p.kill()
+        p.wait()

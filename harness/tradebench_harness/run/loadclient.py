@@ -4,7 +4,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from . import process
+from . import layout, process
 from .context import Context
 
 
@@ -26,6 +26,9 @@ def run(ctx: Context, sub: str, *args, log: Path, timeout: float | None = None) 
 
 def start(ctx: Context, sub: str, *args, log: Path) -> process.Running:
     """Starts `loadclient SUB ARGS` in the background."""
-    return process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root)
+    r = process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root)
+    if ctx.layout is not None and ctx.layout.load_yields:
+        layout.yield_group(r.pid)     # its session is its own scheduling group where the kernel's autogroup is on
+    return r
 
 
