@@ -183,6 +183,7 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
 
     units = list(units)
     i = 0
+    units_t0, done_estimate = time.monotonic(), 0.0
     while i < len(units):
         i += 1
         u = units[i - 1]
@@ -204,6 +205,11 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
         if i == len(units) and more:
             units += more(doc)
         elapsed = time.monotonic() - t0
-        say(f"{i}/{len(units)} in {human(elapsed)}; about {human(elapsed / i * (len(units) - i))} left")
+        # what is left at this run's own pace against the plan: the units' estimates, scaled by how long the
+        # units so far took against theirs (the calibration and the builds before them are not a unit's pace)
+        done_estimate += estimate_seconds([u], u.timing or t, ctx.env)
+        pace = (time.monotonic() - units_t0) / done_estimate if done_estimate else 1.0
+        left = pace * sum(estimate_seconds([x], x.timing or t, ctx.env) for x in units[i:])
+        say(f"{i}/{len(units)} in {human(elapsed)}; about {human(left)} left")
     doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     doc["elapsedS"] = round(time.monotonic() - t0, 1)
