@@ -158,10 +158,12 @@ def test_a_cores_sweep_says_what_each_cpu_added():
     assert tables.cores_md({"command": "compare", "runs": runs}) == []
 
 
-def test_the_load_client_yields_the_cpu_it_shares_with_the_database(no_smt):
+def test_the_load_client_yields_the_cpu_it_shares_with_the_database_or_the_variant(no_smt):
     two = layout.default([0, 1])
     assert two.load_yields and two.taskset("load")[-3:] == ["nice", "-n", str(layout.LOAD_NICE)]
     assert "nice" not in two.taskset("variant") and "nice" not in two.taskset("database")
+    beside_variant = layout.Layout("isolated", (1,), (0,), (1,), (0, 1))
+    assert beside_variant.load_yields and "nice" in beside_variant.taskset("load")
     four = layout.default(range(4))
     assert not four.load_yields and "nice" not in four.taskset("load")
 
