@@ -132,7 +132,9 @@ def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) ->
     print(accuracy.sentence(s), file=out)
     if rows:
         print(check.table(rows), file=out)
-    print(f"wrote {dest}: ./tradebench predict now uses it (its answer says so)", file=out)
+    default = dest.resolve() == (root / ".tradebench" / "model-parameters.json").resolve()
+    print(f"wrote {dest}: " + ("./tradebench predict now uses it (its answer says so)" if default
+                               else f"./tradebench predict --params {dest} uses it"), file=out)
     return 0 if sat else 1
 
 
