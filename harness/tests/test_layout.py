@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tradebench_harness.cli import measure
-from tradebench_harness.run import layout
+from tradebench_harness.run import layout, loadclient
 from tradebench_harness.run.context import from_env
 
 
@@ -187,3 +187,11 @@ def test_a_yielding_load_client_runs_at_its_lower_priority_read_back_from_proc(n
     finally:
         p.kill()
         p.wait()
+
+
+def test_the_load_compiles_with_c1_alone_and_the_users_flags_come_after(no_smt):
+    ctx = from_env({**os.environ, "TB_LOADCLIENT_OPTS": "-XX:TieredStopAtLevel=4"})
+    ctx.layout = layout.default([0, 1])
+    load = loadclient.argv(ctx, "load", "--url", "http://x")
+    assert load.index("-XX:TieredStopAtLevel=1") < load.index("-XX:TieredStopAtLevel=4") < load.index("-jar")
+    assert "-XX:TieredStopAtLevel=1" not in loadclient.argv(ctx, "ceiling-http")

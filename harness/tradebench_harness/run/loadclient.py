@@ -7,9 +7,18 @@ from pathlib import Path
 from . import layout, process
 from .context import Context
 
+#: the load's JVM compiles with C1 only. Each window starts a fresh load client, and where it yields a CPU it
+#: shares (run/layout.py, Layout.load_yields) its C2 compiler threads run at its low priority too: beside a busy
+#: variant the load ramped up through the whole window, its second half storing 24-56 % more than its first
+#: (java-threads, 3 s of warm-up, 8 s windows, three windows), and C2's compiling was counted in the load's CPU.
+#: With C1 alone the same windows were steady after the first (+0.3 %, +2 %) at 8.0-9.1 µs of the load's CPU an
+#: order against 10.3-11.1 (docs/layout.md). TB_LOADCLIENT_OPTS comes after it and may override it.
+LOAD_JIT = ["-XX:TieredStopAtLevel=1"]
+
 
 def argv(ctx: Context, sub: str, *args) -> list[str]:
-    return ctx.placed("load", [ctx.java, *ctx.loadclient_opts, "-jar", str(ctx.loadclient_jar()), sub,
+    jit = LOAD_JIT if sub == "load" else []
+    return ctx.placed("load", [ctx.java, *jit, *ctx.loadclient_opts, "-jar", str(ctx.loadclient_jar()), sub,
                                *[str(a) for a in args]])
 
 
