@@ -165,6 +165,10 @@ def sentence(pset: dict, borrowed: dict | None = None) -> str:
            for f in FIGURES if (c.get(f) or {}).get("of")]
     head = (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}, which these parameters were not "
             f"fitted on: {'; '.join(parts) or 'no figure measured there'}.")
+    if h.get("coverageOn"):        # two held-out sittings (model/holdout.py)
+        return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']}; on "
+                f"{h['coverageOn']}, a later sitting they were not drawn from, they covered {'; '.join(cov) or 'no cell'} "
+                f"(docs/model.md).")
     if h.get("intervalsFrom"):
         return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']} (too few cells "
                 f"here for quantiles of their own); here they covered {'; '.join(cov) or 'no cell'} (docs/model.md).")

@@ -1,0 +1,45 @@
+"""A parameter set held against two sittings it was not fitted on (docs/model.md, "How sure").
+
+The set is fitted from the runs of one sitting (`./tradebench calibrate`, or `predict fit`). Its intervals are
+drawn from the residuals of a later sitting (the first held-out one), and the second held-out sitting, later
+still, counts how often those intervals hold what it measured: a coverage none of its cells took part in. The
+score is over both sittings' cells. A folder the set was fitted from is refused: its check would be in-sample.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import accuracy, check, fit, params
+from .designs import all_designs
+
+
+def rows_of(pset: dict, folders: list[Path], root: Path) -> tuple[list[dict], list[str]]:
+    """The open-loop cells of FOLDERS beside PSET's prediction, and the folders' names; ValueError for a folder
+    PSET was fitted from, or one with no open-loop cell."""
+    designs = all_designs(root)
+    rows: list[dict] = []
+    names: list[str] = []
+    for f in folders:
+        run, name = fit.read(f)
+        if run.get("runId") in params.fitted_from(pset):
+            raise ValueError(f"{name} is one of the runs {params.describe(pset)} is fitted from: it cannot be held out")
+        cells = check.against(run, pset, designs)
+        if not cells:
+            raise ValueError(f"{name} has no open-loop cells to hold the set against")
+        rows += cells
+        names.append(name)
+    return rows, names
+
+
+def two_sittings(pset: dict, first: list[Path], second: list[Path], root: Path) -> dict:
+    """PSET's heldOut from two later sittings: the score over both, the intervals from FIRST's residuals, and
+    their coverage on SECOND's cells."""
+    rows_a, names_a = rows_of(pset, first, root)
+    rows_b, names_b = rows_of(pset, second, root)
+    bands = accuracy.intervals(rows_a)
+    return {"folders": names_a + names_b, "checkedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "cells": len(rows_a) + len(rows_b), "score": accuracy.score(rows_a + rows_b),
+            "intervals": bands, "intervalsFrom": ", ".join(names_a),
+            "coverage": accuracy.coverage(rows_b, bands), "coverageOn": ", ".join(names_b),
+            "scoreBySitting": {", ".join(names_a): accuracy.score(rows_a), ", ".join(names_b): accuracy.score(rows_b)}}
