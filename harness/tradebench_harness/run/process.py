@@ -131,7 +131,8 @@ class Running:
 def tree_of(pid: int) -> list[psutil.Process]:
     try:
         p = psutil.Process(pid)
-        return [p] + p.children(recursive=True)
+        procs: list[psutil.Process] = [p, *p.children(recursive=True)]
+        return procs
     except psutil.NoSuchProcess:
         return []
 
