@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 from . import tools
 from .context import Context
@@ -45,7 +46,7 @@ def stale(root: Path, outputs: list[str], inputs: list[str]) -> bool:
     return False
 
 
-def command(ctx: Context, argv: list[str], cwd: Path | None = None, log=None) -> int:
+def command(ctx: Context, argv: list[str], cwd: Path | None = None, log: IO[bytes] | None = None) -> int:
     """ARGV with the JDK first on PATH; `mvn` is Maven, `npm` the one beside Node.js (each installed when missing)."""
     if argv and argv[0] == "mvn":
         argv = [tools.maven(), *argv[1:]]
@@ -55,12 +56,12 @@ def command(ctx: Context, argv: list[str], cwd: Path | None = None, log=None) ->
                           stderr=subprocess.STDOUT if log else None).returncode
 
 
-def mvn(ctx: Context, *args: str, log=None) -> int:
+def mvn(ctx: Context, *args: str, log: IO[bytes] | None = None) -> int:
     return command(ctx, ["mvn", *MVN, *args], log=log)
 
 
 def ensure(ctx: Context, name: str, argv: list[str], outputs: list[str], inputs: list[str], cwd: Path | None = None,
-           log=None, root: Path | None = None) -> None:
+           log: IO[bytes] | None = None, root: Path | None = None) -> None:
     """Runs ARGV when the OUTPUTS are stale; raises BuildError when it fails or leaves an output missing.
     OUTPUTS and INPUTS are relative to ROOT (default: the repository's; a baseline's worktree)."""
     root = root or ctx.root
@@ -76,7 +77,7 @@ def ensure(ctx: Context, name: str, argv: list[str], outputs: list[str], inputs:
         raise BuildError(f"the build of {name} failed (exit {rc}{', missing ' + ', '.join(missing) if missing else ''})")
 
 
-def module(ctx: Context, name: str, log=None) -> Path:
+def module(ctx: Context, name: str, log: IO[bytes] | None = None) -> Path:
     """A Maven module's runnable jar (NAME/target/NAME.jar), built with what it needs when stale."""
     jar = f"{name}/target/{name}.jar"
     ensure(ctx, name, ["mvn", *MVN, "-DskipTests", "-pl", name, "-am", "package"], [jar],

@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,7 +50,7 @@ class Context:
     loadclient_opts: list[str]
     db_port: int
     db_dir: Path
-    env: dict = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
     #: where a measurement's processes run (run/layout.py); None: wherever the kernel puts them
     layout: Layout | None = None
 
@@ -84,7 +85,7 @@ class Context:
     def node(self) -> str:
         return self.env.get("TB_NODE") or shutil.which("node") or "node"
 
-    def java_env(self) -> dict:
+    def java_env(self) -> dict[str, str]:
         """The environment of a Maven or Java child: this JDK first on PATH (MAVEN_OPTS silenced on JDK 24+)."""
         env = dict(os.environ)
         if self.java_home:
@@ -98,7 +99,7 @@ class Context:
         return self.root / "loadclient" / "target" / "loadclient.jar"
 
 
-def find_java_home(env: dict) -> Path | None:
+def find_java_home(env: Mapping[str, str]) -> Path | None:
     """JAVA_HOME as the launcher exported it; run without the launcher (pytest alone), the newest JDK 21+
     of /usr/lib/jvm, as the launcher would choose."""
     if env.get("JAVA_HOME") and java_major(Path(env["JAVA_HOME"])) >= 21:
@@ -109,7 +110,7 @@ def find_java_home(env: dict) -> Path | None:
     return Path(env["JAVA_HOME"]) if env.get("JAVA_HOME") else None
 
 
-def from_env(env: dict | None = None) -> Context:
+def from_env(env: Mapping[str, str] | None = None) -> Context:
     env = dict(os.environ if env is None else env)
     root = Path(env.get("TB_ROOT") or Path(__file__).resolve().parents[3])
     state = Path(env.get("TB_STATE") or root / ".tradebench")

@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,7 +53,7 @@ class Database:
         return (f"jdbc:mysql://{host or self.host}:{port or self.port}/{name or self.name}"
                 f"?user={self.user}&password={self.password}")
 
-    def variant_env(self, name: str | None = None) -> dict:
+    def variant_env(self, name: str | None = None) -> dict[str, str]:
         return {"DB_HOST": self.host, "DB_PORT": str(self.port), "DB_USER": self.user,
                 "DB_PASSWORD": self.password, "DB_NAME": name or self.name}
 
@@ -196,6 +197,8 @@ def stop_private(ctx: Context, db_dir: Path | None = None, port: int | None = No
     if not running(ctx, db_dir, port):
         return False
     pid = private(ctx, db_dir=db_dir, port=port).pid()
+    if pid is None:   # it stopped, its pid file gone, since running() read it
+        return True
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + process.grace(30)
@@ -214,7 +217,7 @@ def create(ctx: Context, name: str) -> None:
 
 
 @contextlib.contextmanager
-def owned(ctx: Context):
+def owned(ctx: Context) -> Iterator[None]:
     """What runs inside may start the private database; it is stopped at the end unless it ran before."""
     was_running = running(ctx)
     try:

@@ -7,14 +7,17 @@ import platform
 import shutil
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import psutil
 
 from . import context
 from .context import Context
+from .db import Database
 
 
-def _out(argv, cwd=None) -> str | None:
+def _out(argv: list[str], cwd: Path | None = None) -> str | None:
     try:
         r = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
@@ -51,7 +54,7 @@ def autogroup() -> bool | None:
         return None
 
 
-def collect(ctx: Context, db=None) -> dict:
+def collect(ctx: Context, db: Database | None = None) -> dict[str, Any]:
     """Everything but the variant settings (each run carries its own) and the harness options."""
     status = _out(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ctx.root)
     node = shutil.which(ctx.env.get("TB_NODE") or "node")

@@ -30,8 +30,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PARTIES = ("variant", "database", "load")
 #: the load client's nice value where it shares a CPU with a measured party (Layout.load_yields)
@@ -63,7 +65,7 @@ def parse_cpus(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(out)))
 
 
-def cpus_text(cpus) -> str:
+def cpus_text(cpus: Iterable[int]) -> str:
     """(0, 1, 2, 5) -> "0-2,5"."""
     cpus = sorted(set(cpus))
     runs: list[str] = []
@@ -91,7 +93,7 @@ def siblings(cpu: int) -> tuple[int, ...]:
         return (cpu,)
 
 
-def physical_cores(cpus) -> list[tuple[int, ...]]:
+def physical_cores(cpus: Iterable[int]) -> list[tuple[int, ...]]:
     """CPUS grouped by physical core (SMT siblings together), in CPU order."""
     cpus = set(cpus)
     seen: set[int] = set()
@@ -129,7 +131,8 @@ class Layout:
     machine: tuple[int, ...] = field(default_factory=available)
 
     def cpus(self, party: str) -> tuple[int, ...] | None:
-        return getattr(self, party)
+        found: tuple[int, ...] | None = getattr(self, party)
+        return found
 
     def taskset(self, party: str) -> list[str]:
         """The argv prefix that starts a process on PARTY's CPUs ([] when not pinned); the load client, where it
@@ -173,37 +176,40 @@ class Layout:
         database, load = split_rest(rest)
         return Layout("isolated", variant, database, load, self.machine)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """What a results folder keeps of it (results-format.md, "layout")."""
         used = sorted({c for p in PARTIES for c in (self.cpus(p) or self.machine)})
         return {"kind": self.kind, "isolated": self.isolated,
-                "cpus": {p: list(self.cpus(p)) if self.cpus(p) else None for p in PARTIES},
+                "cpus": {p: list(c) if (c := self.cpus(p)) else None for p in PARTIES},
                 "machineCpus": list(self.machine),
                 "smtSiblings": {str(c): list(siblings(c)) for c in used}}
 
 
-def split_rest(rest) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def split_rest(rest: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The database's and the load client's CPUs out of REST, by physical core, in proportion to their cost."""
     cores = physical_cores(rest)
     if len(cores) == 1:
         return tuple(rest), tuple(rest)
     n_db, _ = deal(len(cores), [DEFAULT_WEIGHTS["database"], DEFAULT_WEIGHTS["load"]])
-    flat = lambda groups: tuple(sorted(c for g in groups for c in g))   # noqa: E731
-    return flat(cores[:n_db]), flat(cores[n_db:])
+    return _flat(cores[:n_db]), _flat(cores[n_db:])
 
 
-def default(cpus=None) -> Layout:
+def _flat(groups: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    """The CPUs of GROUPS (physical cores), in order."""
+    return tuple(sorted(c for g in groups for c in g))
+
+
+def default(cpus: Iterable[int] | None = None) -> Layout:
     """The isolated layout of CPUS (default: those this process may use): module docstring."""
     cpus = tuple(sorted(cpus or available()))
     cores = physical_cores(cpus)
-    flat = lambda groups: tuple(sorted(c for g in groups for c in g))   # noqa: E731
     if len(cores) == 1:
         return Layout("shared", machine=cpus)      # one core cannot be split: nothing to isolate
     if len(cores) == 2:
-        return Layout("isolated", flat(cores[1:]), flat(cores[:1]), flat(cores[:1]), cpus)
+        return Layout("isolated", _flat(cores[1:]), _flat(cores[:1]), _flat(cores[:1]), cpus)
     n_var, n_db, _ = deal(len(cores), [DEFAULT_WEIGHTS[p] for p in PARTIES])
     # the database and the load client on the first cores (CPU 0 takes most interrupts), the variant on the last
-    return Layout("isolated", flat(cores[-n_var:]), flat(cores[:n_db]), flat(cores[n_db:len(cores) - n_var]), cpus)
+    return Layout("isolated", _flat(cores[-n_var:]), _flat(cores[:n_db]), _flat(cores[n_db:len(cores) - n_var]), cpus)
 
 
 def build(kind: str = "isolated", pins: dict[str, str] | None = None, variant_cpus: int | None = None) -> Layout:
@@ -232,7 +238,7 @@ def build(kind: str = "isolated", pins: dict[str, str] | None = None, variant_cp
                               f"{cpus_text(machine)}")
         parts[party] = cpus
     if "variant" in pins and not ({"database", "load"} & set(pins)):
-        rest = [c for c in machine if c not in parts["variant"]]
+        rest = [c for c in machine if c not in (parts["variant"] or ())]
         parts["database"], parts["load"] = split_rest(rest) if rest else ((machine[0],), (machine[0],))
     return Layout("isolated", parts["variant"], parts["database"], parts["load"], machine)
 
@@ -260,7 +266,7 @@ def allowed(pid: int) -> str | None:
     return None
 
 
-def allowed_of_tree(pids) -> list[str]:
+def allowed_of_tree(pids: Iterable[int]) -> list[str]:
     """Every Cpus_allowed_list among the threads of PIDS's process trees (one entry when all agree)."""
     import psutil
     seen: list[str] = []
@@ -292,7 +298,7 @@ def yield_group(pid: int) -> None:
         pass
 
 
-def pin_running(pid: int, cpus) -> bool:
+def pin_running(pid: int, cpus: Iterable[int]) -> bool:
     """Every thread of the running process PID on CPUS; its new threads inherit it from the thread that makes
     them. False when it could not be done (gone, or not ours to move)."""
     text = cpus_text(cpus)
@@ -303,21 +309,21 @@ def pin_running(pid: int, cpus) -> bool:
         return False
 
 
-def read_back_matches(rec: dict, allowed: dict) -> bool:
+def read_back_matches(rec: dict[str, Any], allowed: Mapping[str, list[str]]) -> bool:
     """Whether a window's Cpus_allowed_list read back (ALLOWED: party -> the lists of its threads) is what its
     layout REC asked for; the link runs on the database's CPUs."""
-    cpus = rec.get("cpus") or {}
+    cpus: dict[str, Any] = rec.get("cpus") or {}
     machine = cpus_text(rec.get("machineCpus") or available())
     want = {"variant": cpus.get("variant"), "database": cpus.get("database"), "link": cpus.get("database"),
             "loadclient": cpus.get("load")}
     for party, lists in allowed.items():
-        expected = cpus_text(want[party]) if want.get(party) else machine
+        expected = cpus_text(w) if (w := want.get(party)) else machine
         if any(parse_cpus(x) != parse_cpus(expected) for x in lists):
             return False
     return True
 
 
-def describe(rec: dict | None) -> str:
+def describe(rec: dict[str, Any] | None) -> str:
     """A results folder's layout in a line (an older folder without one: the shared layout)."""
     if not rec:
         return "shared: every process on every CPU (recorded before a layout was)"

@@ -16,13 +16,13 @@ from .context import Context
 LOAD_JIT = ["-XX:TieredStopAtLevel=1"]
 
 
-def argv(ctx: Context, sub: str, *args) -> list[str]:
+def argv(ctx: Context, sub: str, *args: object) -> list[str]:
     jit = LOAD_JIT if sub == "load" else []
     return ctx.placed("load", [ctx.java, *jit, *ctx.loadclient_opts, "-jar", str(ctx.loadclient_jar()), sub,
                                *[str(a) for a in args]])
 
 
-def run(ctx: Context, sub: str, *args, log: Path, timeout: float | None = None) -> int:
+def run(ctx: Context, sub: str, *args: object, log: Path, timeout: float | None = None) -> int:
     """Runs `loadclient SUB ARGS` to its end with its output in LOG; returns its exit code."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as fh:
@@ -33,7 +33,7 @@ def run(ctx: Context, sub: str, *args, log: Path, timeout: float | None = None) 
             return 124
 
 
-def start(ctx: Context, sub: str, *args, log: Path) -> process.Running:
+def start(ctx: Context, sub: str, *args: object, log: Path) -> process.Running:
     """Starts `loadclient SUB ARGS` in the background."""
     r = process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root)
     if ctx.layout is not None and ctx.layout.load_yields:

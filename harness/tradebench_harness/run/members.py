@@ -16,8 +16,11 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from . import process
 from .context import Context
@@ -31,23 +34,24 @@ def member(variant: Variant) -> Variant:
     return variant.cluster
 
 
-def member_env(n: int, ports: list[int], cluster_ports: list[int], host: str = "127.0.0.1") -> list[dict]:
+def member_env(n: int, ports: list[int], cluster_ports: list[int], host: str = "127.0.0.1") -> list[dict[str, str]]:
     """The environment of each of N members: PORT, CLUSTER_HOST, CLUSTER_PORT and the common CLUSTER_SEEDS."""
     seeds = ",".join(f"{host}:{p}" for p in cluster_ports)
     return [{"PORT": str(ports[i]), "CLUSTER_HOST": host, "CLUSTER_PORT": str(cluster_ports[i]), "CLUSTER_SEEDS": seeds}
             for i in range(n)]
 
 
-def health(url: str, timeout: float = 2.0) -> dict | None:
+def health(url: str, timeout: float = 2.0) -> dict[str, Any] | None:
     """GET /health's JSON when it answers 200, else None."""
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
-            return json.loads(r.read()) if r.status == 200 else None
+            doc: dict[str, Any] | None = json.loads(r.read()) if r.status == 200 else None
+            return doc
     except Exception:
         return None
 
 
-def up_members(h: dict | None) -> int:
+def up_members(h: dict[str, Any] | None) -> int:
     return sum(1 for m in (h or {}).get("members", []) if m.get("status") == "Up" and m.get("reachable"))
 
 
@@ -73,7 +77,7 @@ class Members:
     def alive(self) -> bool:
         return all(m.alive() for m in self.members)
 
-    def stop(self, timeout: float = 90.0) -> list:
+    def stop(self, timeout: float = 90.0) -> list[int | str]:
         """SIGTERM one member at a time, the last first: each hands its partitions to those still up."""
         codes = []
         for m in reversed(self.members):
@@ -81,7 +85,7 @@ class Members:
         return list(reversed(codes))
 
 
-def wait_up(urls: list[str], n: int, seconds: float, procs: list | None = None) -> bool:
+def wait_up(urls: list[str], n: int, seconds: float, procs: list[subprocess.Popen[bytes]] | None = None) -> bool:
     """True once every URL answers /health 200 and sees N members Up and reachable."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -93,7 +97,7 @@ def wait_up(urls: list[str], n: int, seconds: float, procs: list | None = None) 
     return False
 
 
-def listening(logs: list[Path], seconds: float, procs: list | None = None) -> bool:
+def listening(logs: list[Path], seconds: float, procs: list[subprocess.Popen[bytes]] | None = None) -> bool:
     """Waits until every log holds the variant's "listening on port" line (HTTP server and database up), or a
     process ended."""
     end = time.monotonic() + seconds
@@ -106,7 +110,7 @@ def listening(logs: list[Path], seconds: float, procs: list | None = None) -> bo
     return False
 
 
-def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], ports: list[int] | None = None,
+def start(ctx: Context, variant: Variant, settings: Mapping[str, object], logs: list[Path], ports: list[int] | None = None,
           cluster_ports: list[int] | None = None, health_timeout: float = 150.0, append: bool = False) -> Members:
     """Starts len(LOGS) members of VARIANT with SETTINGS (their build first, when stale), and waits until each
     sees all of them Up."""
@@ -118,7 +122,7 @@ def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], port
     # the other members first, the first seed (which forms the cluster) once they listen: a member whose shard
     # region registers more than 10 s after the first member was up gets no partition (the others placed them all)
     envs = member_env(n, ports, cluster_ports)
-    started: dict = {}
+    started: dict[int, process.Running] = {}
     for i in reversed(range(n)):
         if i == 0:
             listening(logs[1:], 120, [m.popen for m in started.values()])
@@ -129,18 +133,18 @@ def start(ctx: Context, variant: Variant, settings: dict, logs: list[Path], port
     running = [started[i] for i in range(n)]
     ms = Members(running, cluster_ports)
     if not wait_up([m.url for m in running], n, health_timeout, [m.popen for m in running]):
-        for m in running:
-            m.stop(5)
+        for r in running:
+            r.stop(5)
         tails = "\n".join(f"--- {l}\n" + "\n".join(l.read_text(errors="replace").splitlines()[-15:]) for l in logs)
         raise process.NotHealthy(f"{n} members of {variant.name} did not all come up within {health_timeout:.0f} s\n{tails}")
     return ms
 
 
-def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: int, log: Path,
+def restart_one(ctx: Context, variant: Variant, settings: Mapping[str, object], ms: Members, i: int, log: Path,
                 health_timeout: float = 150.0) -> process.Running:
     """Starts member I again (same ports) after it stopped; waits until every member sees all of them Up."""
     n = len(ms.members)
-    env = member_env(n, [m.port for m in ms.members], ms.cluster_ports)[i]
+    env = member_env(n, [port_of(m) for m in ms.members], ms.cluster_ports)[i]
     full = {k: str(v) for k, v in settings.items()}
     full.update(env)
     r = process.start(f"{variant.name}-{i}", ctx.placed("variant", member(variant).command(ctx)), log, env=full, cwd=ctx.root, port=ms.members[i].port,
@@ -151,21 +155,31 @@ def restart_one(ctx: Context, variant: Variant, settings: dict, ms: Members, i: 
     return r
 
 
-def _started(argv: list[str], env: dict, cwd: Path, tag: str) -> subprocess.Popen:
+def port_of(r: process.Running) -> int:
+    """A member's HTTP port (every member is started on one)."""
+    if r.port is None:
+        raise ValueError(f"{r.name} was started without an HTTP port")
+    return r.port
+
+
+def _started(argv: list[str], env: dict[str, str], cwd: Path, tag: str) -> subprocess.Popen[bytes]:
     """A member in a process group of its own (a Ctrl-C reaches this command only), its output lines printed with
     TAG in front."""
     p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          stdin=subprocess.DEVNULL, start_new_session=True)
 
-    def pump():
-        for line in iter(p.stdout.readline, b""):
+    out = p.stdout
+    assert out is not None   # stdout=PIPE
+
+    def pump() -> None:
+        for line in iter(out.readline, b""):
             sys.stdout.write(tag + line.decode(errors="replace"))
             sys.stdout.flush()
     threading.Thread(target=pump, daemon=True).start()
     return p
 
 
-def _stopped(p: subprocess.Popen) -> int:
+def _stopped(p: subprocess.Popen[bytes]) -> int:
     """P's exit code, after a SIGTERM (and a kill 90 s later) when it still runs."""
     if p.poll() is None:
         p.send_signal(signal.SIGTERM)
@@ -177,7 +191,7 @@ def _stopped(p: subprocess.Popen) -> int:
     return p.returncode
 
 
-def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
+def serve(ctx: Context, variant: Variant, env: Mapping[str, str], n: int) -> int:
     """`NODES=N ./tradebench serve VARIANT`: N members in the foreground on PORT, PORT+1, ... (remoting on
     CLUSTER_PORT, CLUSTER_PORT+1, ..., default 25520), their output prefixed [m0], [m1], ...; SIGTERM or
     Ctrl-C stops them one at a time (each hands its partitions over) and returns the worst exit code."""
@@ -190,11 +204,11 @@ def serve(ctx: Context, variant: Variant, env: dict, n: int) -> int:
     procs = [_started(m.command(ctx), {**env, **e}, ctx.root, f"[m{i}] ") for i, e in enumerate(envs)]
     stopping = threading.Event()
 
-    def on_signal(signum, frame):
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         stopping.set()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    said = set()
+    said: set[int] = set()
     while not stopping.is_set() and any(p.poll() is None for p in procs):
         for i, p in enumerate(procs):
             if p.poll() is not None and i not in said:

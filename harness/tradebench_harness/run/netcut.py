@@ -197,5 +197,5 @@ class Island:
     def __enter__(self) -> Island:
         return self.open()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

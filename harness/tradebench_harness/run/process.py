@@ -13,8 +13,10 @@ import subprocess
 import threading
 import time
 import urllib.request
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
 import psutil
 
@@ -45,18 +47,19 @@ def free_port(start: int | None = None) -> int:
     """A TCP port nobody listens on (the kernel's pick)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def http_ok(url: str, timeout: float = 2.0) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
-            return r.status == 200
+            return bool(r.status == 200)
     except Exception:
         return False
 
 
-def wait_http(url: str, seconds: float, proc: subprocess.Popen | None = None) -> bool:
+def wait_http(url: str, seconds: float, proc: subprocess.Popen[bytes] | None = None) -> bool:
     """Waits until URL answers 200; False after SECONDS or when PROC has exited."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -72,12 +75,12 @@ def wait_http(url: str, seconds: float, proc: subprocess.Popen | None = None) ->
 class Running:
     """A process the harness started: its Popen, log file and what it is."""
     name: str
-    popen: subprocess.Popen
+    popen: subprocess.Popen[bytes]
     log: Path
     port: int | None = None
     exit_code: int | str | None = None
     exit_ms: int | None = None
-    _log_fh: object = None
+    _log_fh: IO[bytes] | None = None
     host: str = "127.0.0.1"   # where its HTTP port is reached (a member in a network namespace: its address there)
 
     @property
@@ -128,7 +131,8 @@ class Running:
 def tree_of(pid: int) -> list[psutil.Process]:
     try:
         p = psutil.Process(pid)
-        return [p] + p.children(recursive=True)
+        procs: list[psutil.Process] = [p, *p.children(recursive=True)]
+        return procs
     except psutil.NoSuchProcess:
         return []
 
@@ -142,7 +146,7 @@ def kill_all(procs: list[psutil.Process]) -> None:
     psutil.wait_procs(procs, timeout=5)
 
 
-def start(name: str, argv: list[str], log: Path, env: dict | None = None, cwd: Path | None = None,
+def start(name: str, argv: list[str], log: Path, env: Mapping[str, object] | None = None, cwd: Path | None = None,
           port: int | None = None, append: bool = False) -> Running:
     """Starts ARGV in the background, in a session of its own, output in LOG."""
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -158,7 +162,7 @@ class NotHealthy(Exception):
     pass
 
 
-def start_variant(ctx: Context, variant: Variant, settings: dict, log: Path, port: int | None = None,
+def start_variant(ctx: Context, variant: Variant, settings: Mapping[str, object], log: Path, port: int | None = None,
                   health_timeout: float = 90.0, append: bool = False) -> Running:
     """Starts VARIANT with SETTINGS (+PORT) in its environment and waits until /health answers 200."""
     variant = variant.for_settings(settings)   # the build that SETTINGS pick (STACK=pekko: the Pekko jar)
@@ -186,9 +190,9 @@ class Group:
     """A named group of processes sampled together: a root pid and its descendants."""
     name: str
     pid: int
-    samples: list[dict] = field(default_factory=list)
-    more: tuple = ()          # further root pids sampled as the same group (a variant's cluster members)
-    _procs: dict = field(default_factory=dict)
+    samples: list[dict[str, Any]] = field(default_factory=list)
+    more: tuple[int, ...] = ()          # further root pids sampled as the same group (a variant's cluster members)
+    _procs: dict[int, psutil.Process] = field(default_factory=dict)
     _jit: int | None = None       # the JIT threads' CPU ticks at the previous sample
     _jit_ms: int | None = None
 
@@ -225,15 +229,15 @@ def jit_threads(pid: int) -> tuple[int, int]:
     return count, total
 
 
-def connections_to(roots, ports) -> int:
+def connections_to(roots: Iterable[int], ports: Iterable[int | str | None]) -> int:
     """The established TCP connections of the process trees of ROOTS to any of PORTS (on this machine): a
     variant's open database connections, counted from the kernel, not from its settings."""
-    ports = {int(x) for x in ports if x}
+    wanted = {int(x) for x in ports if x}
     n = 0
     for p in [q for root in roots for q in tree_of(root)]:
         try:
             n += sum(1 for c in p.net_connections(kind="tcp")
-                     if c.raddr and c.raddr.port in ports and c.status == psutil.CONN_ESTABLISHED)
+                     if c.raddr and c.raddr.port in wanted and c.status == psutil.CONN_ESTABLISHED)
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
     return n
@@ -258,7 +262,7 @@ class Sampler:
         root_cpu = 0.0     # the root processes' own share: node-engine's HTTP parent without its engine children
         roots = (g.pid, *g.more)
         n = 0
-        seen = {}
+        seen: dict[int, psutil.Process] = {}
         for p in [q for root in roots for q in tree_of(root)]:
             proc = g._procs.get(p.pid) or p
             try:
@@ -298,14 +302,14 @@ class Sampler:
         self._thread.start()
         return self
 
-    def stop(self) -> dict[str, list[dict]]:
+    def stop(self) -> dict[str, list[dict[str, Any]]]:
         self._stop.set()
         if self._thread:
             self._thread.join(5)
         return {name: g.samples for name, g in self.groups.items()}
 
 
-def summarize(samples: list[dict], start_ms: int | None = None, end_ms: int | None = None) -> dict:
+def summarize(samples: list[dict[str, Any]], start_ms: int | None = None, end_ms: int | None = None) -> dict[str, Any]:
     """Mean CPU %, peak RSS and threads of the samples inside [start, end] (all of them when none is)."""
     inside = [s for s in samples if (start_ms is None or s["t"] >= start_ms) and (end_ms is None or s["t"] <= end_ms + 1000)]
     inside = inside or samples

@@ -19,6 +19,7 @@ import subprocess
 import zipfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from . import build
 from .context import Context
@@ -62,13 +63,13 @@ def jcmd(ctx: Context) -> str:
     return str(ctx.java_home / "bin" / "jcmd") if ctx.java_home else "jcmd"
 
 
-def jvm_env() -> dict:
+def jvm_env() -> dict[str, str]:
     """What a JVM to be profiled gets at its start: without DebugNonSafepoints, a profiler attached later
     sees inlined methods only at safepoints, and the small methods of the hot path vanish from the stacks."""
     return {"JAVA_TOOL_OPTIONS": "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints"}
 
 
-def node_env(folder: Path) -> dict:
+def node_env(folder: Path) -> dict[str, str]:
     """NODE_OPTIONS for a Node process to be profiled: every process it forks and every worker thread it
     starts inherits them and writes its own profile into FOLDER when it exits."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -153,13 +154,13 @@ def short_url(url: str) -> str:
     return m.group(1) if m else url
 
 
-def frame_name(call_frame: dict) -> str:
+def frame_name(call_frame: dict[str, Any]) -> str:
     name = call_frame.get("functionName") or "(anonymous)"
     url = short_url(call_frame.get("url", ""))
     return f"{name} {url}:{call_frame.get('lineNumber', -1) + 1}" if url else name
 
 
-def thread_of(path: Path, prof: dict, root_pid: int | None) -> str:
+def thread_of(path: Path, prof: dict[str, Any], root_pid: int | None) -> str:
     """The flame graph's bottom frame of a profile: which process or thread of the design it is, a worker
     thread named by its script (`[worker thread: engine-child.js]`) where its profile shows it."""
     m = _PROFILE_NAME.search(path.name)
@@ -172,13 +173,13 @@ def thread_of(path: Path, prof: dict, root_pid: int | None) -> str:
     return "[main process]" if pid == root_pid else "[child process]"
 
 
-def entry_script(prof: dict) -> str | None:
+def entry_script(prof: dict[str, Any]) -> str | None:
     """The file a thread started with: of the module bodies its profile caught being evaluated (a CommonJS
     module's wrapper: no name, line 0), the one nearest the root; the others are what it required. None when
     the profile caught none (a module's evaluation takes milliseconds, the sampler's interval one)."""
     parent = {c: n["id"] for n in prof["nodes"] for c in n.get("children", ())}
 
-    def depth(nid):
+    def depth(nid: int) -> int:
         d = 0
         while nid in parent:
             nid, d = parent[nid], d + 1
@@ -190,7 +191,7 @@ def entry_script(prof: dict) -> str | None:
 
 
 def cpuprofile_stacks(path: Path, start_ms: float, end_ms: float, epoch_minus_monotonic_ms: float,
-                      root_pid: int | None = None) -> Counter:
+                      root_pid: int | None = None) -> Counter[str]:
     """The non-idle samples of a .cpuprofile between START_MS and END_MS (ms since the epoch), as collapsed
     stacks with their sample counts. V8 stamps its samples with the monotonic clock (µs), the clock of
     Python's time.monotonic(): EPOCH_MINUS_MONOTONIC_MS maps one to the other. A sample counts as one
@@ -202,7 +203,8 @@ def cpuprofile_stacks(path: Path, start_ms: float, end_ms: float, epoch_minus_mo
 
     def stack(nid: int) -> str | None:
         if nid not in stacks:
-            names, k = [], nid
+            names: list[str] = []
+            k: int | None = nid
             while k is not None:
                 f = nodes[k]["callFrame"]
                 if f.get("functionName") == IDLE:
@@ -215,7 +217,7 @@ def cpuprofile_stacks(path: Path, start_ms: float, end_ms: float, epoch_minus_mo
         return stacks[nid]
 
     thread = thread_of(path, prof, root_pid)
-    out: Counter = Counter()
+    out: Counter[str] = Counter()
     t_us = prof["startTime"]
     lo, hi = (start_ms - epoch_minus_monotonic_ms) * 1000, (end_ms - epoch_minus_monotonic_ms) * 1000
     for nid, delta in zip(prof["samples"], prof["timeDeltas"], strict=False):
@@ -233,5 +235,5 @@ def node_profiles(folder: Path) -> list[Path]:
 
 # --- collapsed stacks ----------------------------------------------------------------------------------
 
-def collapsed_text(stacks: Counter) -> str:
+def collapsed_text(stacks: Counter[str]) -> str:
     return "".join(f"{s} {n}\n" for s, n in sorted(stacks.items()))

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
-from .db import DbError
+from .db import Database, DbError
 
 PERIOD_US = 100_000
 #: the options that ask for a CPU quota, as an error names them
@@ -52,7 +53,7 @@ def _cgroup_dir(name: str) -> tuple[Path, str]:
 
 
 @contextlib.contextmanager
-def cpu_limited(pid: int | None, cores: float, name: str):
+def cpu_limited(pid: int | None, cores: float, name: str) -> Iterator[float]:
     """The process PID (every thread of it) held to CORES of CPU (0.25: a quarter of one core)."""
     if not pid:
         raise DbError(f"{ASKED}: the database server's process is not on this machine (no pid): use the private database")
@@ -87,7 +88,7 @@ def _home(cgroup_text: str, kind: str) -> Path:
 
 
 @contextlib.contextmanager
-def durable(db, on: bool):
+def durable(db: Database, on: bool) -> Iterator[int | None]:
     """Every commit synced to disk while inside (ON), the server's setting put back after."""
     if not on:
         yield None
@@ -106,7 +107,7 @@ NOT_SYNCED = 2
 
 
 @contextlib.contextmanager
-def commits_synced(db, on: bool):
+def commits_synced(db: Database, on: bool) -> Iterator[bool]:
     """Every commit synced to disk (ON) or not (off: NOT_SYNCED) while inside, whatever the server had; its
     setting put back after, also when what runs inside fails or is interrupted."""
     was = db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")
@@ -118,7 +119,7 @@ def commits_synced(db, on: bool):
 
 
 @contextlib.contextmanager
-def for_window(db, cpu: float | None, durable_commits: bool | None):
+def for_window(db: Database, cpu: float | None, durable_commits: bool | None) -> Iterator[None]:
     """DB as one window wants it: held to CPU cores (None: as the run has it) and its commits synced or not
     (None: as the run has it); put back when the window ends, fails or is interrupted. A window's own
     cgroup is not the whole run's (--db-cpu): inside one, the server goes back to the run's after."""
@@ -131,7 +132,7 @@ def for_window(db, cpu: float | None, durable_commits: bool | None):
 
 
 @contextlib.contextmanager
-def slowed(db, cpu: float | None, durable_commits: bool):
+def slowed(db: Database, cpu: float | None, durable_commits: bool) -> Iterator[None]:
     """DB busy (held to CPU cores) and/or durable (every commit synced) for what runs inside."""
     with contextlib.ExitStack() as stack:
         if cpu:

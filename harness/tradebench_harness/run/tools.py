@@ -102,7 +102,7 @@ DB_DIRS = ("/usr/sbin", "/usr/local/sbin", "/usr/local/mysql/bin", "/usr/libexec
 
 def mariadb() -> tuple[str, str]:
     """(server, client) of MariaDB or MySQL; mariadb-server installed when there is none."""
-    def found():
+    def found() -> tuple[str | None, str | None]:
         return which("mariadbd", "mysqld", dirs=DB_DIRS), which("mariadb", "mysql")
     server, client = found()
     if server and client:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from . import process, tools
 from .context import Context
@@ -26,7 +27,7 @@ def binary(ctx: Context) -> str:
         raise ToxiproxyError(f"a slow database needs toxiproxy-server: {e} (or put toxiproxy-server on PATH)") from e
 
 
-def _post(url: str, doc: dict) -> None:
+def _post(url: str, doc: dict[str, Any]) -> None:
     req = urllib.request.Request(url, data=json.dumps(doc).encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as r:
@@ -80,8 +81,8 @@ class SlowLink:
             self.server.stop(5)
             self.server = None
 
-    def __enter__(self):
+    def __enter__(self) -> SlowLink:
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()

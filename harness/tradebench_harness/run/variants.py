@@ -12,8 +12,10 @@ import dataclasses
 import operator
 import os
 import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any, TypedDict
 
 import yaml
 
@@ -30,29 +32,40 @@ class ManifestError(Exception):
     pass
 
 
+#: the settings a variant runs with: name -> value, a string as the environment gives it or a manifest's default
+#: evaluated (a number, a word; evaluate)
+Settings = dict[str, Any]
+
+
+class Floor(TypedDict):
+    """A manifest's floor key: its HTTP framework answering 202 with nothing behind it."""
+    name: str
+    command: list[str]
+
+
 @dataclass
 class Variant:
     name: str
     folder: Path
     runtime: str
     description: str
-    build: dict
+    build: dict[str, Any]          # the manifest's build key: command, output, inputs, cwd
     run: list[str]
-    settings: dict
+    settings: dict[str, object]    # name -> its default as the manifest says it (a number, a word, an expression)
     db_connections: str
-    e2e: list[dict] = field(default_factory=list)
-    floor: dict | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
-    in_flight: dict = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
-    rows: list[dict] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
+    e2e: list[dict[str, str]] = field(default_factory=list)
+    floor: Floor | None = None      # {name, command}: its HTTP framework answering 202 with nothing behind it
+    in_flight: dict[str, str | None] = field(default_factory=dict)   # persist mode -> inserts kept in flight (an expression; bounds.py)
+    rows: list[dict[str, str]] = field(default_factory=lambda: [{}])   # the settings of each row it shows in compare and sweeps
     test_dbs: list[str] = field(default_factory=list)   # testDatabases: the databases its own tests use
     # what runs it as cluster members (the manifest's cluster key): the variant with that build and run command;
     # None: it has no cluster mode
     cluster: Variant | None = None
     # the manifest's `when` key: (setting, value) -> the variant with that value's own build, run, floor and cluster
     # (java-akka's STACK=pekko runs another jar of the same sources)
-    when: dict = field(default_factory=dict)
+    when: dict[tuple[str, str], Variant] = field(default_factory=dict)
     # the manifest's `suites` key: a suite of ./tradebench test (fuzz, reliability, cluster-test) -> the rows it runs
-    suites: dict = field(default_factory=dict)
+    suites: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     label: str = ""   # a value of its `when` key: that row's label (STACK=pekko), shown beside its name
     # the repository it is built and run from: None, this one; a baseline's worktree (run/baseline.py)
     root: Path | None = None
@@ -68,18 +81,18 @@ class Variant:
         return f"{self.name} ({self.label})" if self.label else self.name
 
     @property
-    def row_keys(self) -> set:
+    def row_keys(self) -> set[str]:
         """The settings that tell its rows apart (WORKERS for node-engine)."""
         return {k for row in self.rows for k in row}
 
-    def rows_given(self, pinned: dict) -> list[dict]:
+    def rows_given(self, pinned: Mapping[str, object]) -> list[dict[str, str]]:
         """Its rows, unless PINNED (the caller's environment, a case's settings) names a setting that tells them
         apart: `WORKERS=threads ./tradebench compare` shows node-engine once, as asked."""
         if any(pinned.get(k) not in (None, "") for k in self.row_keys):
             return [{}]
         return self.rows
 
-    def for_settings(self, settings: dict) -> Variant:
+    def for_settings(self, settings: Mapping[str, object]) -> Variant:
         """The variant as SETTINGS run it: where a setting has a value the manifest's `when` key names, that
         value's build, run command, floor and cluster (java-akka with STACK=pekko: its Pekko jar)."""
         chosen = self.effective_settings(settings)
@@ -88,18 +101,19 @@ class Variant:
                 return v
         return self
 
-    def row_of(self, settings: dict) -> str:
+    def row_of(self, settings: Mapping[str, object]) -> str:
         """The label of the row SETTINGS run (the settings telling its rows apart that differ from their defaults),
         however they were given: a row of compare, or the caller's environment (`STACK=pekko ./tradebench bench`)."""
         defaults = self.effective_settings({})
         chosen = self.effective_settings(settings)
         return row_label({k: chosen[k] for k in self.row_keys if str(chosen.get(k)) != str(defaults.get(k))})
 
-    def suite_rows(self, suite: str, pinned: dict | None = None) -> list[dict]:
+    def suite_rows(self, suite: str, pinned: Mapping[str, str] | None = None) -> list[dict[str, str]]:
         """The rows SUITE runs it with (the manifest's `suites` key; default its default row alone), unless PINNED
         (the caller's environment) names a setting that tells its rows apart: `STACK=pekko ./tradebench fuzz
         java-akka` runs that row alone."""
-        given = {k: pinned[k] for k in self.row_keys if (pinned or {}).get(k) not in (None, "")}
+        pinned = pinned or {}
+        given = {k: pinned[k] for k in self.row_keys if pinned.get(k) not in (None, "")}
         return [given] if given else [dict(r) for r in self.suites.get(suite, [{}])]
 
     def home(self, ctx: Context) -> Path:
@@ -114,9 +128,9 @@ class Variant:
         """The command line of its floor server on PORT (None: its runtime's trivial server is its floor)."""
         return expand(ctx, self.floor["command"], port, root=self.home(ctx)) if self.floor else None
 
-    def effective_settings(self, env: dict) -> dict:
+    def effective_settings(self, env: Mapping[str, object]) -> Settings:
         """Every setting the variant reads, as it will see it: env wins, else the manifest's default (evaluated)."""
-        out: dict = {}
+        out: Settings = {}
         for name, default in self.settings.items():
             if env.get(name) not in (None, ""):
                 out[name] = env[name]
@@ -124,13 +138,13 @@ class Variant:
                 out[name] = evaluate(default, out)
         return out
 
-    def db_connection_count(self, env: dict) -> int:
+    def db_connection_count(self, env: Mapping[str, object]) -> int:
         return int(evaluate(self.db_connections, self.effective_settings(env)))
 
     def needs_build(self, root: Path) -> bool:
         return build.stale(root, [self.build["output"]], self.build.get("inputs", []))
 
-    def ensure_built(self, ctx: Context, log=None) -> None:
+    def ensure_built(self, ctx: Context, log: IO[bytes] | None = None) -> None:
         """Its build when stale, and the build of every value of its `when` key (what its rows run)."""
         home = self.home(ctx)
         for v in [self, *self.when.values()]:
@@ -175,17 +189,17 @@ def say(msg: str) -> None:
     print(f"tradebench: {msg}", file=sys.stderr, flush=True)
 
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+_OPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
         ast.Div: operator.floordiv}
-_FUNCS = {"min": min, "max": max}
+_FUNCS: dict[str, Callable[..., Any]] = {"min": min, "max": max}
 
 
-def evaluate(value, names: dict):
+def evaluate(value: object, names: Mapping[str, object]) -> Any:
     """A default: a number, a word, or arithmetic on earlier settings (ENGINES + 4, min(DB_POOL, 2), cores)."""
     if isinstance(value, (int, float)) or value is None:
         return value
     text = str(value).strip()
-    scope = {k: v for k, v in names.items()}
+    scope: dict[str, object] = {k: v for k, v in names.items()}
     scope["cores"] = os.cpu_count() or 1
     try:
         return _evaluate_node(ast.parse(text, mode="eval"), scope)
@@ -193,7 +207,7 @@ def evaluate(value, names: dict):
         return text
 
 
-def _evaluate_node(node, scope: dict):
+def _evaluate_node(node: ast.AST, scope: Mapping[str, object]) -> Any:
     """The value of an expression's NODE: numbers, names of SCOPE, + - * // /, min and max; else KeyError (a name
     not in SCOPE) or ValueError."""
     if isinstance(node, ast.Expression):
@@ -228,7 +242,7 @@ def load(path: Path) -> Variant:
     return v
 
 
-def _read_manifest(path: Path) -> dict:
+def _read_manifest(path: Path) -> dict[str, Any]:
     """The manifest at PATH, its required keys there: name (its folder's), runtime, build and run commands."""
     try:
         doc = yaml.safe_load(path.read_text())
@@ -253,7 +267,8 @@ def _read_manifest(path: Path) -> dict:
     return doc
 
 
-def _settings_lists(path: Path, doc: dict) -> tuple[list, dict, list, list, dict]:
+def _settings_lists(path: Path, doc: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, str]],
+                                                         list[str], dict[str, list[dict[str, Any]]]]:
     """The manifest's e2e, inFlight, rows (as strings), testDatabases and suites, each checked."""
     e2e = doc.get("e2e") or []
     if not isinstance(e2e, list) or not all(isinstance(c, dict) for c in e2e):
@@ -275,7 +290,7 @@ def _settings_lists(path: Path, doc: dict) -> tuple[list, dict, list, list, dict
     return e2e, in_flight, rows, test_dbs, suites
 
 
-def _with_when(path: Path, v: Variant, when) -> None:
+def _with_when(path: Path, v: Variant, when: object) -> None:
     """V's builds and runs for the values of its `when` key (WHEN: setting -> value -> build and run)."""
     if not (isinstance(when, dict) and all(isinstance(by, dict) and all(isinstance(o, dict) for o in by.values())
                                            for by in when.values())):
@@ -290,7 +305,7 @@ def _with_when(path: Path, v: Variant, when) -> None:
             v.when[(str(name), str(value))] = with_builds(path, alt, o, f"when {name}={value}: ")
 
 
-def with_builds(path: Path, v: Variant, doc: dict, where: str) -> Variant:
+def with_builds(path: Path, v: Variant, doc: dict[str, Any], where: str) -> Variant:
     """V with DOC's floor and cluster (a manifest's own, or those of a value of its `when` key)."""
     cluster = doc.get("cluster")
     if cluster is not None and not (isinstance(cluster, dict) and isinstance(cluster.get("build"), dict)
@@ -307,7 +322,7 @@ def with_builds(path: Path, v: Variant, doc: dict, where: str) -> Variant:
     return v
 
 
-def row_label(settings: dict) -> str:
+def row_label(settings: Mapping[str, object]) -> str:
     """A row's name beside its variant's: its settings that differ from the defaults ("WORKERS=threads")."""
     return " ".join(f"{k}={v}" for k, v in sorted(settings.items()))
 
@@ -320,7 +335,7 @@ def discover(root: Path) -> list[Variant]:
     return out
 
 
-def by_name(root: Path, names) -> list[Variant]:
+def by_name(root: Path, names: Iterable[str]) -> list[Variant]:
     known = {v.name: v for v in discover(root)}
     out = []
     for n in names:

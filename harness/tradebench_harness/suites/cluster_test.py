@@ -47,11 +47,12 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..run import db as dbmod
 from ..run import loadclient, members, netcut, process
 from ..run.context import Context
-from ..run.variants import ManifestError, select
+from ..run.variants import ManifestError, Variant, select
 from .steps import Steps
 
 DB_NAME = "TRADER_CLUSTER"
@@ -63,7 +64,8 @@ CUT_LEAD_S, CUT_S, CUT_TAIL_S = 5, 40, 8
 VIEW_SAMPLE = 150
 
 
-def call(method: str, url: str, timeout: float = 10.0) -> tuple[int, dict | None]:
+def call(method: str, url: str, timeout: float = 10.0) -> tuple[int, dict[str, Any] | None]:
+    """(HTTP status, the answer's JSON: None when it has none); status -1 when nothing answered."""
     req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
@@ -79,7 +81,8 @@ def call(method: str, url: str, timeout: float = 10.0) -> tuple[int, dict | None
 
 def hosted(url: str) -> list[int] | None:
     st, j = call("GET", f"{url}/stats")
-    return (j or {}).get("member", {}).get("hosted") if st == 200 else None
+    hosts: list[int] | None = (j or {}).get("member", {}).get("hosted") if st == 200 else None
+    return hosts
 
 
 def accepted(url: str) -> int:
@@ -103,7 +106,7 @@ def wait_under_load(url: str, orders: int = 300, seconds: float = 30) -> bool:
 def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]]:
     """Waits until every member runs at least one partition and all ENGINES run somewhere."""
     end = time.monotonic() + seconds
-    got = {}
+    got: dict[str, list[int]] = {}
     while time.monotonic() < end:
         got = {m.url: hosted(m.url) or [] for m in ms.members}
         if all(got.values()) and sorted(e for v in got.values() for e in v) == list(range(ENGINES)):
@@ -115,17 +118,17 @@ def wait_spread(ms: members.Members, seconds: float = 60) -> dict[str, list[int]
 def place_canaries(url: str) -> dict[int, int]:
     """One open sell order on each partition (products 100 to 100 + ENGINES - 1), through URL: partition -> its
     order id."""
-    canaries = {}
+    canaries: dict[int, int] = {}
     for p in range(100, 100 + ENGINES):
         st, j = call("POST", f"{url}/sell?userId=canary&productId={p}&quantity=1&price=50.00")
-        if st == 202:
+        if st == 202 and j is not None:
             canaries[p % ENGINES] = j["id"]
     return canaries
 
 
 def accepted_orders(files: list[Path]) -> dict[int, int]:
     """Order id -> quantity of every order the load clients' TSV FILES say was accepted."""
-    accepted = {}
+    accepted: dict[int, int] = {}
     for f in files:
         for line in f.read_text().splitlines():
             if line.strip():
@@ -140,14 +143,14 @@ def sweep_market(url: str, path: Path) -> None:
     with open(path, "w") as f:
         for p in range(100):
             st, j = call("POST", f"{url}/buy?userId=h-sweep-b&productId={p}&quantity=1000000")
-            if st == 202:
+            if st == 202 and j is not None:
                 f.write(f"{j['id']}\tbuy\th-sweep-b\t{p}\t1000000\t-\n")
             st, j = call("POST", f"{url}/sell?userId=h-sweep-s&productId={p}&quantity=1000000&price=100000.00")
-            if st == 202:
+            if st == 202 and j is not None:
                 f.write(f"{j['id']}\tsell\th-sweep-s\t{p}\t1000000\t100000.00\n")
 
 
-def hold_cut(island: netcut.Island, c_proc, loads: list, cut: int) -> tuple[int | None, int]:
+def hold_cut(island: netcut.Island, c_proc: process.Running, loads: list[process.Running], cut: int) -> tuple[int | None, int]:
     """The cut held CUT_S, then healed, the loads waited for: (when C exited, when the cut healed), ms from CUT."""
     c_exit = None
     end = time.monotonic() + CUT_S
@@ -189,15 +192,15 @@ def reset(db: dbmod.Database) -> None:
 
 
 class ClusterTest:
-    def __init__(self, ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path):
+    def __init__(self, ctx: Context, steps: Steps, db: dbmod.Database, v: Variant, d: Path):
         self.ctx, self.steps, self.db, self.v, self.d = ctx, steps, db, v, d
-        self.figures: dict = {}
+        self.figures: dict[str, Any] = {}
         self.row = f" ({v.label})" if v.label else ""   # the manifest row it runs (STACK=pekko), in every step's name
 
-    def settings(self, **extra) -> dict:
+    def settings(self, **extra: object) -> dict[str, str]:
         return {**self.db.variant_env(DB_NAME), "ENGINES": str(ENGINES), **{k: str(x) for k, x in extra.items()}}
 
-    def start(self, tag: str, **extra) -> members.Members:
+    def start(self, tag: str, **extra: object) -> members.Members:
         reset(self.db)
         logs = [self.d / f"{tag}-member-{c}.log" for c in "ABC"]
         return members.start(self.ctx, self.v, self.settings(**extra), logs)
@@ -230,7 +233,7 @@ class ClusterTest:
             a, b, c = (m.url for m in ms.members)
             st1, sell = call("POST", f"{a}/sell?userId=x1-seller&productId=7&quantity=3&price=12.50")
             st2, buy = call("POST", f"{b}/buy?userId=x1-buyer&productId=7&quantity=3")
-            if st1 != 202 or st2 != 202:
+            if st1 != 202 or st2 != 202 or sell is None or buy is None:
                 self.steps.fail(f"{name}: cross-member trade (sell through A {st1} {sell}, buy through B {st2} {buy})")
             else:
                 sid, bid = sell["id"], buy["id"]
@@ -278,7 +281,7 @@ class ClusterTest:
             first[e] = int(v) - t_ms if v not in ("", "NULL") else None
         return first
 
-    def check_canaries(self, name: str, url: str, canaries: dict[int, int], on_c: list) -> None:
+    def check_canaries(self, name: str, url: str, canaries: dict[int, int], on_c: list[int]) -> None:
         """Asked through URL, the open order of each partition is lost on C's partitions, open on the others."""
         views = {e: call("GET", f"{url}/orders/{i}") for e, i in canaries.items()}
         want = {e: ("lost" if e in on_c else "open") for e in canaries}
@@ -422,12 +425,12 @@ class ClusterTest:
         cports = [process.free_port() for _ in range(3)]
         hosts = [island.outside, island.outside, island.inside]
         seeds = ",".join(f"{h}:{p}" for h, p in zip(hosts, cports))
-        running: dict = {}
+        started: dict[int, process.Running] = {}
         for i, tag in ((2, "C"), (1, "B"), (0, "A")):
             if tag == "A":
                 members.listening([self.d / "cut-member-C.log", self.d / "cut-member-B.log"], 120,
-                                  [r.popen for r in running.values()])
-            env = {**self.settings(), "PORT": ports[i], "CLUSTER_HOST": hosts[i], "CLUSTER_PORT": cports[i],
+                                  [r.popen for r in started.values()])
+            env: dict[str, object] = {**self.settings(), "PORT": ports[i], "CLUSTER_HOST": hosts[i], "CLUSTER_PORT": cports[i],
                    "CLUSTER_SEEDS": seeds}
             argv = members.member(self.v).command(self.ctx)
             if tag == "C":   # its database through the relay on the other end of its veth
@@ -436,15 +439,15 @@ class ClusterTest:
             r = process.start(f"{VARIANT}-{i}", argv, self.d / f"cut-member-{tag}.log",
                               env={k: str(x) for k, x in env.items()}, cwd=self.ctx.root, port=ports[i])
             r.host = "127.0.0.1" if tag != "C" else island.inside
-            running[i] = r
-        running = [running[i] for i in range(3)]
+            started[i] = r
+        running = [started[i] for i in range(3)]
         ms = members.Members(running, cports)
         if not members.wait_up([m.url for m in running], 3, 150, [m.popen for m in running]):
             ms.stop(10)
             raise process.NotHealthy(f"the three members did not all come up (logs: {self.d})")
         return ms
 
-    def cut_under_load(self, name: str, island: netcut.Island, ms: members.Members) -> list:
+    def cut_under_load(self, name: str, island: netcut.Island, ms: members.Members) -> list[process.Running]:
         spread = wait_spread(ms)
         a, b, c = (m.url for m in ms.members)
         on_c = spread.get(c) or []
@@ -474,11 +477,11 @@ class ClusterTest:
         self.views_after_cut(name, [m.url for m in ms.members if m.alive()], accepted, filled, c_ids, cut, on_c_sql)
         return loads
 
-    def partitions_after_cut(self, cut: int, on_c_sql: str) -> dict:
+    def partitions_after_cut(self, cut: int, on_c_sql: str) -> dict[int, dict[str, int | None]]:
         """Per partition of C, the rows after the cut: C's incarnation holds C's orders and those accepted before
         the cut; the majority's new incarnation only orders A and B accepted after it started."""
         mine = f"(MOD(PO_ID, 16) = 2 OR MOD(SO_ID, 16) = 2 OR (PO_ID < {cut * 1000} AND SO_ID < {cut * 1000}))"
-        per = {}
+        per: dict[int, dict[str, int | None]] = {}
         for line in self.db.sql(
                 f"SELECT MOD(CAST(PRODUCT_ID AS UNSIGNED), {ENGINES}) E, IFNULL(MAX(IF({mine}, CREATED, NULL)), -1), "
                 f"IFNULL(MIN(IF({mine}, NULL, CREATED)), -1), SUM({mine}), SUM(NOT {mine}) FROM SALES "
@@ -490,8 +493,8 @@ class ClusterTest:
                       "salesOnC": n_c, "salesOnMajority": n_maj}
         return per
 
-    def judge_cut(self, name: str, on_c: list, per: dict, c_proc, c_exit: int | None, heal: int,
-                  last_202: int | None) -> None:
+    def judge_cut(self, name: str, on_c: list[int], per: dict[int, dict[str, int | None]], c_proc: process.Running,
+                  c_exit: int | None, heal: int, last_202: int | None) -> None:
         """The timeline from the cut: the majority takes C's partitions over in time, never while C still
         stores, and C, downed, exits 1 before the heal."""
         back = [per.get(e, {}).get("majorityFirstSaleMs") for e in on_c]
@@ -512,7 +515,7 @@ class ClusterTest:
             f"{name}: C, downed, stopped and exited {c_proc.popen.returncode} {c_exit} ms after the cut "
             f"(before the heal at {heal} ms; exit 1 expected)")
 
-    def judge_fills(self, name: str, accepted: dict[int, int], files: list, a: str) -> dict[int, int]:
+    def judge_fills(self, name: str, accepted: dict[int, int], files: list[Path], a: str) -> dict[int, int]:
         """No accepted order filled beyond its quantity, no (PO, SO) pair stored twice, the audit clean; the fills."""
         filled = self.fills()
         over = [i for i, q in accepted.items() if filled.get(i, 0) > q]
@@ -535,8 +538,8 @@ class ClusterTest:
                 filled[int(i)] = int(q)
         return filled
 
-    def views_after_cut(self, name: str, urls: list[str], accepted: dict, filled: dict, c_ids: list, cut: int,
-                        on_c_sql: str) -> None:
+    def views_after_cut(self, name: str, urls: list[str], accepted: dict[int, int], filled: dict[int, int], c_ids: list[int],
+                        cut: int, on_c_sql: str) -> None:
         """/orders/{id} through every member still running, of (1) the orders C accepted after the cut and (2) the
         orders A and B accepted before it that C's side traded during the cut."""
         after = sorted(i for i in c_ids if i // 1000 >= cut)
@@ -550,7 +553,8 @@ class ClusterTest:
         for label, ids in (("accepted by C after the cut", after), ("of A and B traded on C during the cut",
                                                                       sorted(traded_on_c))):
             chosen = sample(ids, filled, accepted)
-            bad, seen = [], {}
+            bad: list[tuple[int, str, int, object, str]] = []
+            seen: dict[object, int] = {}
             with ThreadPoolExecutor(8) as pool:
                 got = list(pool.map(lambda p: (p, call("GET", f"{p[0]}/orders/{p[1]}")),
                                     [(u, i) for i in chosen for u in urls]))
@@ -574,7 +578,7 @@ def members_of(order_id: int) -> int:
     return order_id % 16
 
 
-def sample(ids: list[int], filled: dict, accepted: dict, most: int = VIEW_SAMPLE) -> list[int]:
+def sample(ids: list[int], filled: dict[int, int], accepted: dict[int, int], most: int = VIEW_SAMPLE) -> list[int]:
     """Every id whose fills cover its quantity (the ones a wrong 'lost' would hurt), up to MOST, and as many
     others evenly spread."""
     covered = [i for i in ids if filled.get(i, 0) >= accepted[i]][:most]
@@ -603,7 +607,7 @@ def run(ctx: Context, steps: Steps, only: str | None = None) -> None:
                 [only] if only else scenarios)
 
 
-def run_row(ctx: Context, steps: Steps, db: dbmod.Database, v, d: Path, only: list[str] | None) -> None:
+def run_row(ctx: Context, steps: Steps, db: dbmod.Database, v: Variant, d: Path, only: list[str] | None) -> None:
     """The scenarios (ONLY: those named) against one row of the variant (its default, or STACK=pekko's members)."""
     d.mkdir(parents=True, exist_ok=True)
     t = ClusterTest(ctx, steps, db, v, d)

@@ -59,8 +59,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pathspec
 from dockerfile_parse import DockerfileParser
@@ -107,7 +109,7 @@ def compose_cli(repo: Path | None = None) -> str | None:
     return str(local) if os.access(local, os.X_OK) else None
 
 
-def compose_config(cli: str, root: Path) -> tuple[dict | None, str]:
+def compose_config(cli: str, root: Path) -> tuple[dict[str, Any] | None, str]:
     """(the resolved file, "") or (None, the CLI's complaint). Every profile on; no variable of the caller's shell."""
     env = {k: os.environ[k] for k in ("PATH", "HOME", "TMPDIR") if k in os.environ}
     env["COMPOSE_PROFILES"] = "*"
@@ -128,7 +130,7 @@ def compose_config(cli: str, root: Path) -> tuple[dict | None, str]:
 # .dockerignore and Dockerfiles
 # ---------------------------------------------------------------------------------------------
 
-def _read_ignore(context: str, dockerfile: str) -> pathspec.PathSpec:
+def _read_ignore(context: str, dockerfile: str) -> pathspec.PathSpec[pathspec.Pattern]:
     """The .dockerignore BuildKit uses (DOCKERFILE.dockerignore beside the Dockerfile, else the context's):
     Docker anchors every pattern at the context's root, and cleans it as a path (a trailing / is dropped)."""
     lines = []
@@ -148,7 +150,7 @@ def _read_ignore(context: str, dockerfile: str) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", patterns)
 
 
-def _ignored(spec: pathspec.PathSpec, path: str) -> bool:
+def _ignored(spec: pathspec.PathSpec[pathspec.Pattern], path: str) -> bool:
     return spec.match_file(os.path.normpath(path).lstrip("/"))
 
 
@@ -178,20 +180,21 @@ def _pom_text(context: str, module: str) -> str:
     return _pom(os.path.join(context, module, "pom.xml"))
 
 
-def _artifact_id(pom_text: str):
+def _artifact_id(pom_text: str) -> str | None:
     """A pom's own artifactId (not its parent's, nor a dependency's or a plugin's)."""
     own = re.sub(r"<(parent|dependencies|dependencyManagement|build|profiles)>.*?</\1>", "", pom_text, flags=re.S)
     name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", own)
     return name.group(1) if name else None
 
 
-def _module_dependencies(context: str, module: str, modules) -> list:
+def _module_dependencies(context: str, module: str, modules: list[str]) -> list[str]:
     """The modules of the root pom that MODULE depends on, directly or through another (what -am builds);
     a dependency names a module by its artifactId (java-spray-async/pekko's is java-spray-async-pekko)."""
-    folder_of = {}
+    folder_of: dict[str, str] = {}
     for m in modules:
         folder_of.setdefault(_artifact_id(_pom_text(context, m)) or m, m)
-    found, todo = [], [module]
+    found: list[str] = []
+    todo = [module]
     while todo:
         text = _pom_text(context, todo.pop())
         for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
@@ -212,7 +215,7 @@ def _module_sources(context: str, module: str) -> str:
     return module + "/src"
 
 
-def _expand(text):
+def _expand(text: object) -> list[int]:
     text = str(text).strip()
     if not text:
         return []
@@ -240,21 +243,23 @@ class _Line:
     """One instruction of a Dockerfile and the ARGs and ENVs in scope at it (dockerfile-parse's context)."""
     op: str
     value: str
-    args: dict
-    envs: dict
+    args: dict[str, str]
+    envs: dict[str, str]
 
     @property
-    def scope(self) -> dict:
+    def scope(self) -> dict[str, str]:
         return {**self.args, **self.envs}
 
     def expanded(self, text: str) -> str:
         """TEXT with the variables in scope replaced, quotes consumed, as the builder does."""
-        return WordSplitter(text, args=self.args, envs=self.envs).dequote()
+        out: str = WordSplitter(text, args=self.args, envs=self.envs).dequote()
+        return out
 
-    def copy_parts(self, expand: bool) -> tuple[dict, list[str] | None]:
+    def copy_parts(self, expand: bool) -> tuple[dict[str, str], list[str] | None]:
         """(flags, sources) of a COPY/ADD, its variables expanded or as written; sources None: unreadable."""
         m = re.match(r"((?:--\S+\s+)*)(.*)", self.value, flags=re.S)
-        flags = {}
+        assert m is not None   # both groups match the empty string: every text matches
+        flags: dict[str, str] = {}
         for word in m.group(1).split():
             k, _, v = word[2:].partition("=")
             flags[k] = self.expanded(v) if expand else v
@@ -270,7 +275,7 @@ class _Line:
         return flags, (items[:-1] if len(items) >= 2 else None)
 
 
-def _lines(path: str, build_args: dict) -> tuple[list[_Line], list[str]]:
+def _lines(path: str, build_args: Mapping[str, str | None]) -> tuple[list[_Line], list[str]]:
     """The instructions of the Dockerfile at PATH with their scopes, and the base image of each FROM, with the
     BUILD_ARGS given (an argument without a value: None, as Compose writes it)."""
     given = {k: v for k, v in build_args.items() if v is not None}
@@ -284,7 +289,7 @@ def _lines(path: str, build_args: dict) -> tuple[list[_Line], list[str]]:
 class _Dockerfile:
     """One Dockerfile as one service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage."""
 
-    def __init__(self, checker: _Checker, service: str, context: str, path: str, build_args: dict):
+    def __init__(self, checker: _Checker, service: str, context: str, path: str, build_args: Mapping[str, str | None]):
         self.checker, self.service, self.context, self.path = checker, service, context, path
         self.where = "%s (%s)" % (checker.rel(path), service)
         self.lines, self.images = _lines(path, build_args)
@@ -377,7 +382,7 @@ class _Dockerfile:
             self.bad("%s %s: excluded by .dockerignore" % (op, src))
         self.copied.append(os.path.normpath(src.lstrip("/")).rstrip("/"))
 
-    def check_build_args(self, build_args: dict) -> None:
+    def check_build_args(self, build_args: Mapping[str, str | None]) -> None:
         declared = {k for line in self.lines if line.op == "ARG" for k in line.args}
         for k in sorted(build_args):
             if k not in declared and k not in PREDEFINED_ARGS:
@@ -445,7 +450,7 @@ class _Checker:
     variants: list[str]
     problems: list[str] = field(default_factory=list)
     #: the Maven modules each service's image builds (its mvn -pl, build args replaced)
-    built: dict = field(default_factory=dict)
+    built: dict[str, list[str]] = field(default_factory=dict)
 
     def bad(self, msg: str) -> None:
         self.problems.append(msg)
@@ -453,12 +458,12 @@ class _Checker:
     def rel(self, p: str) -> str:
         return os.path.relpath(p, self.root)
 
-    def path(self, p) -> str:
+    def path(self, p: object) -> str:
         """A path of the resolved file (the CLI writes them absolute; relative ones are to the root)."""
         return os.path.normpath(os.path.join(self.root, str(p)))
 
     # ---- Dockerfiles ----
-    def check_dockerfile(self, service: str, context: str, dockerfile: str, build_args: dict,
+    def check_dockerfile(self, service: str, context: str, dockerfile: str, build_args: Mapping[str, str | None],
                          target: str | None) -> list[str]:
         """DOCKERFILE as the service builds it: in CONTEXT, with its BUILD_ARGS, up to its TARGET stage.
         Returns the Maven modules it builds (mvn -pl)."""
@@ -474,9 +479,9 @@ class _Checker:
         return d.check_maven()
 
     # ---- service parts, in the long syntax the CLI writes ----
-    def published_ports(self, service: str, spec):
+    def published_ports(self, service: str, spec: list[dict[str, Any]] | None) -> list[tuple[str, int | None, int, str]]:
         """[(host_ip, host_port, container_port, protocol)]"""
-        out = []
+        out: list[tuple[str, int | None, int, str]] = []
         for p in spec or []:
             try:
                 hosts, targets = _expand(p.get("published", "") or ""), _expand(p.get("target", ""))
@@ -493,22 +498,22 @@ class _Checker:
         return out
 
     @staticmethod
-    def env_names(svc: dict) -> dict:
+    def env_names(svc: dict[str, Any]) -> dict[str, str | None]:
         """The service's environment (its env files already in it): name -> value (None: from the shell)."""
         return {str(k): (None if v is None else str(v)) for k, v in (svc.get("environment") or {}).items()}
 
     @staticmethod
-    def volume_mounts(svc: dict):
+    def volume_mounts(svc: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
         """[(type, source, target)]"""
         return [(v.get("type", "volume"), v.get("source"), v.get("target")) for v in svc.get("volumes") or []]
 
     # ---- the file ----
-    def check(self, doc: dict) -> None:
+    def check(self, doc: dict[str, Any]) -> None:
         services = doc.get("services") or {}
         for name in ["mysql", "loadclient"] + self.variants:
             if name not in services:
                 self.bad("service %s is missing" % name)
-        ports_seen: dict = {}
+        ports_seen: dict[tuple[str, str, int], str] = {}
         for name, svc in services.items():
             self.check_build(name, svc)
             self.check_env(name, svc)
@@ -520,7 +525,7 @@ class _Checker:
         self.check_variants(services)
         self.check_profiles(services)
 
-    def check_build(self, name: str, svc: dict) -> None:
+    def check_build(self, name: str, svc: dict[str, Any]) -> None:
         """A service is built from a Dockerfile in a file of its context (checked), or runs a pinned image."""
         build = svc.get("build")
         if build is None:
@@ -543,7 +548,7 @@ class _Checker:
         args = {str(k): (None if v is None else str(v)) for k, v in (build.get("args") or {}).items()}
         self.built[name] = self.check_dockerfile(name, context, dockerfile, args, build.get("target"))
 
-    def check_env(self, name: str, svc: dict) -> None:
+    def check_env(self, name: str, svc: dict[str, Any]) -> None:
         env = self.env_names(svc)
         allowed = MYSQL_ENV | {n + "_FILE" for n in MYSQL_ENV} if name == "mysql" else CONTRACT_ENV
         for k in sorted(env):
@@ -551,7 +556,7 @@ class _Checker:
                 self.bad("service %s: environment name %s is not %s" % (
                     name, k, "one of the mysql image's MYSQL_* names" if name == "mysql" else "one of contract section 5"))
 
-    def check_ports(self, name: str, svc: dict, seen: dict) -> None:
+    def check_ports(self, name: str, svc: dict[str, Any], seen: dict[tuple[str, str, int], str]) -> None:
         """No host port published twice on one address (SEEN: (ip, protocol, port) -> the service so far)."""
         for ip, host, _, proto in self.published_ports(name, svc.get("ports")):
             if host is None:
@@ -562,7 +567,7 @@ class _Checker:
                     self.bad("host port %d/%s is published by both %s and %s" % (host, proto, first, second))
             seen[(ip, proto, host)] = name
 
-    def check_profiles(self, services: dict) -> None:
+    def check_profiles(self, services: dict[str, Any]) -> None:
         """loadclient and toxiproxy sit behind profiles: `docker compose up` starts neither."""
         lc = services.get("loadclient")
         if lc is not None:
@@ -574,14 +579,14 @@ class _Checker:
         if tp is not None and not tp.get("profiles"):
             self.bad("service toxiproxy: not behind a profile")
 
-    def _shown(self, src) -> str:
+    def _shown(self, src: object) -> str:
         """A path as the file wrote it: the CLI makes bind sources absolute; show them relative to the root."""
         s = str(src)
         if os.path.isabs(s) and os.path.normpath(s).startswith(self.root + os.sep):
             return "./" + self.rel(s)
         return s
 
-    def check_mysql(self, mysql) -> None:
+    def check_mysql(self, mysql: dict[str, Any] | None) -> None:
         if mysql is None:
             return
         if not str(mysql.get("image", "")).startswith("mysql:8.4"):
@@ -604,14 +609,14 @@ class _Checker:
                                          "MYSQL_ALLOW_EMPTY_PASSWORD", "MYSQL_RANDOM_ROOT_PASSWORD")):
             self.bad("service mysql: the mysql image needs MYSQL_ROOT_PASSWORD (or MYSQL_RANDOM_ROOT_PASSWORD)")
 
-    def check_variants(self, services: dict) -> None:
+    def check_variants(self, services: dict[str, Any]) -> None:
         """The variants: built, waiting for a healthy mysql, publishing their PORT."""
         for v in self.variants:
             svc = services.get(v)
             if svc is not None:
                 self.check_variant(v, svc)
 
-    def check_variant(self, v: str, svc: dict) -> None:
+    def check_variant(self, v: str, svc: dict[str, Any]) -> None:
         if svc.get("build") is None:
             self.bad("service %s: not built from a Dockerfile" % v)
         modules = self.built.get(v) or []

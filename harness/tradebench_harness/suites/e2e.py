@@ -4,6 +4,7 @@ database TRADER_E2E once per line of its manifest's e2e list, checked with
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ..run import db as dbmod
 from ..run import loadclient, process
@@ -14,11 +15,11 @@ from .steps import Steps
 E2E_DB = "TRADER_E2E"
 
 
-def label(settings: dict) -> str:
+def label(settings: Mapping[str, str]) -> str:
     return " ".join(f"{k}={v}" for k, v in settings.items())
 
 
-def run_one(ctx: Context, db: dbmod.Database, v: Variant, conf: dict, steps: Steps) -> None:
+def run_one(ctx: Context, db: dbmod.Database, v: Variant, conf: dict[str, str], steps: Steps) -> None:
     name = f"{v.name} [{label(conf)}]"
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label(conf))
     log = ctx.logs / f"e2e-{v.name}-{slug}.log"

@@ -27,6 +27,7 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any
 
 from ..run import db as dbmod
 from ..run import process
@@ -71,7 +72,7 @@ def schemathesis_argv(ctx: Context, url: str, seed: int, report: str, max_exampl
             "--report", "json", "--report-json-path", report, "--no-color"]
 
 
-def figures(report: dict) -> tuple[int, int]:
+def figures(report: dict[str, Any]) -> tuple[int, int]:
     """(test cases run, unique failures) of a Schemathesis JSON report."""
     cases = report.get("test_cases") or {}
     return int(cases.get("generated", 0)), int(cases.get("unique_failures", 0)) + len(report.get("errors") or [])
@@ -99,6 +100,7 @@ def run_one(ctx: Context, db: dbmod.Database, v: Variant, seed: int, steps: Step
     t0 = time.monotonic()
     work = ctx.state / "fuzz"     # Schemathesis keeps a cache folder in its working directory
     work.mkdir(parents=True, exist_ok=True)
+    rc: int | str
     try:
         with open(out, "wb") as fh:
             rc = subprocess.run(schemathesis_argv(ctx, r.url, seed, str(report), max_examples), stdout=fh,

@@ -37,6 +37,9 @@ import subprocess
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+import psutil
 
 from ..run import db as dbmod
 from ..run import loadclient, process, toxiproxy
@@ -45,12 +48,12 @@ from ..run.variants import ManifestError, Variant
 from .steps import Steps
 
 
-def settings_from_env():
+def settings_from_env() -> tuple[int, int, int]:
     e = os.environ
     return (int(e.get("REL_DB_LATENCY_MS", 50)), int(e.get("REL_INBOX_LIMIT", 10)), int(e.get("REL_RSS_LIMIT_MB", 1024)))
 
 
-def exit_line(log: Path):
+def exit_line(log: Path) -> tuple[int, int] | None:
     """(accepted, sales) of the variant's last exit line (docs/contract.md), or None."""
     found = None
     for line in log.read_text(errors="replace").splitlines():
@@ -84,7 +87,7 @@ class Lock:
                     holder = int((self.dir / "pid").read_text().strip())
                 except (OSError, ValueError):
                     holder = None
-                if holder and not process.psutil.pid_exists(holder):
+                if holder and not psutil.pid_exists(holder):
                     (self.dir / "pid").unlink(missing_ok=True)
                     self.dir.rmdir()
                     continue
@@ -113,10 +116,10 @@ class Suite:
         self.crash_recovery_s = int(os.environ.get("REL_DBCRASH_RECOVERY_S", 10))
         self.request_timeout_ms = int(os.environ.get("REL_REQUEST_TIMEOUT_MS", 2000))
 
-    def java(self, phase: str, *args, log: Path) -> int:
+    def java(self, phase: str, *args: object, log: Path) -> int:
         return loadclient.run(self.ctx, "reliability", phase, *args, log=log)
 
-    def step(self, name: str, log: Path, phase: str, *args) -> bool:
+    def step(self, name: str, log: Path, phase: str, *args: object) -> bool:
         if self.java(phase, *args, log=log) == 0:
             self.steps.ok(name)
             return True
@@ -124,16 +127,17 @@ class Suite:
         self.steps.fail(f"{name} (log: {log})")
         return False
 
-    def start(self, v: Variant, log: Path, db_port: int, **settings) -> process.Running:
+    def start(self, v: Variant, log: Path, db_port: int, **settings: object) -> process.Running:
         env = {**self.db.variant_env("TRADER"), "DB_PORT": str(db_port), **{k: str(x) for k, x in settings.items()}}
         return process.start_variant(self.ctx, v, env, log)
 
-    def sigterm(self, name: str, r: process.Running, d: Path, run: str):
+    def sigterm(self, name: str, r: process.Running, d: Path, run: str) -> tuple[int, int] | None:
         """SIGTERM now; exit 0 within 10 s with an exit line. Returns (accepted, sales) or None (step failed)."""
         if not r.alive():
             self.steps.fail(f"{name} (the variant was gone before SIGTERM; log: {r.log})")
             return None
         code = r.stop(timeout=10)
+        assert r.exit_ms is not None   # stop() measured it
         counts = exit_line(r.log)
         (d / f"shutdown-{run}.json").write_text(json.dumps({
             "exitCode": str(code), "exitMs": r.exit_ms,
@@ -179,7 +183,7 @@ class Suite:
         finally:
             r.stop(5)
 
-    def outage(self, r, d: Path, common: list, name: str) -> None:
+    def outage(self, r: process.Running, d: Path, common: list[str], name: str) -> None:
         """The database stopped 2 s after the load's first stored sale, started again 10 s later; the load ends
         4 s after: the load client's outage checks hold and the variant lives."""
         back = d / "db-back"
@@ -210,7 +214,7 @@ class Suite:
         print(failures_of(d / "outage.log"), flush=True)
         self.steps.fail(f"{name}: database outage (log: {d / 'outage.log'})")
 
-    def shutdown(self, r, d: Path, common: list, name: str) -> None:
+    def shutdown(self, r: process.Running, d: Path, common: list[str], name: str) -> None:
         """SIGTERM 2 s into a 4 s load: exit 0 within 10 s, and SALES exactly the sales it made, once each."""
         bg = loadclient.start(self.ctx, "reliability", "load", *common, "--duration", 4, "--connections", 16,
                               "--wait", 5, "--seed", 9, "--orders-out", d / "orders-shutdown.tsv",
@@ -232,16 +236,16 @@ class Suite:
         """SIGKILL of the database server process (no shutdown: InnoDB recovers from its redo log at the next
         start); STAMP gets the wall-clock ms of the signal. Returns its pid once it is gone."""
         pid = self.db.pid()
-        if not pid or not process.psutil.pid_exists(pid):
+        if not pid or not psutil.pid_exists(pid):
             raise dbmod.DbError(f"no database server process (pid file {self.db.pid_file})")
-        p = process.psutil.Process(pid)
+        p = psutil.Process(pid)
         at = int(time.time() * 1000)
         p.send_signal(signal.SIGKILL)
         stamp.write_text(str(at))   # written at once: the dying server may take a while to be gone
         p.wait(10)
         return pid
 
-    def db_crash(self, v: Variant, r: process.Running, d: Path, common: list, name: str) -> None:
+    def db_crash(self, v: Variant, r: process.Running, d: Path, common: list[str], name: str) -> None:
         """The database server killed with SIGKILL 3 s after the load's first stored sale, started again 10 s later; the load goes on until
         the sales rate is back (at most REL_DBCRASH_RECOVERY_S s after the database accepts connections)."""
         killed, back = d / "db-killed", d / "db-back-crash"
@@ -266,7 +270,7 @@ class Suite:
                 back.write_text(str(int(time.time() * 1000)))
                 f.write(f"database accepting connections again {int((time.monotonic() - down) * 1000)} ms after the kill\n")
             rc = bg.popen.wait(timeout=180)
-        except (dbmod.DbError, process.psutil.Error, subprocess.TimeoutExpired) as e:
+        except (dbmod.DbError, psutil.Error, subprocess.TimeoutExpired) as e:
             with open(d / "dbcrash.log", "a") as f:
                 f.write(f"FAIL dbcrash: {e}\n")
             rc = 1
@@ -293,6 +297,7 @@ class Suite:
         self.db.sql("DELETE FROM SALES")
         try:
             link = toxiproxy.SlowLink(self.ctx, "127.0.0.1", self.db_port, self.latency_ms, d / "toxiproxy.log").start()
+            assert link.port is not None   # start() chose it
         except toxiproxy.ToxiproxyError as e:
             self.steps.fail(f"{name}: overload (toxiproxy: {e})")
             return
@@ -350,13 +355,14 @@ class Suite:
 
 def report(root: Path, out: Path) -> Path:
     """The figures of every variant as a Markdown table."""
-    def load(v, name):
+    def load(v: str, name: str) -> dict[str, Any]:
         try:
-            return json.loads((root / v / f"{name}.json").read_text())
+            doc: dict[str, Any] = json.loads((root / v / f"{name}.json").read_text())
+            return doc
         except (OSError, ValueError):
             return {}
 
-    def f(d, k, suf=""):
+    def f(d: dict[str, Any], k: str, suf: str = "") -> str:
         return f"{d[k]}{suf}" if d.get(k) is not None else "—"
 
     rows = []
@@ -409,8 +415,8 @@ def run(ctx: Context, variants: list[Variant], steps: Steps) -> None:
     try:
         # a database left over from an interrupted run (maybe on another port) is stopped first
         old = dbmod.private(ctx, db_dir=db_dir).pid()
-        if old and process.psutil.pid_exists(old):
-            process.kill_all([process.psutil.Process(old)])
+        if old and psutil.pid_exists(old):
+            process.kill_all([psutil.Process(old)])
         port = process.free_port()
         try:
             dbmod.start_private(ctx, db_dir, port)

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def node_test_files(folder: Path, tier: str) -> list[str]:
     return [str(f.relative_to(folder)) for f in chosen]
 
 
-def node_tests(ctx: Context, steps: Steps, tiers: set) -> None:
+def node_tests(ctx: Context, steps: Steps, tiers: set[str]) -> None:
     """Each Node.js variant's own tests (node:test in its folder), once per row of its manifest: node-engine's
     with its engines as child processes, then as worker threads. One file at a time: the files share one test
     database, and database.test.js counts SALES rows that another file's service would otherwise be adding."""
@@ -100,7 +101,7 @@ def node_tests(ctx: Context, steps: Steps, tiers: set) -> None:
             (steps.ok if rc == 0 else steps.fail)(title)
 
 
-def suite(steps: Steps, title: str, run) -> None:
+def suite(steps: Steps, title: str, run: Callable[[], object]) -> None:
     """One of the harness's suites in this process; what it could not finish is a failure."""
     try:
         with timed(title):
@@ -143,7 +144,7 @@ def system_tier(ctx: Context, steps: Steps) -> None:
     (steps.ok if rc == 0 else steps.fail)("docker-compose static check")
 
 
-def harness_tests(ctx: Context, steps: Steps, tiers: set) -> None:
+def harness_tests(ctx: Context, steps: Steps, tiers: set[str]) -> None:
     """The harness's tests by marker (harness/pytest.ini), one step. pytest's exit 5 (no test collected)
     is a failure, except for the integration tier alone while no test is marked integration."""
     marks = []
@@ -277,7 +278,7 @@ def use_test_databases(ctx: Context) -> Context:
 
 
 @contextmanager
-def timed(part: str):
+def timed(part: str) -> Iterator[None]:
     """Says how long PART took: the log shows where the suite's time goes (CI stops it at its limit)."""
     t0 = time.monotonic()
     try:
@@ -286,14 +287,14 @@ def timed(part: str):
         say(f"{part} took {time.monotonic() - t0:.0f} s")
 
 
-def run(ctx: Context, tiers: set, label: str) -> int:
+def run(ctx: Context, tiers: set[str], label: str) -> int:
     steps = Steps()
     with dbmod.owned(ctx):   # what the tests started, they stop (before the last line)
         run_steps(ctx, steps, tiers, label)
     return steps.close("tradebench")
 
 
-def run_steps(ctx: Context, steps: Steps, tiers: set, label: str) -> None:
+def run_steps(ctx: Context, steps: Steps, tiers: set[str], label: str) -> None:
     if tiers & {"integration", "system"}:
         try:
             ctx = use_test_databases(ctx)
