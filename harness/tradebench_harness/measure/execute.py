@@ -16,6 +16,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from .. import record
 from ..report import bounds, results, tables
 from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
@@ -114,7 +115,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     windows = sum(len(u.windows) for u in units)
     say(f"{command}: {len(units)} process(es), {windows} window(s) of {t.window} s"
         f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
-    doc = {"schemaVersion": results.SCHEMA_VERSION, "runId": run_id, "command": command,
+    doc = {"schemaVersion": record.SCHEMA_VERSION, "runId": run_id, "command": command,
            "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finishedAt": None,
            "environment": environment.collect(ctx, db), "options": options, "experiment": experiment,
            "calibration": {}, "runs": [], "summary": []}

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .. import record
 from . import accuracy, check, fit, params
 from .designs import all_designs, key_of
 
@@ -100,7 +100,7 @@ def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) ->
     name = Path(folder).name
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / name).mkdir()
-        (Path(tmp) / name / "results.json").write_text(json.dumps(fitted))
+        record.write_results(Path(tmp) / name, fitted)
         try:
             (s,) = fit.fit([Path(tmp) / name], designs)
         except ValueError as e:

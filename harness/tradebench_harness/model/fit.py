@@ -36,11 +36,11 @@ the ratio of the two machines over the designs both measured; ρ and memory per 
 """
 from __future__ import annotations
 
-import json
 import statistics
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .. import record
 from . import light, params
 from .designs import Design, key_of
 
@@ -50,8 +50,7 @@ PERSISTS = ("per-sale", "batch")
 def read(folder: str | Path) -> tuple[dict, str]:
     """A results folder's results.json (or the file itself), and how to name it."""
     p = Path(folder)
-    f = p / "results.json" if p.is_dir() else p
-    doc = json.loads(f.read_text())
+    doc = record.load_results(p, raw=False)
     return doc, (p.name if p.is_dir() else p.parent.name)
 
 

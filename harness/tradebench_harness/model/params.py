@@ -28,26 +28,23 @@ A set:
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from .. import record
+from ..record import Parameters
 from .predict import Database, Figures, Machine
 
-SCHEMA = 1
+SCHEMA = record.PARAMETERS_SCHEMA
 COMMITTED = Path(__file__).with_name("parameters.json")
 
 
-def load(path: Path) -> dict:
-    doc = json.loads(Path(path).read_text())
-    if doc.get("schemaVersion") != SCHEMA or not isinstance(doc.get("sets"), list):
-        raise ValueError(f"{path}: not a parameter file of schema {SCHEMA}")
-    return doc
+def load(path: Path) -> Parameters:
+    """A parameter file, held to its class (record.load_parameters: ValueError when it is not one)."""
+    return record.load_parameters(path)
 
 
-def save(doc: dict, path: Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+def save(doc: Parameters, path: Path) -> None:
+    record.write_parameters(doc, path)
 
 
 def document(sets: list[dict], about: str = "") -> dict:
