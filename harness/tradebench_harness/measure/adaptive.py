@@ -59,7 +59,7 @@ class Adaptive:
     last is measured (more(), execute's MORE)."""
 
     def __init__(self, rows: list[tuple[Series, Window]], t: Timing, goal: Goal, env: dict,
-                 started: float | None = None):
+                 started: float | None = None) -> None:
         self.rows, self.t, self.goal, self.env = rows, t, goal, env
         self.started = time.monotonic() if started is None else started
         self.processes = {s.name: 0 for s, _ in rows}

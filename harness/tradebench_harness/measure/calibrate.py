@@ -157,7 +157,7 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
 
 
 def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
-              concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None,
+              concurrency: int, wait_ms: int, duration: int, warmup: str="auto", warmup_max: int = 45, on_step=None,
               floors: dict | None = None, persist_modes=("per-sale", "batch")) -> dict:
     """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
     database with the SALES table that may be emptied; FLOORS: name -> a function of a port giving the command

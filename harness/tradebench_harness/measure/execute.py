@@ -192,7 +192,7 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
         reps = sorted({rep for rep, _ in u.windows})
         out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
 
-        def on_record(rec, name=name, unit_no=i):
+        def on_record(rec, name=name, unit_no=i) -> None:
             # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
             rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
             rec.setdefault("dbDurable", env.get("databaseDurable"))

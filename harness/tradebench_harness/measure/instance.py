@@ -42,7 +42,7 @@ class RunFailed(Exception):
 class _One:
     """A single variant process with the Members interface (url, urls, pids, alive, stop)."""
 
-    def __init__(self, r: process.Running):
+    def __init__(self, r: process.Running) -> None:
         self.r = r
         self.url = self.urls = r.url
         self.pids = [r.pid]
@@ -75,7 +75,7 @@ class Instance:
     """One started variant row: its process(es), behind a Toxiproxy link when LINK; a context manager that
     stops everything it started."""
 
-    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool, profiling: Profiling | None = None):
+    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool, profiling: Profiling | None = None) -> None:
         self.ctx, self.db, self.series, self.out, self.want_link = ctx, db, series, out, link
         self.profiling = profiling
         self.windows = 0

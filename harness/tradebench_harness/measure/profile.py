@@ -35,7 +35,7 @@ from ..run.context import Context
 class Profiling:
     """The profile of one unit (a process of a variant row) over its measured windows."""
 
-    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say=lambda m: None):
+    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say=lambda m: None) -> None:
         self.ctx, self.runtime, self.out, self.row, self.say = ctx, runtime, out, row, say
         self.node_dir = out / "node-profiles"
         self.jfr: dict[int, list[Path]] = {}        # a window's index -> its JFR recordings (one per JVM)

@@ -261,11 +261,11 @@ def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
 
 # --- the answer ---------------------------------------------------------------------------------------------------
 
-def _fmt(x, nd=0):
+def _fmt(x, nd: int=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def _with(x, bands: dict | None, design: str, fig: str, nd=0, scale=1.0) -> str:
+def _with(x, bands: dict | None, design: str, fig: str, nd: int=0, scale: float=1.0) -> str:
     """X with its 95 % interval from the residual BANDS: "43,026 (39,100–47,200)"; "?" where X is unknown."""
     if x is None:
         return "?"

@@ -73,14 +73,14 @@ def _median(xs):
     return statistics.median(xs) if xs else None
 
 
-def _r(x, nd=3):
+def _r(x, nd: int=3):
     return None if x is None else round(x, nd)
 
 
 class _Folder:
     """One results.json, its runs keyed by design."""
 
-    def __init__(self, doc: dict, name: str, designs: list[Design]):
+    def __init__(self, doc: dict, name: str, designs: list[Design]) -> None:
         self.doc, self.name = doc, name
         self.started = doc.get("startedAt") or ""
         self.rtt0 = ((doc.get("cells") or {}).get("rttMs") or {}).get("0")

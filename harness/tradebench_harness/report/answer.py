@@ -214,7 +214,7 @@ def cheapest(pts: list[dict]) -> list[dict]:
 
 
 def cheapest_text(c: dict) -> str:
-    def part(what, series, figure, nxt):
+    def part(what, series, figure, nxt) -> str:
         return f"{what} {series} ({figure}{f', next ×{nxt:.1f}' if nxt else ', the only carrier' if nxt is None else ''})"
     if not c["leastCpu"]:
         return "–"

@@ -48,7 +48,7 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
         s = r["salesPerMinute"]
         hf, inf = r["httpCeilingFraction"], r["insertCeilingFraction"]
 
-        def frac(f):
+        def frac(f) -> str:
             if not f["a"] or not f["b"]:
                 return "–"
             return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"

@@ -49,7 +49,7 @@ def img(name: str, title: str, data: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{h.escape(title)}</figcaption></figure>')
 
 
-def error_bars(rows, key, scale=1.0):
+def error_bars(rows, key, scale: float=1.0):
     """Medians and the (non-negative) distances to each row's KEY's 95 % interval (bar())."""
     bars = [bar(r.get(key), scale) for r in rows]
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
@@ -80,7 +80,7 @@ def finish_bars(fig, ax, rows, ylabel, title, legend):
     return png(fig)
 
 
-def bar_chart(rows, key, title, ylabel, scale=1.0):
+def bar_chart(rows, key, title, ylabel, scale: float=1.0):
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     xs = range(len(rows))
     med, lo, hi = error_bars(rows, key, scale)
