@@ -15,6 +15,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .. import record
 from ..report import bounds, results, tables
@@ -36,7 +37,7 @@ def human(seconds: float) -> str:
     return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
-def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple], out: Path) -> dict:
+def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple[Any, ...]], out: Path) -> dict[str, Any]:
     """Per database setting (added latency, a window's own cores, its commits synced or not: plan.databases):
     the round trip of one INSERT through the link (ms), single rows on one connection, the database set as the
     windows will have it (a synced commit's round trip holds its fsync); keyed by plan.db_key."""
@@ -60,7 +61,7 @@ def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple], out: Pa
     return rtts
 
 
-def shown(rec: dict) -> str:
+def shown(rec: dict[str, Any]) -> str:
     """One line of what a window measured, for the log."""
     if rec.get("error"):
         return f"failed: {rec['error'][:200]}"
@@ -74,7 +75,7 @@ def shown(rec: dict) -> str:
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
 
 
-def floors_of(variants: list) -> dict:
+def floors_of(variants: list[Any]) -> dict[str, Any]:
     """Each floor once, by its name, run by the first build naming it (Tomcat: java-threads' and java-akka's
     are one)."""
     out = {}
@@ -84,10 +85,10 @@ def floors_of(variants: list) -> dict:
     return out
 
 
-def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
-            calibration: Calibration | None = None, experiment: dict | None = None,
+def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict[str, Any], *, cells: dict[str, Any] | None = None,
+            calibration: Calibration | None = None, experiment: dict[str, Any] | None = None,
             out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False,
-            more=None) -> tuple[Path, dict]:
+            more=None) -> tuple[Path, dict[str, Any]]:
     """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
@@ -174,7 +175,7 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
             ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
             calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
             persist_modes=modes)
-    rtts: dict = {}
+    rtts: dict[str, Any] = {}
     if probed:
         rtts = probe_rtts(ctx, db, scratch, settings, folder / "round-trips")
         say("round trips: " + ", ".join(f"{db_text(*s)}: {rtts.get(db_key(*s))} ms" for s in settings))

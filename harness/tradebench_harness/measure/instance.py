@@ -19,6 +19,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from ..report import bounds
 from ..run import layout, loadclient, members, process, slowdb, toxiproxy
@@ -54,7 +55,7 @@ class _One:
         return self.r.stop(timeout)
 
 
-def start_variant(ctx: Context, s: Series, env: dict, out: Path, port: int, append: bool = False, db=None):
+def start_variant(ctx: Context, s: Series, env: dict[str, Any], out: Path, port: int, append: bool = False, db=None):
     """The variant alone on PORT, or S.nodes cluster members (the load client spreads its connections over them).
     Members start with no handed-over orders: a cluster stopped before leaves its open orders in ENGINE_HANDOVER."""
     v = s.variant
@@ -94,7 +95,7 @@ class Instance:
     def stop_timeout(self) -> float:
         return 60 if self.series.nodes > 1 else 15
 
-    def env(self) -> dict:
+    def env(self) -> dict[str, Any]:
         env = {**self.db.variant_env(), **self.settings, **(self.profiling.env() if self.profiling else {})}
         if self.link:
             env.update(DB_HOST="127.0.0.1", DB_PORT=str(self.link.port))
@@ -118,7 +119,7 @@ class Instance:
         self.variant.stop(self.stop_timeout)
         self.variant = start_variant(self.ctx, self.series, self.env(), self.out, self.port, append=True, db=self.db)
 
-    def warm_jit(self, w: Window, max_s: int, say) -> dict | None:
+    def warm_jit(self, w: Window, max_s: int, say) -> dict[str, Any] | None:
         """A JVM's load at W until its JIT compiler is quiet (what it compiles at the heaviest load serves the
         lighter ones); None for a runtime without one."""
         if not max_s or not jit_warmup.has_jit(self.variant.pids):
@@ -136,11 +137,11 @@ class Instance:
         until SALES stops growing for QUIET_S (at most MOST_S); the seconds it took."""
         return drain(self.db, self.link, most_s, quiet_s)
 
-    def await_load(self, lc, most_s: float, out: Path) -> dict:
+    def await_load(self, lc, most_s: float, out: Path) -> dict[str, Any]:
         """Until the load client LC ends; RunFailed when the variant dies first or LC runs past MOST_S. Returns
         each party's CPUs read back from /proc while the load ran (cpus_allowed)."""
         deadline = time.monotonic() + most_s
-        allowed: dict = {}
+        allowed: dict[str, Any] = {}
         while lc.popen.poll() is None:
             time.sleep(0.5)
             if not allowed:      # read back from the kernel while every party runs (the load client is started)
@@ -153,7 +154,7 @@ class Instance:
                 raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
         return allowed
 
-    def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict:
+    def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict[str, Any]:
         """One window at W: the link's latency set, SALES emptied, a fresh load client (WARMUP, then the
         window) while every process group is sampled; the window's figures."""
         out.mkdir(parents=True, exist_ok=True)
@@ -182,7 +183,7 @@ class Instance:
                                                              hgrm), log=out / "load.log")
         sampler.add("loadclient", lc.pid)
         sampler.start()
-        allowed: dict = {}
+        allowed: dict[str, Any] = {}
         try:
             allowed = self.await_load(lc, (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90, out)
         finally:
@@ -209,7 +210,7 @@ class Instance:
             rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
         return rec
 
-    def cpus_allowed(self, loadclient_pid: int | None) -> dict:
+    def cpus_allowed(self, loadclient_pid: int | None) -> dict[str, Any]:
         """Each party's Cpus_allowed_list as /proc has it, over every thread of its process tree (one entry where
         all agree): what the layout asked for, read back."""
         pids = {"variant": self.variant.pids, "database": [self.db.pid()],
@@ -247,7 +248,7 @@ def drain(db, link, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
     return round(time.monotonic() - started, 1)
 
 
-def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path: Path, hgrm: Path) -> list:
+def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path: Path, hgrm: Path) -> list[Any]:
     """The load client's flags for one window (loadclient/README.md)."""
     args = ["--url", url, "--concurrency", w.concurrency, "--duration", t.window, "--db-url", jdbc,
             "--json", json_path, "--histogram", hgrm]
@@ -262,8 +263,8 @@ def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path:
     return args
 
 
-def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path, folder: Path,
-                 say=lambda m: None, on_record=lambda r: None) -> list[dict]:
+def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict[str, Any], out: Path, folder: Path,
+                 say=lambda m: None, on_record=lambda r: None) -> list[dict[str, Any]]:
     """Every window of UNIT on one process; a run record per window (an error record for each window that
     could not be measured)."""
     s = unit.series
@@ -282,7 +283,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight,
             "layout": (lay or layout.Layout("shared")).record(),
             "variantCpus": len(lay.variant) if lay is not None and lay.variant else len(layout.available())}
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
     try:
@@ -317,7 +318,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     return records
 
 
-def _window_record(base: dict, rtts: dict, rep: int, w: Window) -> dict:
+def _window_record(base: dict[str, Any], rtts: dict[str, Any], rep: int, w: Window) -> dict[str, Any]:
     """Window W's record of repeat REP: the unit's BASE, the window's settings, its round trip from RTTS."""
     rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
            "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
@@ -329,7 +330,7 @@ def _window_record(base: dict, rtts: dict, rep: int, w: Window) -> dict:
     return rec
 
 
-def _measure_window(inst: Instance, db, t: Timing, w: Window, warmup: str, rec: dict, wout: Path, folder: Path,
+def _measure_window(inst: Instance, db, t: Timing, w: Window, warmup: str, rec: dict[str, Any], wout: Path, folder: Path,
                     flight) -> None:
     """Window W measured into its record REC: the backlog drained first, then the window on its own database;
     its bound beside it."""

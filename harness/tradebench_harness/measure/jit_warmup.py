@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from ..report import stats
 from ..run import loadclient, process
@@ -42,7 +43,7 @@ def has_jit(roots) -> bool:
 
 def warm_until_quiet(roots, start_load: Callable[[], process.Running], max_s: float, *,
                      quiet_percent: float = QUIET_PERCENT, window_s: float = WINDOW_S, min_s: float = MIN_S,
-                     poll_s: float = 1.0, say=lambda s: None) -> dict:
+                     poll_s: float = 1.0, say=lambda s: None) -> dict[str, Any]:
     """Runs START_LOAD's load against the processes of ROOTS until their JIT compiler threads used under
     QUIET_PERCENT % of a core over the last WINDOW_S seconds (after at least MIN_S), or for MAX_S seconds.
     Returns the record's jitWarmup: {seconds, quiet, jitCpuPercent (the last window), maxS}."""
@@ -74,7 +75,7 @@ def warm_until_quiet(roots, start_load: Callable[[], process.Running], max_s: fl
             "jitCpuPercent": round(last, 1) if last is not None else None, "maxS": max_s}
 
 
-def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s: float) -> list:
+def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s: float) -> list[Any]:
     """The warm-up's `loadclient load` arguments: the case's load, no measured window worth keeping (it is
     stopped as soon as the JIT is quiet), nothing counted in the database."""
     args = ["--url", url, "--concurrency", concurrency, "--warmup", 0, "--duration", int(max_s) + 30,
@@ -83,7 +84,7 @@ def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s:
     return args
 
 
-def warm(ctx, variant, concurrency: int, wait_ms: int, rate, max_s: float, log, say=lambda s: None) -> dict:
+def warm(ctx, variant, concurrency: int, wait_ms: int, rate, max_s: float, log, say=lambda s: None) -> dict[str, Any]:
     """A running VARIANT (its pids and urls) gets the load (closed loop, or RATE) until its JIT compiler is
     quiet, at most MAX_S seconds; the record's jitWarmup."""
     say("warming up until the JIT compiler is quiet")

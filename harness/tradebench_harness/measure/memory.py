@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -74,7 +75,7 @@ def tree_pids(pids) -> set[int]:
     return out
 
 
-def after_window(ctx: Context, runtime: str, pids, logs: list[Path]) -> dict:
+def after_window(ctx: Context, runtime: str, pids, logs: list[Path]) -> dict[str, Any]:
     """{liveHeapMb, liveHeapHow} of a variant after a window (liveHeapMb None when it could not be read)."""
     if runtime == "java":
         got = [jvm_live_heap_mb(ctx, p) for p in pids]

@@ -30,6 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from .. import record
 from . import accuracy, check, fit, params
@@ -87,11 +88,11 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
                             a.jit_warmup_max, a.out)
 
 
-def held_out(run: dict, o: CalibrateOptions) -> bool:
+def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:
     return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
 
 
-def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) -> int:
+def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out=None) -> int:
     """The parameter set of the calibration's results DOC (in FOLDER), scored on its held-out cells, written."""
     out = out or sys.stdout
     designs = all_designs(root)
@@ -136,7 +137,7 @@ def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) ->
     return 0 if sat else 1
 
 
-def score_on(s: dict, rows: list[dict], what: str, committed: list[dict]) -> None:
+def score_on(s: dict[str, Any], rows: list[dict[str, Any]], what: str, committed: list[dict[str, Any]]) -> None:
     """The set's heldOut: its score on ROWS (cells it was not fitted on); its intervals, a few cells being too few
     for quantiles of their own, are the committed held-out check's, and their coverage here is counted."""
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -149,7 +150,7 @@ def score_on(s: dict, rows: list[dict], what: str, committed: list[dict]) -> Non
                                       f"{', '.join(donor['heldOut']['folders'])}") if donor else "these cells"}
 
 
-def fill_from_committed(s: dict, committed: list[dict]) -> None:
+def fill_from_committed(s: dict[str, Any], committed: list[dict[str, Any]]) -> None:
     """What the calibration did not measure, from the committed sets: a design it did not run (CPU scaled by the
     machines' ratio over the designs both measured: fit.fill_from_other_machines), and the figures only other
     commands measure (a design's own time per insert at its bound; the fsync; ρ). Each said in its `from`."""
@@ -171,6 +172,6 @@ def fill_from_committed(s: dict, committed: list[dict]) -> None:
                                                       f"({newest['fsyncMs']['from']})"}
 
 
-def designs_run(doc: dict, root: Path) -> list[str]:
+def designs_run(doc: dict[str, Any], root: Path) -> list[str]:
     ds = all_designs(root)
     return sorted({key_of(r, ds) for r in doc.get("runs", [])} - {None})

@@ -9,6 +9,7 @@ durable database sets it per cell), else, in a folder made before runs carried i
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from . import params
 from .designs import Design, all_designs, key_of
@@ -27,7 +28,7 @@ def _err(pred, meas):
     return pred / meas - 1.0
 
 
-def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
+def against(doc: dict[str, Any], pset: dict[str, Any], designs: list[Design]) -> list[dict[str, Any]]:
     """One row per open-loop run of DOC: measured and predicted sales/min, variant CPU % and RSS, and the errors."""
     by_key = {d.key: d for d in designs}
     env = doc.get("environment") or {}
@@ -79,7 +80,7 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
     return out
 
 
-def waiting_share(d: Design, overrides: dict, rate: float, stored: float, options: dict | None) -> float:
+def waiting_share(d: Design, overrides: dict[str, Any], rate: float, stored: float, options: dict[str, Any] | None) -> float:
     """Of the orders a map's cell answers but does not store, the share its inboxes still accept in its window.
 
     Every cell starts drained: the inboxes (ENGINES × INBOX_LIMIT orders) fill at the orders it does not store
@@ -94,16 +95,16 @@ def waiting_share(d: Design, overrides: dict, rate: float, stored: float, option
     return min(1.0, max(0.0, (full_at - settle) / window))
 
 
-def _cores(run: dict, env: dict) -> float | None:
+def _cores(run: dict[str, Any], env: dict[str, Any]) -> float | None:
     v = run["dbCpuCores"] if "dbCpuCores" in run else env.get("databaseCpuCores")
     return float(v) if v else None
 
 
-def _durable(run: dict, env: dict) -> bool:
+def _durable(run: dict[str, Any], env: dict[str, Any]) -> bool:
     return bool(run["dbDurable"] if "dbDurable" in run else env.get("databaseDurable"))
 
 
-def _busy(pset: dict, persist: str, db_cores):
+def _busy(pset: dict[str, Any], persist: str, db_cores):
     if not db_cores:
         return None
     try:
@@ -112,7 +113,7 @@ def _busy(pset: dict, persist: str, db_cores):
         return None
 
 
-def summary(rows: list[dict]) -> dict:
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """How many cells the model has within WITHIN, per figure."""
     out = {"cells": len(rows)}
     for fig in ("sales", "cpu", "rss"):
@@ -125,13 +126,13 @@ def _pct(e):
     return "" if e is None else f"{e * 100:+.0f} %"
 
 
-def _database(r: dict) -> str:
+def _database(r: dict[str, Any]) -> str:
     """A row's database beyond its latency: "0.25 cores", "synced", both, or "" (free, not synced)."""
     parts = ([f"{r['dbCpuCores']:g} cores"] if r.get("dbCpuCores") else []) + (["synced"] if r.get("dbDurable") else [])
     return ", ".join(parts)
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table, prediction beside measurement, a miss marked ✗; the database's column where
     a row's database was busy or durable."""
     db_col = any(_database(r) for r in rows)
@@ -157,7 +158,7 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict | None:
+def held_against(doc: dict[str, Any], root: Path, param_doc: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
     file): {"parameters", "otherMachine", "inSample", "rows", "summary"}. With no set for its machine, the newest
     set of another machine, said so (sales, bound by what is offered or kept in flight, hardly depend on it; CPU

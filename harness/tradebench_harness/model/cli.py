@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from . import accuracy, check, fit, fsync, params
 from .designs import all_designs
@@ -190,7 +191,7 @@ def _this_machine() -> tuple[str | None, int]:
     return cpu_model(), os.cpu_count() or 1
 
 
-def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
+def choose_set(root: Path, given: str | None) -> tuple[dict[str, Any], str]:
     """The parameter set to use and a sentence saying which: --params, this machine's own (calibrate: identified by
     its measured figures; or a fit of this kind of machine), the committed set of this kind of machine, or (saying
     so) the committed set of another machine."""
@@ -221,7 +222,7 @@ def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
                f"with ./tradebench calibrate")
 
 
-def borrowed_intervals(pset: dict) -> dict | None:
+def borrowed_intervals(pset: dict[str, Any]) -> dict[str, Any] | None:
     """Where PSET was never held against runs it was not fitted on: the committed set that was (its residual
     bands stand in for the intervals, said so), else None."""
     if pset.get("heldOut"):
@@ -233,7 +234,7 @@ def borrowed_intervals(pset: dict) -> dict | None:
     return {"machine": f"{s['machine'].get('cpuModel')}, {s['machine'].get('cores')} cores", "heldOut": s["heldOut"]}
 
 
-def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
+def newer_runs(root: Path, pset: dict[str, Any], most: int = 6) -> list[str]:
     """The results/ folders of this machine started after the newest run PSET was fitted from (newest first)."""
     cpu, cores = _this_machine()
     if not params.same_machine(pset.get("machine", {}), cpu, cores):
@@ -265,7 +266,7 @@ def _fmt(x, nd: int=0):
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def _with(x, bands: dict | None, design: str, fig: str, nd: int=0, scale: float=1.0) -> str:
+def _with(x, bands: dict[str, Any] | None, design: str, fig: str, nd: int=0, scale: float=1.0) -> str:
     """X with its 95 % interval from the residual BANDS: "43,026 (39,100–47,200)"; "?" where X is unknown."""
     if x is None:
         return "?"
@@ -277,7 +278,7 @@ def _with(x, bands: dict | None, design: str, fig: str, nd: int=0, scale: float=
     return f"{shown} ({_fmt(iv[0] / scale, nd)}–{_fmt(iv[1] / scale, nd)})"
 
 
-def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]:
+def extrapolated(pset: dict[str, Any], q: Question, rtt: float, cores: float) -> list[str]:
     """What of the question lies outside what the set measured: its rate, round trip, CPU count, layout or
     persist mode, each said with the measured range."""
     m = pset.get("measured")
@@ -288,7 +289,7 @@ def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]
     return out + _setup_outside(m, q, cores)
 
 
-def _rate_outside(m: dict, rate: float | None) -> str | None:
+def _rate_outside(m: dict[str, Any], rate: float | None) -> str | None:
     """RATE beyond the measured open-loop rates (a closed loop asks no rate)."""
     if rate is None:
         return None
@@ -302,7 +303,7 @@ def _rate_outside(m: dict, rate: float | None) -> str | None:
     return None
 
 
-def _round_trip_outside(m: dict, rtt: float) -> str | None:
+def _round_trip_outside(m: dict[str, Any], rtt: float) -> str | None:
     rt = m.get("roundTripMs")
     if rt and rtt > rt[1] * 1.0001:
         return f"round trip {rtt:.2f} ms above the longest measured {rt[1]:g} ms"
@@ -311,7 +312,7 @@ def _round_trip_outside(m: dict, rtt: float) -> str | None:
     return None
 
 
-def _setup_outside(m: dict, q: Question, cores: float) -> list[str]:
+def _setup_outside(m: dict[str, Any], q: Question, cores: float) -> list[str]:
     """The variant's CPU count, layout and persist mode where no saturation run of the set had them."""
     out = []
     counts = m.get("variantCpus") or []
@@ -378,7 +379,7 @@ def answer(q: Question, root: Path, out=None) -> int:
     return 0
 
 
-def _print_plan_row(p: Plan, bands: dict | None, out) -> None:
+def _print_plan_row(p: Plan, bands: dict[str, Any] | None, out) -> None:
     """P's row: as configured, what carries the load, and the figures where it carries it (as configured where it
     does not), with a row of notes beneath where any figure needs one."""
     base = p.as_configured
@@ -465,7 +466,7 @@ def _db_kind(db) -> str:
     return (", " + " and ".join(kinds)) if kinds else ""
 
 
-def _db_notes(db, pset: dict, persist: str, offered_sales: float) -> list[str]:
+def _db_notes(db, pset: dict[str, Any], persist: str, offered_sales: float) -> list[str]:
     """What the slow database's kind means for the answer below: its capacity, and whether in flight helps."""
     lines = []
     cap = db.capacity()
@@ -510,11 +511,11 @@ def do_fit(o: FitOptions, root: Path, out=None) -> int:
     return 0
 
 
-def score_held_out(doc: dict, folders: list[Path], root: Path) -> None:
+def score_held_out(doc: dict[str, Any], folders: list[Path], root: Path) -> None:
     """Each set of DOC held against the FOLDERS of its machine it was not fitted from (heldOut: score, residual
     bands, coverage). Raises ValueError for a folder a set was fitted from: its check would be in-sample."""
     designs = all_designs(root)
-    by_set: dict[int, tuple[list, list]] = {}
+    by_set: dict[int, tuple[list[Any], list[Any]]] = {}
     for f in folders:
         run, name = fit.read(f)
         env = run.get("environment") or {}
@@ -553,7 +554,7 @@ def do_check(o: CheckOptions, root: Path, out=None) -> int:
     return 0
 
 
-def _set_to_check_against(o: CheckOptions, doc: dict, name: str) -> dict | None:
+def _set_to_check_against(o: CheckOptions, doc: dict[str, Any], name: str) -> dict[str, Any] | None:
     """The parameter set of the run's machine; None (said on stderr) where there is none, or where the set was
     fitted from the run and --in-sample does not ask for it anyway: such a check says nothing of new runs."""
     env = doc.get("environment") or {}
@@ -573,7 +574,7 @@ def _set_to_check_against(o: CheckOptions, doc: dict, name: str) -> dict | None:
     return pset
 
 
-def _print_score(rows: list[dict], pset: dict, name: str, out) -> None:
+def _print_score(rows: list[dict[str, Any]], pset: dict[str, Any], name: str, out) -> None:
     """Per figure, the cells within its tolerance and those its interval covered: counted leaving each cell out
     where the intervals were drawn from this very folder, else the check would grade its own residuals."""
     held = pset.get("heldOut") or {}
@@ -595,7 +596,7 @@ def _print_score(rows: list[dict], pset: dict, name: str, out) -> None:
         print("(this set has no intervals: it was never held against runs it was not fitted on)", file=out)
 
 
-def _print_latency(rows: list[dict], out) -> None:
+def _print_latency(rows: list[dict[str, Any]], out) -> None:
     """The cells the model predicts a latency for, measured beside predicted."""
     lat = [r for r in rows if r.get("predictedP99Ms") is not None]
     if not lat:

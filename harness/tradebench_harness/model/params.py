@@ -29,6 +29,7 @@ A set:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .. import record
 from ..record import Parameters
@@ -47,29 +48,29 @@ def save(doc: Parameters, path: Path) -> None:
     record.write_parameters(doc, path)
 
 
-def document(sets: list[dict], about: str = "") -> dict:
+def document(sets: list[dict[str, Any]], about: str = "") -> dict[str, Any]:
     return {"schemaVersion": SCHEMA, "about": about, "sets": sets}
 
 
-def same_machine(machine: dict, cpu_model: str | None, cores: int | None) -> bool:
+def same_machine(machine: dict[str, Any], cpu_model: str | None, cores: int | None) -> bool:
     return machine.get("cpuModel") == cpu_model and (cores is None or machine.get("cores") == cores)
 
 
-def for_machine(doc: dict, cpu_model: str | None, cores: int | None) -> dict | None:
+def for_machine(doc: dict[str, Any], cpu_model: str | None, cores: int | None) -> dict[str, Any] | None:
     """The set fitted on a machine like this one (same CPU model and cores), the newest first (a set of
     `./tradebench calibrate` is not chosen by a name: calibrated())."""
     found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores) and not s.get("calibration")]
     return max(found, key=newest_source) if found else None
 
 
-def calibrated(doc: dict, cores: int | None) -> dict | None:
+def calibrated(doc: dict[str, Any], cores: int | None) -> dict[str, Any] | None:
     """The newest set `./tradebench calibrate` measured on a machine of CORES CPUs (a file of this checkout's
     state: the machine it runs on), identified by its measured figures, not by the CPU's name."""
     found = [s for s in doc["sets"] if s.get("calibration") and (cores is None or s["machine"].get("cores") == cores)]
     return max(found, key=lambda s: s["calibration"].get("measuredAt") or "") if found else None
 
 
-def identity(s: dict) -> str:
+def identity(s: dict[str, Any]) -> str:
     """A calibrated set's identity: the figures it measured (each design's saturation, the insert's round trip)."""
     c = s.get("calibration") or {}
     sat = ", ".join(f"{k} {v:,.0f}" for k, v in sorted((c.get("saturationOrders") or {}).items()))
@@ -77,11 +78,11 @@ def identity(s: dict) -> str:
             f"measured {c.get('measuredAt')}")
 
 
-def newest_source(s: dict) -> str:
+def newest_source(s: dict[str, Any]) -> str:
     return max((src.get("startedAt") or "" for src in s.get("sources", [])), default="")
 
 
-def describe(s: dict) -> str:
+def describe(s: dict[str, Any]) -> str:
     if s.get("calibration"):
         return f"calibrated here: {identity(s)}"
     m = s.get("machine", {})
@@ -92,14 +93,14 @@ def describe(s: dict) -> str:
         (f"; CPU and memory below saturation shaped by {shape}" if shape else "")
 
 
-def _term(entry: dict, name: str) -> float:
+def _term(entry: dict[str, Any], name: str) -> float:
     """A term of the model that the fit left out for this design (absent, or null where nothing measured it)
     adds nothing: 0."""
     value = entry.get(name)
     return 0.0 if value is None else float(value)
 
 
-def figures(s: dict, key: str, persist: str) -> Figures | None:
+def figures(s: dict[str, Any], key: str, persist: str) -> Figures | None:
     entry = ((s.get("designs") or {}).get(key) or {}).get(persist)
     if not entry or entry.get("cpuUsPerOrder") is None:
         return None
@@ -120,18 +121,18 @@ def figures(s: dict, key: str, persist: str) -> Figures | None:
                    latency=entry.get("latency"))
 
 
-def machine(s: dict, cores: float | None = None) -> Machine:
+def machine(s: dict[str, Any], cores: float | None = None) -> Machine:
     return Machine(sales_per_order=float(s["salesPerOrder"]["value"]),
                    db_own_ms=float(s["dbOwnMs"]["value"]),
                    cores=float(cores if cores is not None else s["machine"].get("cores") or 1))
 
 
-def fitted_from(s: dict) -> set[str]:
+def fitted_from(s: dict[str, Any]) -> set[str]:
     """The run ids a set's figures came from: its own machine's runs and the open-loop runs of its shape."""
     return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}
 
 
-def database(s: dict, persist: str, cores: float | None = None, durable: bool = False) -> Database:
+def database(s: dict[str, Any], persist: str, cores: float | None = None, durable: bool = False) -> Database:
     """The database as the model sees it: busy when held to CORES (its CPU per sale in PERSIST from the set),
     durable when every commit is synced (the set's F). Raises ValueError when the set lacks the figure asked for."""
     us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")

@@ -11,17 +11,18 @@ run's, the environment's `databaseCpuCores` and `databaseDurable`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 KINDS = ("far", "busy", "durable")
 
 
-def cores_of(run: dict, env: dict | None = None) -> float | None:
+def cores_of(run: dict[str, Any], env: dict[str, Any] | None = None) -> float | None:
     """The cores RUN's database was held to (None: not held)."""
     v = run["dbCpuCores"] if "dbCpuCores" in run else (env or {}).get("databaseCpuCores")
     return float(v) if v else None
 
 
-def durable_of(run: dict, env: dict | None = None) -> bool:
+def durable_of(run: dict[str, Any], env: dict[str, Any] | None = None) -> bool:
     """Whether RUN's database synced every commit."""
     return bool(run["dbDurable"] if "dbDurable" in run else (env or {}).get("databaseDurable"))
 
@@ -34,7 +35,7 @@ class Axis:
     def far(self) -> bool:
         return self.kind == "far"
 
-    def of(self, run: dict, env: dict | None = None):
+    def of(self, run: dict[str, Any], env: dict[str, Any] | None = None):
         """RUN's place on the axis: its added latency (ms), its database's cores (None: not held) or whether
         every commit was synced."""
         if self.kind == "busy":
@@ -43,14 +44,14 @@ class Axis:
             return durable_of(run, env)
         return run["dbLatencyMs"]
 
-    def rank(self, v) -> tuple:
+    def rank(self, v) -> tuple[Any, ...]:
         """Sorts the axis's places from the least slow database to the slowest: latency up, cores down (not held
         first), not synced before synced."""
         if self.kind == "busy":
             return (0, 0.0) if v is None else (1, -float(v))
         return (0, v)
 
-    def ordered(self, values) -> list:
+    def ordered(self, values) -> list[Any]:
         return sorted(set(values), key=self.rank)
 
     def name(self, v) -> str:
@@ -97,6 +98,6 @@ class Axis:
         return {"busy": "db-cpu-sweep", "durable": "db-durable-sweep"}.get(self.kind, "latency-sweep")
 
 
-def of_doc(doc: dict) -> Axis:
+def of_doc(doc: dict[str, Any]) -> Axis:
     kind = (doc.get("cells") or {}).get("axis") or "far"
     return Axis(kind if kind in KINDS else "far")

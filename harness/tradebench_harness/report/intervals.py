@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import statistics
 import zlib
+from typing import Any
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -75,7 +76,7 @@ def bounds_of(draws: list[float]) -> tuple[float, float]:
     return percentile(s, tail), percentile(s, 1 - tail)
 
 
-def interval(values_by_process, tag: str = "") -> dict | None:
+def interval(values_by_process, tag: str = "") -> dict[str, Any] | None:
     """{median, low, high, processes, windows} of a figure measured in windows of processes; None with no
     figure. low and high are None (unavailable) with fewer than MIN_PROCESSES processes."""
     groups = groups_of(values_by_process)
@@ -89,11 +90,11 @@ def interval(values_by_process, tag: str = "") -> dict | None:
     return out
 
 
-def available(ci: dict | None) -> bool:
+def available(ci: dict[str, Any] | None) -> bool:
     return bool(ci) and ci.get("low") is not None and ci.get("high") is not None
 
 
-def half_width(ci: dict | None) -> float | None:
+def half_width(ci: dict[str, Any] | None) -> float | None:
     """The interval's larger side as a share of its median (0.05: within ±5 %); None when unavailable."""
     if not available(ci) or not ci["median"]:
         return None
@@ -101,7 +102,7 @@ def half_width(ci: dict | None) -> float | None:
     return max(ci["high"] - m, m - ci["low"]) / abs(m)
 
 
-def ratio(a_by_process, b_by_process, tag: str = "") -> dict | None:
+def ratio(a_by_process, b_by_process, tag: str = "") -> dict[str, Any] | None:
     """A ÷ B: {ratio (median ÷ median), low, high}; low and high None when either has fewer than
     MIN_PROCESSES processes; None when either has no figure or B's median is 0."""
     ga, gb = groups_of(a_by_process), groups_of(b_by_process)

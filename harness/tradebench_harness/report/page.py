@@ -13,6 +13,8 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
+from typing import Any
+
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
@@ -22,7 +24,7 @@ from . import breakdown, profile_rules, stats, tables  # noqa: E402
 COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
 
 
-def label(row: dict) -> str:
+def label(row: dict[str, Any]) -> str:
     base = row["variant"] if not row.get("case") else f"{row['case']}\n{row['variant']}"
     if row.get("rate"):
         base += f"\n{row['rate']}/s"
@@ -55,7 +57,7 @@ def error_bars(rows, key, scale: float=1.0):
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
 
 
-def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
+def bar(s: dict[str, Any] | None, scale: float = 1.0) -> tuple[float, float, float]:
     """(median, distance down, distance up) of the figure S: to its 95 % interval's ends (none drawn where the
     interval is unavailable: one process), or to its min and max where no interval was computed; no figure (no
     run of the row had it): no bar."""
@@ -157,7 +159,7 @@ def cpu_timeline_chart(doc):
     return png(fig)
 
 
-def representative(runs: list[dict], row: dict, need_latency: bool = True) -> dict | None:
+def representative(runs: list[dict[str, Any]], row: dict[str, Any], need_latency: bool = True) -> dict[str, Any] | None:
     """The repeat whose sales/min is the median one of its row."""
     rs = [r for r in runs if not r.get("error") and stats.shown(r) == row["variant"] and r["case"] == row["case"]
           and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
@@ -302,7 +304,7 @@ code{background:#f4f4f4;padding:1px 3px}
 """
 
 
-def html(doc: dict) -> str:
+def html(doc: dict[str, Any]) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
@@ -328,7 +330,7 @@ SUMMARY_HEAD = ["case", "variant", "settings", "sales/min", "orders/s", "orders/
                 "db CPU µs/sale (at the insert ceiling)", "steady", "notes"]
 
 
-def summary_section(rows: list[dict], doc: dict) -> str:
+def summary_section(rows: list[dict[str, Any]], doc: dict[str, Any]) -> str:
     body, attrs = [], []
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
@@ -343,7 +345,7 @@ def summary_section(rows: list[dict], doc: dict) -> str:
     return "<h2>Summary</h2>" + table(SUMMARY_HEAD, body, "summary", attrs)
 
 
-def analysis_sections(doc: dict) -> list[str]:
+def analysis_sections(doc: dict[str, Any]) -> list[str]:
     """The article's ratios, where an order's CPU goes, and the profile's breakdown: those the run has."""
     parts = []
     ratios = stats.ratio_rows(doc)
@@ -365,7 +367,7 @@ def analysis_sections(doc: dict) -> list[str]:
     return parts
 
 
-def chart_sections(doc: dict) -> list[str]:
+def chart_sections(doc: dict[str, Any]) -> list[str]:
     """The charts: those every run has, then those its kind of run draws."""
     rows = doc["summary"]
     if not rows:
@@ -384,7 +386,7 @@ def chart_sections(doc: dict) -> list[str]:
     return parts + [img(name, title, data) for name, title, data in optional if data]
 
 
-def calibration_section(cal: dict | None) -> str:
+def calibration_section(cal: dict[str, Any] | None) -> str:
     if not cal:
         return ""
     lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
@@ -393,7 +395,7 @@ def calibration_section(cal: dict | None) -> str:
                   [[c.strip() for c in l] for l in lines], "calibration"))
 
 
-def runs_section(runs: list[dict]) -> str:
+def runs_section(runs: list[dict[str, Any]]) -> str:
     head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
             "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
     rows = []

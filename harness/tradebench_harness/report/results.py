@@ -6,6 +6,7 @@ import base64
 import csv
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import record
 from ..model import check
@@ -30,7 +31,7 @@ CSV_FIELDS = ["case", "variant", "row", "repeat", "engines", "persist", "waitMs"
               "rttMs", "inFlight", "boundSalesPerMinute", "boundFraction", "error"]
 
 
-def write_csv(path: Path, runs: list[dict]) -> None:
+def write_csv(path: Path, runs: list[dict[str, Any]]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         w.writeheader()
@@ -46,7 +47,7 @@ def write_csv(path: Path, runs: list[dict]) -> None:
             w.writerow(row)
 
 
-def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
+def write_all(folder: Path, doc: dict[str, Any], root: Path | None = None) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER.
 
     ROOT (the repository): a sweep's or map's model section (`doc["model"]`, the model beside every open-loop
@@ -76,7 +77,7 @@ def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
     (folder / "report.html").write_text(page.html(doc))
 
 
-def derive(doc: dict, folder: Path) -> None:
+def derive(doc: dict[str, Any], folder: Path) -> None:
     """What DOC's figures are computed into from its runs: DOC["summary"] (a sweep's or map's points, or the
     rows of the generic table with an experiment's article figures beside them) and DOC["profiles"] (the
     breakdown of the profiled rows, from their stacks in FOLDER when they are there)."""

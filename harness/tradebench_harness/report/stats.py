@@ -5,6 +5,7 @@ figures out: nothing here formats, draws or writes."""
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from . import intervals, verdict
 
@@ -14,14 +15,14 @@ DRIFT_FLAG = 0.10
 JIT_FLAG = 5.0
 
 
-def spread(values) -> dict | None:
+def spread(values) -> dict[str, Any] | None:
     vals = [v for v in values if v is not None]
     if not vals:
         return None
     return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
 
 
-def overlaps(a: dict | None, b: dict | None) -> bool:
+def overlaps(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     return bool(a and b and a["min"] <= b["max"] and b["min"] <= a["max"])
 
 
@@ -29,7 +30,7 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
 UNSTABLE_DROP = 0.10
 
 
-def process_of(r: dict):
+def process_of(r: dict[str, Any]):
     """The process a window was measured in: its unit's number in the run (execute.py), else its variant's pid
     (a folder written before the number was kept); neither: one process, unknown (no interval)."""
     if r.get("process") is not None:
@@ -38,15 +39,15 @@ def process_of(r: dict):
     return ("pid", pid) if pid is not None else ("unknown",)
 
 
-def by_process(rs: list[dict], get) -> list[list]:
+def by_process(rs: list[dict[str, Any]], get) -> list[list[Any]]:
     """GET of each window of RS, grouped by process, the processes in the order they came."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for r in rs:
         out.setdefault(process_of(r), []).append(get(r))
     return list(out.values())
 
 
-def figure(rs: list[dict], get, tag: str = "") -> dict | None:
+def figure(rs: list[dict[str, Any]], get, tag: str = "") -> dict[str, Any] | None:
     """spread() of GET over the windows RS, with the 95 % interval across their processes: low and high (None
     when fewer than two processes: unavailable), processes."""
     s = spread(get(r) for r in rs)
@@ -56,7 +57,7 @@ def figure(rs: list[dict], get, tag: str = "") -> dict | None:
     return {**s, "low": ci["low"], "high": ci["high"], "processes": ci["processes"]}
 
 
-def counted(rs: list[dict]) -> tuple[list[dict], list[dict]]:
+def counted(rs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The windows a row's figures are computed from, and those set aside: a window whose two halves differ by
     more than DRIFT_FLAG was still moving, so it is set aside when every process of the row keeps a steady
     window besides (the interval is drawn from processes; the adaptive compare measures more in its place);
@@ -69,7 +70,7 @@ def counted(rs: list[dict]) -> tuple[list[dict], list[dict]]:
     return steady, [r for r in rs if r.get("driftFlagged")]
 
 
-def falling(rs: list[dict]) -> bool:
+def falling(rs: list[dict[str, Any]]) -> bool:
     """A row whose windows fall steadily: in more than half of its processes of two windows or more, each
     window stored fewer sales than the one before and the last over UNSTABLE_DROP below the first."""
     seqs = [[v for v in g if v is not None] for g in by_process(rs, lambda r: r.get("salesPerMinute"))]
@@ -80,20 +81,20 @@ def falling(rs: list[dict]) -> bool:
     return down * 2 > len(seqs)
 
 
-def live_heap(r: dict):
+def live_heap(r: dict[str, Any]):
     return (r.get("memory") or {}).get("liveHeapMb")
 
 
-def shown(run: dict) -> str:
+def shown(run: dict[str, Any]) -> str:
     """A run's name in the tables: its variant, and its manifest row's settings when it has any
     ("node-engine WORKERS=threads")."""
     return run["variant"] + (f" {run['row']}" if run.get("row") else "")
 
 
-def summarize(runs: list[dict]) -> list[dict]:
+def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
     of the case have an overlapping sales/min range (a difference within noise)."""
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for r in runs:
         if r.get("error") or r.get("salesPerMinute") is None:
             continue
@@ -162,11 +163,11 @@ def summarize(runs: list[dict]) -> list[dict]:
     return rows
 
 
-def counted_of(groups: dict, row: dict) -> list[dict]:
+def counted_of(groups: dict[str, Any], row: dict[str, Any]) -> list[dict[str, Any]]:
     return counted(groups[(row["case"], row["variant"], row["rate"], row["engines"])])[0]
 
 
-def ratio_rows(doc: dict) -> list[dict]:
+def ratio_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """An experiment's ratios (experiments.ratios_of): ours as median ÷ median, with the range min ÷ max to
     max ÷ min of the repeats, beside the article's."""
     out = []
@@ -184,7 +185,7 @@ def ratio_rows(doc: dict) -> list[dict]:
     return out
 
 
-def budget_rows(doc: dict) -> list[dict]:
+def budget_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Where an order's CPU goes, per summary row (medians): the variant's µs, of them its framework floor's and
     its own work (the rest), the load client's and the database's µs, their sum against the machine's cores, and
     the orders/s the cores would allow if the variant's own work cost nothing (the same per-order costs for the
@@ -221,7 +222,7 @@ FIGURES = {   # a figure of a run record, and whether more of it is better
 }
 
 
-def windows_of(doc: dict, case, variant: str, rate=None, engines=None) -> list[dict]:
+def windows_of(doc: dict[str, Any], case, variant: str, rate=None, engines=None) -> list[dict[str, Any]]:
     """The windows a summary row of DOC is computed from (counted(): drifting ones set aside)."""
     rs = [r for r in doc["runs"] if not r.get("error") and r.get("salesPerMinute") is not None
           and r["case"] == case and shown(r) == variant
@@ -229,7 +230,7 @@ def windows_of(doc: dict, case, variant: str, rate=None, engines=None) -> list[d
     return counted(rs)[0]
 
 
-def ratio_of(b_runs: list[dict], a_runs: list[dict], fig: str, tag: str = "") -> dict | None:
+def ratio_of(b_runs: list[dict[str, Any]], a_runs: list[dict[str, Any]], fig: str, tag: str = "") -> dict[str, Any] | None:
     """B ÷ A of FIG with its interval and verdict (verdict.compare)."""
     get, _ = FIGURES[fig]
     return verdict.compare(by_process(b_runs, get), by_process(a_runs, get), tag=f"{tag}/{fig}")
