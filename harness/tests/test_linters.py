@@ -3,6 +3,7 @@ JavaScript file of the repository that no variant lints itself, ShellCheck over 
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,12 @@ def test_shellcheck_fails_on_a_finding_in_a_script_under_scripts(tmp_path, body,
     steps = Steps()
     testrun.shellcheck(context.from_env({**os.environ, "TB_ROOT": str(tmp_path)}), steps)
     assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
+
+
+def test_mypy_finds_nothing_in_the_harness_package():
+    """mypy, strict (pyproject.toml [tool.mypy]), over the package: every finding printed. Its cache under
+    .tradebench/ makes a repeated run take about a second; from a cold cache it takes several."""
+    cache = ROOT / ".tradebench" / "mypy-cache"
+    r = subprocess.run([sys.executable, "-m", "mypy", "--config-file", "pyproject.toml", "--cache-dir", str(cache)],
+                       cwd=ROOT / "harness", capture_output=True, text=True)
+    assert r.returncode == 0 and "Success" in r.stdout, "mypy's findings:\n" + r.stdout + r.stderr

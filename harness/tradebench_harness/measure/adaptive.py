@@ -72,7 +72,7 @@ class Adaptive:
         first = (n - 1) * self.goal.windows
         return Unit(s, [(first + k, w) for k in range(1, self.goal.windows + 1)], timing)
 
-    def round(self, rows) -> list[Unit]:
+    def round(self, rows: list[tuple[Series, Window]]) -> list[Unit]:
         self.rounds += 1
         return [self.unit(s, w) for s, w in rows]
 

@@ -48,7 +48,7 @@ def residual(row: dict[str, Any], fig: str) -> float | None:
     m, p = row.get(meas), row.get(pred)
     if m is None or p is None or m <= 0 or p <= 0:
         return None
-    return p / m - 1.0
+    return float(p / m - 1.0)
 
 
 def residuals(rows: list[dict[str, Any]]) -> dict[str, Any]:

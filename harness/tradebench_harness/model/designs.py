@@ -45,7 +45,7 @@ class Design:
     def number(self, name: str, overrides: dict[str, Any] | None = None) -> int | None:
         """A numeric setting as the variant sees it (ENGINES, DELAY_MS, ...), None when it is not a number."""
         try:
-            return int(self.settings(overrides).get(name))
+            return int(self.settings(overrides).get(name))  # type: ignore[arg-type]  # None: the TypeError below
         except (TypeError, ValueError):
             return None
 

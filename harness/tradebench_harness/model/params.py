@@ -144,4 +144,4 @@ def database(s: dict[str, Any], persist: str, cores: float | None = None, durabl
         raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict probe-fsync "
                          "and fit with --fsync FILE")
     return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
-                    fsync_ms=float(fsync) if durable else 0.0)
+                    fsync_ms=float(fsync) if durable and fsync is not None else 0.0)

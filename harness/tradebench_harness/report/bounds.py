@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..run.variants import evaluate
+from ..run.variants import Variant, evaluate
 
 # a series within this share of its bound "reaches" it (the table marks it)
 AT_BOUND = 0.15
 
 
-def in_flight(variant, persist: str, settings: dict[str, Any]) -> int | None:
+def in_flight(variant: Variant, persist: str, settings: dict[str, Any]) -> int | None:
     """The inserts VARIANT keeps in flight in PERSIST mode with SETTINGS (its manifest's expression), or None."""
     expr = (variant.in_flight or {}).get(persist)
     if expr in (None, "", "none"):

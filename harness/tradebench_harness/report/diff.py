@@ -50,7 +50,7 @@ def render(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]]) -> 
         s = r["salesPerMinute"]
         hf, inf = r["httpCeilingFraction"], r["insertCeilingFraction"]
 
-        def frac(f) -> str:
+        def frac(f: dict[str, Any]) -> str:
             if not f["a"] or not f["b"]:
                 return "–"
             return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"

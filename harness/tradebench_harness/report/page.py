@@ -116,7 +116,7 @@ def cpu_chart(rows):
                        "Who used the cores: the variant's process tree, the load client, the database", legend=True)
 
 
-def breakdown_chart(rows):
+def breakdown_chart(rows: list[dict[str, Any]]) -> str:
     """Each profiled row's CPU µs per order as a stacked bar, one segment per part, the unclaimed share on top
     in grey."""
     fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(rows) + 4), 4.5))
@@ -248,7 +248,7 @@ def sweep_engines_chart(doc):
     return png(fig)
 
 
-def in_flight_chart(doc):
+def in_flight_chart(doc: dict[str, Any]) -> str | None:
     """The price of capacity: each design's memory, threads and processes, CPU per order and sales/min against
     the inserts it keeps in flight (a sweep --in-flight)."""
     rows = [r for r in doc["summary"] if r.get("inFlight")]

@@ -6,7 +6,7 @@ import base64
 import csv
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .. import record
 from ..model import check
@@ -91,9 +91,9 @@ def derive(doc: dict[str, Any], folder: Path) -> None:
         row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])
 
 
-def write_doc(folder: Path, doc: Results) -> None:
+def write_doc(folder: Path, doc: dict[str, Any]) -> None:
     """results.json and raw.json.gz of DOC into FOLDER (record.write_results). DOC itself is left whole."""
-    record.write_results(folder, doc)
+    record.write_results(folder, cast(Results, doc))
 
 
 def link_latest(results_dir: Path, folder: Path) -> None:
@@ -115,5 +115,5 @@ def load(ref: str, results_dir: Path) -> Results:
     runs, as the folder was written."""
     doc = record.load_results(record.results_file(ref, results_dir))
     if "summary" not in doc:
-        derive(doc, record.results_file(ref, results_dir).parent)
+        derive(cast(dict[str, Any], doc), record.results_file(ref, results_dir).parent)
     return doc
