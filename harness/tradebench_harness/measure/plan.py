@@ -123,7 +123,7 @@ class Series:
     def run_settings(self, env: dict[str, Any]) -> dict[str, Any]:
         return settings_of(self.variant, self.engines, self.persist, self.settings, env)
 
-    def in_flight(self, env: dict[str, Any]):
+    def in_flight(self, env: dict[str, Any]) -> int | None:
         return bounds.in_flight(self.variant, self.persist, self.run_settings(env))
 
 
@@ -197,7 +197,7 @@ def rows_of(variants: list[Variant], cases: list[Case], env: dict[str, Any] | No
 def paired(before: list[tuple[Series, Window]], after: list[tuple[Series, Window]]) -> list[tuple[Series, Window]]:
     """Each row of AFTER just behind its row of BEFORE (the same variant and settings); rows of one alone at
     the end. The two of a pair are then measured minutes apart, not a whole run apart."""
-    def key(row):
+    def key(row: tuple[Series, Window]) -> tuple[Any, ...]:
         s, _ = row
         return (s.variant.name, tuple(sorted(s.settings.items())), s.engines, s.persist)
     rest = list(before)
@@ -234,7 +234,7 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[U
 def builds_of(units: list[Unit]) -> list[Any]:
     """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
     are two builds with two floors; compare --baseline runs a variant from two trees)."""
-    out = {}
+    out: dict[tuple[Any, ...], Any] = {}
     for u in units:
         v = u.series.variant
         out.setdefault((v.name, v.label, v.root), v)

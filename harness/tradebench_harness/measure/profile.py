@@ -25,6 +25,7 @@ import gzip
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from ..run.context import Context
 class Profiling:
     """The profile of one unit (a process of a variant row) over its measured windows."""
 
-    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say=lambda m: None) -> None:
+    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
         self.ctx, self.runtime, self.out, self.row, self.say = ctx, runtime, out, row, say
         self.node_dir = out / "node-profiles"
         self.jfr: dict[int, list[Path]] = {}        # a window's index -> its JFR recordings (one per JVM)
@@ -104,7 +105,7 @@ class Profiling:
             for f in [*files, out]:
                 f.unlink()                           # the row's collapsed stacks are what is kept
             return stacks
-        stacks: Counter[str] = Counter()
+        stacks = Counter()
         root = self.pids[0] if self.pids else None
         for p in profiler.node_profiles(self.node_dir):
             stacks += profiler.cpuprofile_stacks(p, start, end, self.clock[index], root)
@@ -156,7 +157,7 @@ class Profiling:
                 rec["profile"].update(flameGraph=f"profile/{html.name}", collapsed=f"profile/{collapsed.name}")
 
 
-def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say=lambda m: None) -> None:
+def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
     """The interactive flame graph of STACKS as HTML (async-profiler's converter)."""
     plain = html.with_suffix(".collapsed")
     plain.write_text(profiler.collapsed_text(stacks))
@@ -169,7 +170,7 @@ def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say=la
         plain.unlink()
 
 
-def redraw(ctx: Context, doc: dict[str, Any], folder: Path, say=lambda m: None) -> None:
+def redraw(ctx: Context, doc: dict[str, Any], folder: Path, say: Callable[[str], None] = lambda m: None) -> None:
     """`./tradebench report`: the flame graph of every profiled row whose HTML is missing (a folder as
     committed keeps the pruned stacks, not the pages), drawn from its collapsed stacks."""
     for row in breakdown.rows(doc, from_records=True):

@@ -50,7 +50,10 @@ def _probe(ctx: Context, db: dbmod.Database, scratch: str, out: Path) -> float:
     rows = json.loads(out.read_text()).get("rowsPerSecond") if rc == 0 and out.exists() else None
     if not rows:
         raise dbmod.DbError(f"the round-trip probe failed: see {out.with_suffix('.log')}")
-    return rtt_ms(rows)
+    ms = rtt_ms(rows)
+    if ms is None:
+        raise dbmod.DbError(f"the round-trip probe measured nothing: see {out.with_suffix('.log')}")
+    return ms
 
 
 def measure(ctx: Context, db: dbmod.Database, scratch: str, out: Path, rounds: int = ROUNDS) -> dict[str, Any]:
@@ -75,7 +78,7 @@ def document(figure: dict[str, Any], command: str) -> dict[str, Any]:
 
 
 def read(path: str | Path) -> dict[str, Any]:
-    doc = json.loads(Path(path).read_text())
+    doc: dict[str, Any] = json.loads(Path(path).read_text())
     if doc.get("kind") != "fsync-probe" or "fsyncMs" not in doc:
         raise ValueError(f"{path}: not an fsync probe (./tradebench predict probe-fsync writes one)")
     return doc

@@ -19,6 +19,7 @@ minutes from the prediction, carries both (docs/model.md, "Held against the map"
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .predict import cycles_per_s
@@ -31,11 +32,13 @@ CARRIED_BELOW = 0.8
 LOOPBACK_RTT_MS = 0.1
 
 
-def number(v, default):
+def number(v: object, default: float) -> float:
     """A setting's value as a number (DELAY_MS "3"), DEFAULT when it is none."""
+    if not isinstance(v, int | float | str):
+        return default
     try:
         return float(v)
-    except (TypeError, ValueError):
+    except ValueError:
         return default
 
 
@@ -105,7 +108,7 @@ def fit_terms(points: list[tuple[Any, ...]]) -> dict[str, Any] | None:
     """F, a and m from (orders/s, cycles/s, CPU µs/s) of cells that stored their load; None with too few."""
     if len(points) < LEAST_POINTS or len({round(p[0]) for p in points}) < 2:
         return None
-    columns = {"fixedUsPerS": lambda r, c: 1.0, "cycleUs": lambda r, c: c, "orderUs": lambda r, c: r}
+    columns: dict[str, Callable[[float, float], float]] = {"fixedUsPerS": lambda r, c: 1.0, "cycleUs": lambda r, c: c, "orderUs": lambda r, c: r}
     best = None
     # m is always in: the cost of an order is what the load adds
     for k in (2, 1, 0):
@@ -160,7 +163,7 @@ def unstored_costs(terms: dict[str, Any], above: list[tuple[Any, ...]], refusing
     return _ratio(usable), rho
 
 
-def light_cost(runs: list[dict[str, Any]], sales_per_order: float | None, refusing: list[dict[str, Any]] = ()) -> dict[str, Any] | None:
+def light_cost(runs: list[dict[str, Any]], sales_per_order: float | None, refusing: Sequence[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """The terms from one folder's open-loop runs of one design in one persist mode (None: too few cells); ρ_w and
     ρ from its cells above its bound and REFUSING, the machine's closed-loop runs of it that refused nearly every
     order (503s beside a few stored: the stored orders' share, whose cost the light runs set, is small there)."""

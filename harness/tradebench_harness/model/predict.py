@@ -16,6 +16,7 @@ Every figure comes from a parameter set (params.py), fitted from measurements th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +150,7 @@ def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
     """CPU per order at RATE: the saturation figure, higher below saturation where a wake-up serves fewer orders."""
     if not fig.saturation_orders or not fig.load_exponent or rate >= fig.saturation_orders or rate <= 0:
         return fig.cpu_us_per_order
-    return fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent
+    return float(fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent)
 
 
 def cores_used(rate: float, taken: float, fig: Figures, cycles: float, waiting: float = 0.0) -> float:
@@ -241,7 +242,7 @@ def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures | None, mac
     return sales, name
 
 
-def smallest_setting(reaches, start: int, most: int = MAX_SETTING) -> int | None:
+def smallest_setting(reaches: Callable[[int], bool], start: int, most: int = MAX_SETTING) -> int | None:
     """The least value v in [start, most] with reaches(v) true, reaches growing with v; None if none does."""
     if reaches(start):
         return start

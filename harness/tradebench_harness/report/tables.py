@@ -8,7 +8,7 @@ from ..run import layout
 from . import breakdown, stats, verdict
 
 
-def fmt(v, spec: str=",.0f") -> str:
+def fmt(v: object, spec: str = ",.0f") -> str:
     return "–" if v is None else format(v, spec)
 
 
@@ -86,7 +86,7 @@ COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "live heap M
              "database connections open (configured)", "inserts in flight", "p50 / p99 / p99.9 ms"]
 
 
-def med(s) -> float | None:
+def med(s: dict[str, Any] | None) -> float | None:
     return (s or {}).get("median")
 
 
@@ -127,7 +127,7 @@ def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]
     if short and not short.get("withinTarget"):
         hw = short.get("halfWidth")
         notes.append("stopped short of the target: " + (f"±{hw * 100:.1f} %" if hw is not None else "no interval")
-                     + f" (target ±{doc['adaptive']['target'] * 100:g} %)")
+                     + f" (target ±{((doc or {}).get('adaptive') or {})['target'] * 100:g} %)")
     if r.get("articleSalesPerMinute"):
         notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
     return notes

@@ -30,7 +30,7 @@ def decide(r: dict[str, Any] | None) -> str:
     return SAME
 
 
-def compare(a_by_process, b_by_process, tag: str = "") -> dict[str, Any] | None:
+def compare(a_by_process: list[list[float]], b_by_process: list[list[float]], tag: str = "") -> dict[str, Any] | None:
     """A ÷ B with its interval and its verdict: {ratio, low, high, verdict}; None when either has no figure."""
     r = intervals.ratio(a_by_process, b_by_process, tag=tag)
     if r is None:
@@ -76,7 +76,8 @@ def worse_by(r: dict[str, Any] | None, higher_is_better: bool = True) -> float |
     """How much worse the point estimate is, as a share (0.07: 7 % worse); negative when better."""
     if not r or not r.get("ratio"):
         return None
-    return 1 - r["ratio"] if higher_is_better else r["ratio"] - 1
+    ratio = float(r["ratio"])
+    return 1 - ratio if higher_is_better else ratio - 1
 
 
 def fails(r: dict[str, Any] | None, above_pct: float, higher_is_better: bool = True) -> bool:
