@@ -106,7 +106,7 @@ def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out:
         server.stop(5)
 
 
-def cpu_us_per(cpu_percent, per_second):
+def cpu_us_per(cpu_percent: float | None, per_second: float | None) -> float | None:
     """CPU microseconds per event: a mean CPU % (100 = one core) over a window, divided by the events per second
     in it. 100 % at 10,000 orders/s is 100 µs per order."""
     if cpu_percent is None or not per_second:

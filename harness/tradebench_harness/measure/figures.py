@@ -34,7 +34,7 @@ def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
     if len(points) <= keep:
         return points
 
-    def x(p):
+    def x(p: list[float]) -> float:
         return math.log10(1 / max(1e-9, 1 - p[0] / 100))
 
     lo, hi = x(points[0]), x(points[-1])
@@ -87,7 +87,7 @@ def run_figures(load: dict[str, Any], samples: dict[str, Any], hgrm: Path | None
     }
 
 
-def cpu_us_per_order(cpu: dict[str, Any], ops) -> dict[str, Any]:
+def cpu_us_per_order(cpu: dict[str, Any], ops: float | None) -> dict[str, Any]:
     """Each group's CPU µs per order; for a variant of several processes (node-engine: the HTTP parent and its
     engine children) also its root process's alone ("variantRoot")."""
     out = {g: calibrate.cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()}

@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .. import record
 from . import accuracy, check, fit, params
@@ -92,7 +92,7 @@ def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:
     return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
 
 
-def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out=None) -> int:
+def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out: TextIO | None = None) -> int:
     """The parameter set of the calibration's results DOC (in FOLDER), scored on its held-out cells, written."""
     out = out or sys.stdout
     designs = all_designs(root)
@@ -174,4 +174,4 @@ def fill_from_committed(s: dict[str, Any], committed: list[dict[str, Any]]) -> N
 
 def designs_run(doc: dict[str, Any], root: Path) -> list[str]:
     ds = all_designs(root)
-    return sorted({key_of(r, ds) for r in doc.get("runs", [])} - {None})
+    return sorted(k for k in {key_of(r, ds) for r in doc.get("runs", [])} if k is not None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ UNCLAIMED = "unclaimed"
 CHART = "breakdown.png"
 
 
-def _compiled(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
+def _compiled(runtime: str) -> list[tuple[str, re.Pattern[str], re.Pattern[str] | None]]:
     return [(r[0], re.compile(r[2]), re.compile(r[3]) if len(r) > 3 else None)
             for r in profile_rules.RULES if r[1] in (None, runtime)]
 
@@ -32,7 +33,7 @@ def _compiled(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
 _cache: dict[str, list[Any]] = {}
 
 
-def rules_of(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
+def rules_of(runtime: str) -> list[tuple[str, re.Pattern[str], re.Pattern[str] | None]]:
     if runtime not in _cache:
         _cache[runtime] = _compiled(runtime)
     return _cache[runtime]
@@ -158,7 +159,8 @@ def rows(doc: dict[str, Any], from_records: bool = False) -> list[dict[str, Any]
     of its windows' CPU µs per order, and each part's µs per order; in the order of the runs. What attach()
     put in DOC when it is there (FROM_RECORDS: never)."""
     if doc.get("profiles") and not from_records:
-        return doc["profiles"]
+        kept: list[dict[str, Any]] = doc["profiles"]
+        return kept
     by: dict[str, dict[str, Any]] = {}
     for r in doc.get("runs", []):
         prof = r.get("profile")
@@ -192,9 +194,9 @@ def head() -> list[str]:
     return ["row", "samples", "CPU µs/order", *profile_rules.PARTS, UNCLAIMED, "flame graph"]
 
 
-def cells(row: dict[str, Any], link=lambda href: href) -> list[str]:
+def cells(row: dict[str, Any], link: Callable[[str], str] = lambda href: href) -> list[str]:
     """A row's cells: each part's µs per order with its share of the samples."""
-    def part(p):
+    def part(p: str) -> str:
         share = row["shares"].get(p)
         if not share:
             return "–"

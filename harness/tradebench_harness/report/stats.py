@@ -5,6 +5,7 @@ figures out: nothing here formats, draws or writes."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import intervals, verdict
@@ -15,7 +16,7 @@ DRIFT_FLAG = 0.10
 JIT_FLAG = 5.0
 
 
-def spread(values) -> dict[str, Any] | None:
+def spread(values: Iterable[Any]) -> dict[str, Any] | None:
     vals = [v for v in values if v is not None]
     if not vals:
         return None
@@ -30,7 +31,7 @@ def overlaps(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
 UNSTABLE_DROP = 0.10
 
 
-def process_of(r: dict[str, Any]):
+def process_of(r: dict[str, Any]) -> tuple[Any, ...]:
     """The process a window was measured in: its unit's number in the run (execute.py), else its variant's pid
     (a folder written before the number was kept); neither: one process, unknown (no interval)."""
     if r.get("process") is not None:
@@ -39,21 +40,22 @@ def process_of(r: dict[str, Any]):
     return ("pid", pid) if pid is not None else ("unknown",)
 
 
-def by_process(rs: list[dict[str, Any]], get) -> list[list[Any]]:
+def by_process(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any]) -> list[list[Any]]:
     """GET of each window of RS, grouped by process, the processes in the order they came."""
-    out: dict[str, Any] = {}
+    out: dict[tuple[Any, ...], list[Any]] = {}
     for r in rs:
         out.setdefault(process_of(r), []).append(get(r))
     return list(out.values())
 
 
-def figure(rs: list[dict[str, Any]], get, tag: str = "") -> dict[str, Any] | None:
+def figure(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any], tag: str = "") -> dict[str, Any] | None:
     """spread() of GET over the windows RS, with the 95 % interval across their processes: low and high (None
     when fewer than two processes: unavailable), processes."""
     s = spread(get(r) for r in rs)
     if not s:
         return None
     ci = intervals.interval(by_process(rs, get), tag=tag)
+    assert ci is not None        # s: a figure, so a process with one
     return {**s, "low": ci["low"], "high": ci["high"], "processes": ci["processes"]}
 
 
@@ -81,14 +83,14 @@ def falling(rs: list[dict[str, Any]]) -> bool:
     return down * 2 > len(seqs)
 
 
-def live_heap(r: dict[str, Any]):
+def live_heap(r: dict[str, Any]) -> float | None:
     return (r.get("memory") or {}).get("liveHeapMb")
 
 
 def shown(run: dict[str, Any]) -> str:
     """A run's name in the tables: its variant, and its manifest row's settings when it has any
     ("node-engine WORKERS=threads")."""
-    return run["variant"] + (f" {run['row']}" if run.get("row") else "")
+    return str(run["variant"]) + (f" {run['row']}" if run.get("row") else "")
 
 
 def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -163,7 +165,7 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def counted_of(groups: dict[str, Any], row: dict[str, Any]) -> list[dict[str, Any]]:
+def counted_of(groups: dict[tuple[Any, ...], list[dict[str, Any]]], row: dict[str, Any]) -> list[dict[str, Any]]:
     return counted(groups[(row["case"], row["variant"], row["rate"], row["engines"])])[0]
 
 
@@ -173,7 +175,7 @@ def ratio_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     rows = doc.get("summary") or []
     for r in (doc.get("experiment") or {}).get("ratios") or []:
-        def find(ref):
+        def find(ref: dict[str, Any]) -> dict[str, Any] | None:
             return next((x for x in rows if x["case"] == ref["case"] and x["variant"] == ref["variant"]), None)
         num, den = find(r["numerator"]), find(r["denominator"])
         ours = lo = hi = None
@@ -222,7 +224,7 @@ FIGURES = {   # a figure of a run record, and whether more of it is better
 }
 
 
-def windows_of(doc: dict[str, Any], case, variant: str, rate=None, engines=None) -> list[dict[str, Any]]:
+def windows_of(doc: dict[str, Any], case: str, variant: str, rate: float | None = None, engines: int | None = None) -> list[dict[str, Any]]:
     """The windows a summary row of DOC is computed from (counted(): drifting ones set aside)."""
     rs = [r for r in doc["runs"] if not r.get("error") and r.get("salesPerMinute") is not None
           and r["case"] == case and shown(r) == variant
