@@ -17,6 +17,8 @@ import math
 import statistics
 from typing import Any
 
+from ..record import ParameterSet
+
 #: the figures a check row carries: (its key in a row's errors, the measured field, the predicted field)
 FIGURES = {"sales": ("salesPerMinute", "predictedSalesPerMinute"),
            "cpu": ("cpuPercent", "predictedCpuPercent"),
@@ -147,7 +149,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f} %"
 
 
-def sentence(pset: dict[str, Any], borrowed: dict[str, Any] | None = None) -> str:
+def sentence(pset: ParameterSet, borrowed: ParameterSet | None = None) -> str:
     """The answer's closing sentence on accuracy, from the set in use: its score on the runs it was not fitted on
     and its intervals' coverage there; without such a check, said so (and whose intervals are shown instead)."""
     h = pset.get("heldOut")

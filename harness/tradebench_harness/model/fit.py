@@ -37,21 +37,29 @@ the ratio of the two machines over the designs both measured; ρ and memory per 
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .. import record
+from ..record import Parameters, ParameterSet
 from . import light, params
 from .designs import Design, key_of
 
 PERSISTS = ("per-sale", "batch")
+#: per (design, persist): a design's margin ({"boundFraction", "cells", "from"})
+ByDesign = dict[tuple[str, str], dict[str, Any]]
+#: per (design, persist): β, the cycles' weight a ÷ b, and where they came from
+Shapes = dict[tuple[str, str], tuple[float, float, str]]
+#: per (design, persist): the peak RSS of its light-load runs, their engines, and where from
+LightRss = dict[tuple[str, str], tuple[Any, int, str]]
 
 
 def read(folder: str | Path) -> tuple[dict[str, Any], str]:
     """A results folder's results.json (or the file itself), and how to name it."""
     p = Path(folder)
-    doc = record.load_results(p, raw=False)
+    doc = record.plain(record.load_results(p, raw=False))
     return doc, (p.name if p.is_dir() else p.parent.name)
 
 
@@ -61,7 +69,7 @@ def machine_of(doc: dict[str, Any]) -> tuple[str | None, int | None]:
 
 
 def _ok(run: dict[str, Any]) -> bool:
-    return ("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
+    return bool("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
             and (run.get("cpu") or {}).get("variant", {}).get("cpuPercent") is not None)
 
 
@@ -69,12 +77,13 @@ def _saturation(run: dict[str, Any]) -> bool:
     return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
 
 
-def _median(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
+def _median(xs: Iterable[Any]) -> Any:
+    """The median of the figures of XS that are there (None: none is)."""
+    got = [x for x in xs if x is not None]
+    return statistics.median(got) if got else None
 
 
-def _r(x, nd: int=3):
+def _r(x: Any, nd: int = 3) -> Any:
     return None if x is None else round(x, nd)
 
 
@@ -178,11 +187,11 @@ def margin_of(cells: list[tuple[float, float]]) -> float | None:
     return None if ok is None else min(1.0, ok)
 
 
-def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> dict[str, Any]:
+def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> ByDesign:
     """Per (design, persist): {"boundFraction", "cells", "from"}: the share of Little's law's bound a setting may
     ask and still store STORED_SHARE of the load, from the design's open-loop cells on the machine (else those of
     the shape's folders, a ratio that moves between machines as ρ does; else the median of the designs')."""
-    out: dict[str, Any] = {}
+    out: ByDesign = {}
     for persist in PERSISTS:
         for k in keys:
             for folders, where in ((own, "this machine's"), (shape, "the shape's")):
@@ -261,7 +270,7 @@ def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | No
     return r, both
 
 
-def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict[str, Any], light_rss: dict[str, Any]) -> dict[str, Any]:
+def fit_machine(folders: list[_Folder], designs: list[Design], shapes: Shapes, light_rss: LightRss) -> dict[str, Any]:
     """One parameter set from the folders of one machine."""
     folders = sorted(folders, key=lambda f: f.started, reverse=True)      # newest first
     env = folders[0].doc.get("environment") or {}
@@ -343,7 +352,7 @@ def _saturation_per_design(folders: list[_Folder], designs: list[Design], persis
     return chosen
 
 
-def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict[str, Any], shapes: dict[str, Any], light_rss: dict[str, Any]) -> dict[str, Any]:
+def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict[str, Any], shapes: Shapes, light_rss: LightRss) -> dict[str, Any]:
     """K's figures in PERSIST from its saturation point C: the shape below saturation, ρ and memory, each with
     where it came from (the own time per insert and the light-load terms come after)."""
     e, p = c["engines"], c["point"]
@@ -420,7 +429,7 @@ def _own_light_cost(folders: list[_Folder], figs: dict[str, Any], sales_per_orde
     stays for the others. ρ (a 503) and ρ_w (an order waiting in an inbox) a design has no cell for are the
     median of its variant's other rows with one (the same code answers the 503: java-akka on Pekko takes java-akka's
     on Akka), else of all the machine's designs with one."""
-    costs: dict[str, Any] = {}
+    costs: dict[tuple[str, str], dict[str, Any]] = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
             got = _light_cost_of_newest(folders, k, persist, entry, sales_per_order)
@@ -458,7 +467,7 @@ def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: d
     return None
 
 
-def _costs_without_cells(figs: dict[str, Any], costs: dict[str, Any], variants: dict[str, Any]) -> None:
+def _costs_without_cells(figs: dict[str, Any], costs: dict[tuple[str, str], dict[str, Any]], variants: dict[str, Any]) -> None:
     """ρ and ρ_w of the designs COSTS has none for: the median of the variant's other rows with one (the same code
     answers the 503), else of all the machine's designs with one."""
     for (persist, name), by in costs.items():
@@ -470,14 +479,15 @@ def _costs_without_cells(figs: dict[str, Any], costs: dict[str, Any], variants: 
             if known:
                 figs[k][persist][name] = _r(_median(known))
                 figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} "
-                                                  f"{'other rows of ' + variants.get(k) if mine else 'designs'} "
+                                                  f"{f'other rows of {variants.get(k)}' if mine else 'designs'} "
                                                   f"of the machine with one")
 
 
 def _db_cpu_of(run: dict[str, Any]) -> float | None:
     """The database's CPU µs per sale stored in a run's window (a compare records it; a sweep's CPU samples say it)."""
     if run.get("dbCpuUsPerSale") is not None:
-        return run["dbCpuUsPerSale"]
+        us: float | None = run["dbCpuUsPerSale"]
+        return us
     pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
     return pct * 1e4 / run["salesPerSecond"] if pct is not None and run.get("salesPerSecond") else None
 
@@ -531,16 +541,16 @@ def _fsync_for(machine: dict[str, Any], probes: list[dict[str, Any]]) -> dict[st
                        if len(mine) > 1 else "")}
 
 
-def _pairs(f: _Folder, key: str, persist: str) -> dict[str, Any]:
+def _pairs(f: _Folder, key: str, persist: str) -> dict[Any, dict[int, list[dict[str, Any]]]]:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
-    by: dict[str, Any] = {}
+    by: dict[Any, dict[int, list[dict[str, Any]]]] = {}
     for k, r in f.runs:
         if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
             by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
-def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
+def _rss_per_engine(folders: list[_Folder], key: str, persist: str) -> tuple[float, str]:
     """RSS per engine: the newest folder with runs at two engine counts, the slope at each latency, the median."""
     for f in folders:
         slopes = []
@@ -598,9 +608,9 @@ def fit_shape(points: dict[str, list[tuple[Any, ...]]]) -> tuple[float, dict[str
     return beta, {k: _weights_at(p, beta)[1] for k, p in usable.items()}
 
 
-def shapes_of(folders: list[_Folder], keys: list[str]) -> dict[str, Any]:
+def shapes_of(folders: list[_Folder], keys: list[str]) -> Shapes:
     """Per (design, persist): (β, a ÷ b, where from), from the open-loop runs of FOLDERS (any machine)."""
-    out = {}
+    out: Shapes = {}
     for persist in PERSISTS:
         points = {k: shape_points(folders, k, persist) for k in keys}
         got = fit_shape(points)
@@ -614,12 +624,12 @@ def shapes_of(folders: list[_Folder], keys: list[str]) -> dict[str, Any]:
     return out
 
 
-def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict[str, Any]:
+def light_rss_of(folders: list[_Folder], keys: list[str]) -> LightRss:
     """Per (design, persist): the median peak RSS of its open-loop runs below saturation, their engines, whence.
 
     Below saturation a JVM keeps a small heap; at saturation its collector grows the heap towards its limit
     (a quarter of the memory by default), so the saturation peak says little about a light load."""
-    out = {}
+    out: LightRss = {}
     for k in keys:
         for persist in PERSISTS:
             rs = [(r, f.name) for f in folders for kk, r in f.runs
@@ -633,7 +643,7 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict[str, Any]:
     return out
 
 
-def _shape_for(shapes: dict[str, Any], key: str, persist: str) -> tuple[float, float, str]:
+def _shape_for(shapes: Shapes, key: str, persist: str) -> tuple[float, float, str]:
     if (key, persist) in shapes:
         return shapes[(key, persist)]
     same = [v for (k, p), v in shapes.items() if p == persist] or list(shapes.values())
@@ -644,7 +654,8 @@ def _shape_for(shapes: dict[str, Any], key: str, persist: str) -> tuple[float, f
                           f"designs with some")
 
 
-def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
+def _refused_cost(folders: list[_Folder], key: str, persist: str, order_us: float, sat_orders: float,
+                  beta: float) -> tuple[float, str]:
     """ρ: an answered order's CPU beside a stored one's at the same rate, from closed-loop cells refusing 90 % or more."""
     ratios, names = [], set()
     for f in folders:
@@ -772,11 +783,11 @@ def slowed_database(doc: dict[str, Any]) -> bool:
 
 
 def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
-        fsync_probes: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        fsync_probes: list[dict[str, Any]] | None = None) -> list[ParameterSet]:
     """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
     cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS; a durable
     database's fsync time from FSYNC_PROBES (fsync.read), each on its own machine."""
-    by_machine: dict[str, Any] = {}
+    by_machine: dict[tuple[str | None, int | None], list[_Folder]] = {}
     loaded, slowed = [], []
     for folder in folders:
         doc, name = read(folder)
@@ -805,10 +816,10 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
         s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders
                              if any(r.get("rate") for _, r in f.runs)]
     fill_from_other_machines(sets)
-    return sets
+    return [record.parameter_set(s) for s in sets]
 
 
 def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
-                 fsync_probes: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                 fsync_probes: list[dict[str, Any]] | None = None) -> Parameters:
     return params.document(fit(folders, designs, shape_from, fsync_probes),
                            about="the model's parameters (docs/model.md), fitted by ./tradebench predict fit")

@@ -387,6 +387,7 @@ class ParameterSet(TypedDict):
     designs: dict[str, dict[str, DesignFigures]]
     measured: NotRequired[Blob]
     heldOut: NotRequired[Blob]
+    leftOut: NotRequired[Blob]
     calibration: NotRequired[Blob]
 
 
@@ -517,6 +518,24 @@ def load_parameters(path: Path) -> Parameters:
         raise SchemaError(f"{path}: not a parameter file of schema {PARAMETERS_SCHEMA}")
     _check(doc, Parameters, "the parameter file", Path(path))
     return cast(Parameters, doc)
+
+
+def parameter_set(s: dict[str, Any], where: str = "a fitted parameter set") -> ParameterSet:
+    """S, a set the model's fit built as a plain dict, as a `ParameterSet`: checked key by key as a file is."""
+    _check(s, ParameterSet, where, Path("(built)"))
+    return cast(ParameterSet, s)
+
+
+def results(doc: dict[str, Any], where: str = "a results document") -> Results:
+    """DOC, a results document the harness built as a plain dict, as `Results`: checked key by key as a file is."""
+    _check(doc, Results, where, Path("(built)"))
+    return cast(Results, doc)
+
+
+def plain(doc: Results | ParameterSet | Parameters) -> dict[str, Any]:
+    """A record as the plain dict the arithmetic of the model and the report reads and changes in place (the same
+    object): the record's classes check the files and the code that builds them, the arithmetic reads figures."""
+    return cast(dict[str, Any], doc)
 
 
 def write_parameters(doc: Parameters, path: Path) -> None:
