@@ -209,8 +209,10 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
                 figures.attach_fractions(rec, doc["calibration"])
             say(f"{name} #{rec['repeat']}: {shown(rec)}")
 
-        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder,
-                                    say=lambda m, name=name: say(f"{name}: {m}"), on_record=on_record)
+        def said(m: str, name: str = name) -> None:
+            say(f"{name}: {m}")
+
+        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, say=said, on_record=on_record)
         if i == len(units) and more:
             units += more(doc)
         elapsed = time.monotonic() - t0
