@@ -7,15 +7,18 @@ summary.md's and report.html's sections for a document with cells (doc["cells"],
 from __future__ import annotations
 
 import html as h
-from typing import Any
+from collections.abc import Callable
+from typing import Any, overload
 
-from matplotlib.patches import Patch
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
 from . import bounds, stats, tables, verdict
 from .axis import Axis, cores_of, durable_of, of_doc
-from .page import COLORS, CSS, img, plt, png, table
+from .page import COLORS, CSS, img, png, table
+from .page import pyplot as plt
 
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
@@ -49,7 +52,7 @@ def against(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
 def checked(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether the two points' sales/min ratio has an interval (both measured in two processes or more)."""
     r = against(a, b)
-    return bool(r) and r["verdict"] != verdict.UNKNOWN
+    return r is not None and bool(r) and r["verdict"] != verdict.UNKNOWN
 
 
 def tie(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -58,7 +61,7 @@ def tie(a: dict[str, Any], b: dict[str, Any]) -> bool:
     unchecked tie, said so wherever it is shown)."""
     r = against(a, b)
     if r and r["verdict"] != verdict.UNKNOWN:
-        return r["verdict"] == verdict.SAME
+        return bool(r["verdict"] == verdict.SAME)
     return stats.overlaps(noise_band(a["salesPerMinute"]), noise_band(b["salesPerMinute"]))
 
 
@@ -66,7 +69,7 @@ def load_key(r: dict[str, Any]) -> str:
     return f"{r['rate']}/s" if r.get("rate") else f"{r.get('concurrency')} clients"
 
 
-def at(p: dict[str, Any]):
+def at(p: dict[str, Any]) -> Any:
     """A point's (or a cell's) place on the axis; a point made before the axis was kept is at its latency."""
     return p["at"] if "at" in p else p.get("latencyMs")
 
@@ -87,7 +90,7 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     failed: dict[tuple[Any, ...], str] = {}
 
-    def key_of(r):
+    def key_of(r: dict[str, Any]) -> tuple[Any, ...]:
         return r["series"], ax.of(r, env), load_key(r)
 
     for r in doc["runs"]:
@@ -139,15 +142,15 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
 def crossovers(pts: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Per load: where two series swap places along the round trip (bounds.crossovers); none along a busy or a
     durable database's axis, whose cells differ in what the database does, not in how far it is."""
-    out = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     if not axis_of(pts).far:
         return out
     for load in sorted({p["load"] for p in pts}):
-        series: dict[str, dict[str, Any]] = {}
+        series: dict[str, dict[int, dict[str, Any]]] = {}
         for p in pts:
             if p["load"] == load and p["salesPerMinute"]:
                 series.setdefault(p["series"], {})[p["latencyMs"]] = {"rttMs": p["rttMs"],
-                                                                      **band(p["salesPerMinute"])}
+                                                                      **(band(p["salesPerMinute"]) or {})}
         out[load] = bounds.crossovers(series)
     return out
 
@@ -185,7 +188,7 @@ def winners(pts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def median(s: dict[str, Any] | None):
+def median(s: dict[str, Any] | None) -> Any:
     return (s or {}).get("median")
 
 
@@ -199,7 +202,8 @@ def cheapest(pts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         names = [w["winner"], *w["ties"]]
         carriers = [p for p in pts if p["series"] in names and at(p) == w["at"] and p["load"] == w["load"]]
 
-        def least(key, carriers=carriers):
+        def least(key: Callable[[dict[str, Any]], Any],
+                  carriers: list[dict[str, Any]] = carriers) -> tuple[Any, Any, Any]:
             got = sorted((p for p in carriers if median(key(p)) is not None), key=lambda p: median(key(p)))
             if not got:
                 return None, None, None
@@ -215,7 +219,7 @@ def cheapest(pts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def cheapest_text(c: dict[str, Any]) -> str:
-    def part(what, series, figure, nxt) -> str:
+    def part(what: str, series: str, figure: str, nxt: float | None) -> str:
         return f"{what} {series} ({figure}{f', next ×{nxt:.1f}' if nxt else ', the only carrier' if nxt is None else ''})"
     if not c["leastCpu"]:
         return "–"
@@ -224,13 +228,13 @@ def cheapest_text(c: dict[str, Any]) -> str:
 
 
 def loads_of(pts: list[dict[str, Any]]) -> list[str]:
-    def order(load: str):
+    def order(load: str) -> tuple[int, int]:
         n = load.split("/")[0].split()[0]
         return (0 if "/s" in load else 1, int(n) if n.isdigit() else 0)
     return sorted({p["load"] for p in pts}, key=order)
 
 
-def fmt_rtt(ms) -> str:
+def fmt_rtt(ms: float | None) -> str:
     return "–" if ms is None else (f"{ms:.2f}" if ms < 10 else f"{ms:.1f}")
 
 
@@ -406,7 +410,7 @@ def colours(pts: list[dict[str, Any]]) -> dict[str, str]:
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
-def x_of(p: dict[str, Any], ax: Axis):
+def x_of(p: dict[str, Any], ax: Axis) -> Any:
     """Where a point sits on a chart of sales along AX: its round trip (far), its database's cores (busy), 0 or 1
     (durable: commits not synced, synced); None where it has no place on a log scale (no round trip measured, a
     database not held)."""
@@ -422,11 +426,16 @@ def along(ax: Axis) -> str:
     return {"busy": "the database's cores", "durable": "commits not synced and synced"}.get(ax.kind, "the round trip")
 
 
-def sweep_chart(pts: list[dict[str, Any]], load: str | None = None, ax=None, title: str | None = None):
+@overload
+def sweep_chart(pts: list[dict[str, Any]], load: str | None = None, ax: None = None, title: str | None = None) -> str: ...
+@overload
+def sweep_chart(pts: list[dict[str, Any]], load: str | None, ax: Axes, title: str | None = None) -> None: ...
+def sweep_chart(pts: list[dict[str, Any]], load: str | None = None, ax: Axes | None = None,
+                title: str | None = None) -> str | None:
     """sales/min along the axis (far: against the round trip, log-log; busy: the database's cores, fewer to the
     right; durable: not synced, synced), a line per series with its 95 % interval, its bound dashed."""
     own = ax is None
-    if own:
+    if ax is None:
         fig, ax = plt.subplots(figsize=(9, 5.5))
     axis = axis_of(pts)
     col = colours(pts)
@@ -485,7 +494,7 @@ def cell_ticks(ax: Axis, cells: list[dict[str, Any]], order: list[Any]) -> list[
     return [f"{ax.text(v)}\n({fmt_rtt(rtt.get(v))} ms)" for v in order]
 
 
-def map_chart(pts: list[dict[str, Any]]):
+def map_chart(pts: list[dict[str, Any]]) -> str:
     """The winner of each cell (place on the axis × load) in its colour, ties grey, the ratio over the next
     written in."""
     ws = winners(pts)
@@ -500,7 +509,7 @@ def map_chart(pts: list[dict[str, Any]]):
         x, y = loads.index(w["load"]), order.index(w["at"])
         ahead = ahead_of_rest(w)   # a tie of the leaders says by how much they are ahead of the rest
         face = (TIE_AHEAD if ahead else TIE) if w["ties"] else col[w["winner"]]
-        ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
         tied = [w["winner"], *w["ties"]]
         # a tie of every design is said so: six names do not fit in a cell
         text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) +
@@ -524,7 +533,7 @@ def map_chart(pts: list[dict[str, Any]]):
     return png(fig)
 
 
-def cheapest_chart(pts: list[dict[str, Any]]):
+def cheapest_chart(pts: list[dict[str, Any]]) -> str:
     """The map's second view: per cell, the carrier that used the least CPU and the one with the lowest p99."""
     cs = cheapest(pts)
     axis = axis_of(pts)
@@ -539,7 +548,7 @@ def cheapest_chart(pts: list[dict[str, Any]]):
             if not c[key]:
                 continue
             x, y = loads.index(c["load"]), order.index(c["at"])
-            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
             figure = c[fig_key] / 100 if unit == "cores" else c[fig_key]
             nxt = f"\nnext ×{c[nxt_key]:.1f}" if c[nxt_key] else "\nonly carrier"
             ax.text(x, y, c[key].replace(" ", "\n", 1) + f"\n{figure:.2f} {unit}{nxt}", ha="center", va="center",
@@ -555,7 +564,7 @@ def cheapest_chart(pts: list[dict[str, Any]]):
     return png(fig)
 
 
-def cost_chart(pts: list[dict[str, Any]]):
+def cost_chart(pts: list[dict[str, Any]]) -> str:
     """What carrying the load costs: the variant's cores and RSS against the offered load, a line per series, a
     panel per place on the axis (cores on top, memory below)."""
     axis = axis_of(pts)

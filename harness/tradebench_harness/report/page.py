@@ -16,11 +16,15 @@ matplotlib.use("Agg")
 from typing import Any
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from . import breakdown, profile_rules, stats, tables  # noqa: E402
 
+#: pyplot, with the Agg backend chosen above (answer.py draws with it too)
+pyplot = plt
 COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
 
 
@@ -31,7 +35,7 @@ def label(row: dict[str, Any]) -> str:
     return base
 
 
-def png(fig) -> str:
+def png(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)
@@ -51,7 +55,7 @@ def img(name: str, title: str, data: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{h.escape(title)}</figcaption></figure>')
 
 
-def error_bars(rows, key, scale: float=1.0):
+def error_bars(rows: list[dict[str, Any]], key: str, scale: float = 1.0) -> tuple[list[float], list[float], list[float]]:
     """Medians and the (non-negative) distances to each row's KEY's 95 % interval (bar())."""
     bars = [bar(r.get(key), scale) for r in rows]
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
@@ -71,7 +75,7 @@ def bar(s: dict[str, Any] | None, scale: float = 1.0) -> tuple[float, float, flo
     return m, max(0.0, m - (s.get("min") or 0) * scale), max(0.0, (s.get("max") or 0) * scale - m)
 
 
-def finish_bars(fig, ax, rows, ylabel, title, legend):
+def finish_bars(fig: Figure, ax: Axes, rows: list[dict[str, Any]], ylabel: str, title: str, legend: bool) -> str:
     """The axes every per-variant bar chart shares: a tick per row, labels, grid; the PNG."""
     ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
     ax.set_ylabel(ylabel)
@@ -82,7 +86,7 @@ def finish_bars(fig, ax, rows, ylabel, title, legend):
     return png(fig)
 
 
-def bar_chart(rows, key, title, ylabel, scale: float=1.0):
+def bar_chart(rows: list[dict[str, Any]], key: str, title: str, ylabel: str, scale: float = 1.0) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     xs = range(len(rows))
     med, lo, hi = error_bars(rows, key, scale)
@@ -93,7 +97,7 @@ def bar_chart(rows, key, title, ylabel, scale: float=1.0):
     return finish_bars(fig, ax, rows, ylabel, title, legend=False)
 
 
-def fractions_chart(rows):
+def fractions_chart(rows: list[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     w = 0.38
     for j, (key, name) in enumerate((("httpCeilingFraction", "orders/s ÷ HTTP ceiling of its runtime"),
@@ -105,7 +109,7 @@ def fractions_chart(rows):
                        legend=True)
 
 
-def cpu_chart(rows):
+def cpu_chart(rows: list[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     groups = ("variant", "loadclient", "database")
     w = 0.27
@@ -136,10 +140,10 @@ def breakdown_chart(rows: list[dict[str, Any]]) -> str:
     return png(fig)
 
 
-def cpu_timeline_chart(doc):
+def cpu_timeline_chart(doc: dict[str, Any]) -> str | None:
     """CPU % per second of the three process groups, for the median repeat of each row."""
-    rows = [(row, representative(doc["runs"], row, need_latency=False)) for row in doc["summary"]]
-    rows = [(row, r) for row, r in rows if r and r.get("samples")][:8]
+    picked = [(row, representative(doc["runs"], row, need_latency=False)) for row in doc["summary"]]
+    rows = [(row, r) for row, r in picked if r and r.get("samples")][:8]
     if not rows:
         return None
     fig, axes = plt.subplots(len(rows), 1, figsize=(8, 1.9 * len(rows)), sharex=False, squeeze=False)
@@ -170,7 +174,7 @@ def representative(runs: list[dict[str, Any]], row: dict[str, Any], need_latency
     return rs[len(rs) // 2]
 
 
-def latency_chart(doc):
+def latency_chart(doc: dict[str, Any]) -> tuple[str, int]:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     drawn = 0
     for i, row in enumerate(doc["summary"]):
@@ -200,7 +204,7 @@ def latency_chart(doc):
     return png(fig), drawn
 
 
-def sweep_rate_chart(doc):
+def sweep_rate_chart(doc: dict[str, Any]) -> str | None:
     rows = [r for r in doc["summary"] if r.get("rate")]
     if not rows:
         return None
@@ -224,7 +228,7 @@ def sweep_rate_chart(doc):
     return png(fig)
 
 
-def sweep_engines_chart(doc):
+def sweep_engines_chart(doc: dict[str, Any]) -> str | None:
     """sales/min against ENGINES: one line per variant (and offered rate, in an open-loop sweep)."""
     rows = doc["summary"]
     engines = sorted({r["engines"] for r in rows})
