@@ -149,7 +149,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f} %"
 
 
-def sentence(pset: ParameterSet, borrowed: ParameterSet | None = None) -> str:
+def sentence(pset: ParameterSet, borrowed: dict[str, Any] | None = None) -> str:
     """The answer's closing sentence on accuracy, from the set in use: its score on the runs it was not fitted on
     and its intervals' coverage there; without such a check, said so (and whose intervals are shown instead)."""
     h = pset.get("heldOut")

@@ -37,7 +37,7 @@ the ratio of the two machines over the designs both measured; ρ and memory per 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -782,7 +782,7 @@ def slowed_database(doc: dict[str, Any]) -> bool:
         r.get("dbCpuCores") or r.get("dbDurable") for r in doc.get("runs") or [])
 
 
-def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
+def fit(folders: Sequence[str | Path], designs: list[Design], shape_from: Sequence[str | Path] | None = None,
         fsync_probes: list[dict[str, Any]] | None = None) -> list[ParameterSet]:
     """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
     cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS; a durable
@@ -819,7 +819,7 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
     return [record.parameter_set(s) for s in sets]
 
 
-def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
+def fit_document(folders: Sequence[str | Path], designs: list[Design], shape_from: Sequence[str | Path] | None = None,
                  fsync_probes: list[dict[str, Any]] | None = None) -> Parameters:
     return params.document(fit(folders, designs, shape_from, fsync_probes),
                            about="the model's parameters (docs/model.md), fitted by ./tradebench predict fit")

@@ -77,6 +77,12 @@ def document(figure: dict[str, Any], command: str) -> dict[str, Any]:
             "fsyncMs": figure}
 
 
+def write(doc: dict[str, Any], path: Path) -> None:
+    """A probe's document into PATH (`--fsync FILE` of predict fit reads it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+
+
 def read(path: str | Path) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(Path(path).read_text())
     if doc.get("kind") != "fsync-probe" or "fsyncMs" not in doc:
