@@ -72,10 +72,20 @@ def test_shellcheck_fails_on_a_finding_in_a_script_under_scripts(tmp_path, body,
     assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
 
 
-def test_mypy_finds_nothing_in_the_harness_package():
-    """mypy, strict (pyproject.toml [tool.mypy]), over the package: every finding printed. Its cache under
-    .tradebench/ makes a repeated run take about a second; from a cold cache it takes several."""
+def mypy(*targets: str) -> subprocess.CompletedProcess:
+    """mypy with the harness's configuration (pyproject.toml [tool.mypy]: strict), on TARGETS or, without, on the
+    package. Its cache under .tradebench/ makes a repeated run take under a second; from a cold cache, about ten."""
     cache = ROOT / ".tradebench" / "mypy-cache"
-    r = subprocess.run([sys.executable, "-m", "mypy", "--config-file", "pyproject.toml", "--cache-dir", str(cache)],
-                       cwd=ROOT / "harness", capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", "pyproject.toml", "--cache-dir", str(cache),
+                           *targets], cwd=ROOT / "harness", capture_output=True, text=True)
+
+
+def test_mypy_finds_nothing_in_the_harness_package():
+    r = mypy()
     assert r.returncode == 0 and "Success" in r.stdout, "mypy's findings:\n" + r.stdout + r.stderr
+
+
+def test_mypy_fails_on_a_finding_and_names_it(tmp_path):
+    (tmp_path / "untyped.py").write_text("def twice(x):\n    return 2 * x\n")
+    r = mypy(str(tmp_path / "untyped.py"))
+    assert r.returncode == 1 and "untyped.py:1: error" in r.stdout and "[no-untyped-def]" in r.stdout, r.stdout
