@@ -1,5 +1,6 @@
 """The unit tier's linters reach every file they are for, and a finding fails the step: ESLint over every
-JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts."""
+JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts, mypy (strict)
+over the harness package."""
 import os
 import shutil
 import subprocess
