@@ -21,7 +21,7 @@ import json
 import types
 import typing
 from pathlib import Path
-from typing import Any, Union, cast
+from typing import Any, Literal, Union, cast
 
 from typing_extensions import NotRequired, TypedDict, is_typeddict
 
@@ -199,6 +199,24 @@ class Run(Window):
     startedAt: NotRequired[str]
     logs: NotRequired[str]
     error: NotRequired[str]
+
+
+#: a figure of a process group (CpuGroup's keys)
+GroupFigure = Literal["cpuPercent", "rootCpuPercent", "jitCpuPercent", "rssMaxMb", "threadsMax", "processes"]
+
+
+def group_figure(run: Run, group: str, figure: GroupFigure) -> float | None:
+    """FIGURE of a process GROUP of RUN (`cpu.<group>.<figure>`); None where the run has no such group or figure
+    (a failed run, a group not sampled)."""
+    cpu = run.get("cpu")
+    g = cpu.get(group) if cpu else None
+    return g.get(figure) if g else None
+
+
+def per_order(run: Run, group: str) -> float | None:
+    """The CPU µs per order of a process GROUP of RUN (`cpuUsPerOrder.<group>`); None where it has none."""
+    us = run.get("cpuUsPerOrder")
+    return us.get(group) if us else None
 
 
 # --- a results folder -----------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
+from ..record import Run, group_figure, per_order
 from . import bounds, stats, tables, verdict
 from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, png, table
@@ -65,7 +66,7 @@ def tie(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return stats.overlaps(noise_band(a["salesPerMinute"]), noise_band(b["salesPerMinute"]))
 
 
-def load_key(r: dict[str, Any]) -> str:
+def load_key(r: Run) -> str:
     return f"{r['rate']}/s" if r.get("rate") else f"{r.get('concurrency')} clients"
 
 
@@ -87,10 +88,10 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """One point per (series, place on the axis, load): medians and ranges over its repeats, the bound, its
     fraction."""
     ax, env = of_doc(doc), doc.get("environment") or {}
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    groups: dict[tuple[Any, ...], list[Run]] = {}
     failed: dict[tuple[Any, ...], str] = {}
 
-    def key_of(r: dict[str, Any]) -> tuple[Any, ...]:
+    def key_of(r: Run) -> tuple[Any, ...]:
         return r["series"], ax.of(r, env), load_key(r)
 
     for r in doc["runs"]:
@@ -120,14 +121,13 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
              "p99Ms": stats.figure(rs, lambda r: r.get("p99Ms"), tag + "/p99"),
              "p999Ms": stats.spread(r.get("p999Ms") for r in rs),
              "dbConnectionsOpen": stats.spread(r.get("dbConnectionsOpen") for r in rs),
-             "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
+             "cpuPercent": {g: stats.spread(group_figure(r, g, "cpuPercent") for r in rs)
                             for g in GROUPS},
-             "cpuUsPerOrder": stats.figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
-             "rssMb": stats.figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"),
-                                   tag + "/rss"),
+             "cpuUsPerOrder": stats.figure(rs, lambda r: per_order(r, "variant"), tag + "/cpu"),
+             "rssMb": stats.figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
-             "threads": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
-             "processes": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
+             "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
+             "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False

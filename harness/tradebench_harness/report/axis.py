@@ -14,19 +14,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..record import Run
+
 #: a place on an axis: the added latency (ms), the database's cores (None: not held), or whether commits are synced
 Place = float | bool | None
 
 KINDS = ("far", "busy", "durable")
 
 
-def cores_of(run: dict[str, Any], env: dict[str, Any] | None = None) -> float | None:
+def cores_of(run: Run, env: dict[str, Any] | None = None) -> float | None:
     """The cores RUN's database was held to (None: not held)."""
     v = run["dbCpuCores"] if "dbCpuCores" in run else (env or {}).get("databaseCpuCores")
     return float(v) if v else None
 
 
-def durable_of(run: dict[str, Any], env: dict[str, Any] | None = None) -> bool:
+def durable_of(run: Run, env: dict[str, Any] | None = None) -> bool:
     """Whether RUN's database synced every commit."""
     return bool(run["dbDurable"] if "dbDurable" in run else (env or {}).get("databaseDurable"))
 
@@ -39,7 +41,7 @@ class Axis:
     def far(self) -> bool:
         return self.kind == "far"
 
-    def of(self, run: dict[str, Any], env: dict[str, Any] | None = None) -> Place:
+    def of(self, run: Run, env: dict[str, Any] | None = None) -> Place:
         """RUN's place on the axis: its added latency (ms), its database's cores (None: not held) or whether
         every commit was synced."""
         if self.kind == "busy":

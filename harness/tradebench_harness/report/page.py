@@ -21,6 +21,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from ..record import Run  # noqa: E402
 from . import breakdown, profile_rules, stats, tables  # noqa: E402
 
 #: pyplot, with the Agg backend chosen above (answer.py draws with it too)
@@ -163,7 +164,7 @@ def cpu_timeline_chart(doc: dict[str, Any]) -> str | None:
     return png(fig)
 
 
-def representative(runs: list[dict[str, Any]], row: dict[str, Any], need_latency: bool = True) -> dict[str, Any] | None:
+def representative(runs: list[Run], row: dict[str, Any], need_latency: bool = True) -> Run | None:
     """The repeat whose sales/min is the median one of its row."""
     rs = [r for r in runs if not r.get("error") and stats.shown(r) == row["variant"] and r["case"] == row["case"]
           and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
@@ -181,7 +182,7 @@ def latency_chart(doc: dict[str, Any]) -> tuple[str, int]:
         r = representative(doc["runs"], row)
         if not r:
             continue
-        pts = [p for p in r["latencyPercentiles"] if 50 <= p[0] < 100]
+        pts = [p for p in r.get("latencyPercentiles") or [] if 50 <= p[0] < 100]
         if not pts:
             continue
         xs = [1 / (1 - p[0] / 100) for p in pts]

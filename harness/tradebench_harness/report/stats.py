@@ -8,6 +8,7 @@ import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..record import Derived, Run, group_figure, per_order
 from . import intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
@@ -31,16 +32,17 @@ def overlaps(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
 UNSTABLE_DROP = 0.10
 
 
-def process_of(r: dict[str, Any]) -> tuple[Any, ...]:
+def process_of(r: Run) -> tuple[Any, ...]:
     """The process a window was measured in: its unit's number in the run (execute.py), else its variant's pid
     (a folder written before the number was kept); neither: one process, unknown (no interval)."""
     if r.get("process") is not None:
         return ("unit", r["process"])
-    pid = (r.get("pids") or {}).get("variant")
+    pids = r.get("pids")
+    pid = pids.get("variant") if pids else None
     return ("pid", pid) if pid is not None else ("unknown",)
 
 
-def by_process(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any]) -> list[list[Any]]:
+def by_process(rs: list[Run], get: Callable[[Run], Any]) -> list[list[Any]]:
     """GET of each window of RS, grouped by process, the processes in the order they came."""
     out: dict[tuple[Any, ...], list[Any]] = {}
     for r in rs:
@@ -48,7 +50,7 @@ def by_process(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any]) -
     return list(out.values())
 
 
-def figure(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any], tag: str = "") -> dict[str, Any] | None:
+def figure(rs: list[Run], get: Callable[[Run], Any], tag: str = "") -> dict[str, Any] | None:
     """spread() of GET over the windows RS, with the 95 % interval across their processes: low and high (None
     when fewer than two processes: unavailable), processes."""
     s = spread(get(r) for r in rs)
@@ -59,7 +61,7 @@ def figure(rs: list[dict[str, Any]], get: Callable[[dict[str, Any]], Any], tag: 
     return {**s, "low": ci["low"], "high": ci["high"], "processes": ci["processes"]}
 
 
-def counted(rs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def counted(rs: list[Run]) -> tuple[list[Run], list[Run]]:
     """The windows a row's figures are computed from, and those set aside: a window whose two halves differ by
     more than DRIFT_FLAG was still moving, so it is set aside when every process of the row keeps a steady
     window besides (the interval is drawn from processes; the adaptive compare measures more in its place);
@@ -72,7 +74,7 @@ def counted(rs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[s
     return steady, [r for r in rs if r.get("driftFlagged")]
 
 
-def falling(rs: list[dict[str, Any]]) -> bool:
+def falling(rs: list[Run]) -> bool:
     """A row whose windows fall steadily: in more than half of its processes of two windows or more, each
     window stored fewer sales than the one before and the last over UNSTABLE_DROP below the first."""
     seqs = [[v for v in g if v is not None] for g in by_process(rs, lambda r: r.get("salesPerMinute"))]
@@ -83,20 +85,26 @@ def falling(rs: list[dict[str, Any]]) -> bool:
     return down * 2 > len(seqs)
 
 
-def live_heap(r: dict[str, Any]) -> float | None:
-    return (r.get("memory") or {}).get("liveHeapMb")
+def live_heap(r: Run) -> float | None:
+    m = r.get("memory")
+    return m.get("liveHeapMb") if m else None
 
 
-def shown(run: dict[str, Any]) -> str:
+def jit_seconds(r: Run) -> float | None:
+    jit = r.get("jitWarmup")
+    return jit.get("seconds") if jit else None
+
+
+def shown(run: Run) -> str:
     """A run's name in the tables: its variant, and its manifest row's settings when it has any
     ("node-engine WORKERS=threads")."""
     return str(run["variant"]) + (f" {run['row']}" if run.get("row") else "")
 
 
-def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def summarize(runs: list[Run]) -> list[Derived]:
     """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
     of the case have an overlapping sales/min range (a difference within noise)."""
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    groups: dict[tuple[Any, ...], list[Run]] = {}
     for r in runs:
         if r.get("error") or r.get("salesPerMinute") is None:
             continue
@@ -108,7 +116,7 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         tag = f"{case}/{variant}/{rate}/{engines}"
         cpu = {}
         for g in ("variant", "loadclient", "database"):
-            cpu[g] = spread([(r["cpu"].get(g) or {}).get("cpuPercent") for r in rs])
+            cpu[g] = spread([group_figure(r, g, "cpuPercent") for r in rs])
         rows.append({
             "case": case, "variant": variant, "variantName": rs[0]["variant"], "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
             "persist": rs[0]["persist"], "settings": rs[0]["settings"], "repeats": len(rs),
@@ -125,11 +133,11 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
-            "jitCpuPercent": spread(((r.get("cpu") or {}).get("variant") or {}).get("jitCpuPercent") for r in rs),
-            "jitWarmupSeconds": spread((r.get("jitWarmup") or {}).get("seconds") for r in rs),
+            "jitCpuPercent": spread(group_figure(r, "variant", "jitCpuPercent") for r in rs),
+            "jitWarmupSeconds": spread(jit_seconds(r) for r in rs),
             "jitWarmupBounded": any(r.get("jitWarmup") and not r["jitWarmup"].get("quiet") for r in rs),
-            "cpuUsPerOrderVariant": figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
-            "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
+            "cpuUsPerOrderVariant": figure(rs, lambda r: per_order(r, "variant"), tag + "/cpu"),
+            "cpuUsPerOrder": {g: spread(per_order(r, g) for r in rs)
                               for g in ("variant", "variantRoot", "loadclient", "database")},
             "floorCpuUsPerRequest": spread(r.get("floorCpuUsPerRequest") for r in rs),
             "httpCeiling": spread(r.get("httpCeiling") for r in rs),
@@ -142,10 +150,10 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
-            "rssMb": figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"), tag + "/rss"),
+            "rssMb": figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),
             "liveHeapMb": figure(rs, live_heap, tag + "/heap"),
-            "threads": spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
-            "processes": spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs),
+            "threads": spread(group_figure(r, "variant", "threadsMax") for r in rs),
+            "processes": spread(group_figure(r, "variant", "processes") for r in rs),
             "dbConnectionsOpen": spread(r.get("dbConnectionsOpen") for r in rs),
             "dbConnections": rs[0].get("dbConnections"),
             "inFlight": rs[0].get("inFlight"),
@@ -165,7 +173,7 @@ def summarize(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def counted_of(groups: dict[tuple[Any, ...], list[dict[str, Any]]], row: dict[str, Any]) -> list[dict[str, Any]]:
+def counted_of(groups: dict[tuple[Any, ...], list[Run]], row: Derived) -> list[Run]:
     return counted(groups[(row["case"], row["variant"], row["rate"], row["engines"])])[0]
 
 
@@ -217,14 +225,14 @@ def budget_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
 FIGURES = {   # a figure of a run record, and whether more of it is better
     "salesPerMinute": (lambda r: r.get("salesPerMinute"), True),
     "ordersPerSecond": (lambda r: r.get("ordersPerSecond"), True),
-    "cpuUsPerOrderVariant": (lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), False),
+    "cpuUsPerOrderVariant": (lambda r: per_order(r, "variant"), False),
     "p99Ms": (lambda r: r.get("p99Ms"), False),
     "httpCeilingFraction": (lambda r: r.get("httpCeilingFraction"), True),
     "insertCeilingFraction": (lambda r: r.get("insertCeilingFraction"), True),
 }
 
 
-def windows_of(doc: dict[str, Any], case: str, variant: str, rate: float | None = None, engines: int | None = None) -> list[dict[str, Any]]:
+def windows_of(doc: dict[str, Any], case: str, variant: str, rate: float | None = None, engines: int | None = None) -> list[Run]:
     """The windows a summary row of DOC is computed from (counted(): drifting ones set aside)."""
     rs = [r for r in doc["runs"] if not r.get("error") and r.get("salesPerMinute") is not None
           and r["case"] == case and shown(r) == variant
@@ -232,7 +240,7 @@ def windows_of(doc: dict[str, Any], case: str, variant: str, rate: float | None 
     return counted(rs)[0]
 
 
-def ratio_of(b_runs: list[dict[str, Any]], a_runs: list[dict[str, Any]], fig: str, tag: str = "") -> dict[str, Any] | None:
+def ratio_of(b_runs: list[Run], a_runs: list[Run], fig: str, tag: str = "") -> dict[str, Any] | None:
     """B ÷ A of FIG with its interval and verdict (verdict.compare)."""
     get, _ = FIGURES[fig]
     return verdict.compare(by_process(b_runs, get), by_process(a_runs, get), tag=f"{tag}/{fig}")
