@@ -12,7 +12,7 @@ def fmt(v: object, spec: str = ",.0f") -> str:
     return "–" if v is None else format(v, spec)
 
 
-def cell(s: dict[str, Any] | None, spec: str=",.0f", pct: bool=False) -> str:
+def cell(s: dict[str, Any] | None, spec: str = ",.0f", pct: bool = False) -> str:
     """median [low–high], the 95 % interval across processes (report/intervals.py), or "median [no interval: 1
     process]"; a figure without an interval computed (a map's cell, an older folder): median (min–max)."""
     if not s:
