@@ -9,12 +9,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tradebench_harness"
 
 #: the rooms of the package and the rooms each may import; none imports one that imports it
 ROOMS = {
+    "record": set(),                                # the results record and parameter file: types, read, write
     "run": set(),                                   # processes, the database, tools, builds, manifests
-    "model": {"run"},                               # the model: predictions from measured parameters
-    "report": {"run", "model"},                     # results documents, tables, charts, the answer
-    "measure": {"run", "report", "model"},          # one measurement path: start, verify, warm, windows
-    "suites": {"run"},                              # the test suites: e2e, fuzz, reliability, cluster, ...
-    "cli": {"run", "report", "measure", "model", "suites"},
+    "model": {"run", "record"},                     # the model: predictions from measured parameters
+    "report": {"run", "model", "record"},           # results documents, tables, charts, the answer
+    "measure": {"run", "report", "model", "record"},  # one measurement path: start, verify, warm, windows
+    "suites": {"run", "record"},                    # the test suites: e2e, fuzz, reliability, cluster, ...
+    "cli": {"run", "report", "measure", "model", "suites", "record"},
 }
 
 

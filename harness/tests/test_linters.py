@@ -1,8 +1,10 @@
 """The unit tier's linters reach every file they are for, and a finding fails the step: ESLint over every
-JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts."""
+JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts, mypy (strict)
+over the harness package."""
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,22 @@ def test_shellcheck_fails_on_a_finding_in_a_script_under_scripts(tmp_path, body,
     steps = Steps()
     testrun.shellcheck(context.from_env({**os.environ, "TB_ROOT": str(tmp_path)}), steps)
     assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
+
+
+def mypy(*targets: str) -> subprocess.CompletedProcess:
+    """mypy with the harness's configuration (pyproject.toml [tool.mypy]: strict), on TARGETS or, without, on the
+    package. Its cache under .tradebench/ makes a repeated run take under a second; from a cold cache, about ten."""
+    cache = ROOT / ".tradebench" / "mypy-cache"
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", "pyproject.toml", "--cache-dir", str(cache),
+                           *targets], cwd=ROOT / "harness", capture_output=True, text=True)
+
+
+def test_mypy_finds_nothing_in_the_harness_package():
+    r = mypy()
+    assert r.returncode == 0 and "Success" in r.stdout, "mypy's findings:\n" + r.stdout + r.stderr
+
+
+def test_mypy_fails_on_a_finding_and_names_it(tmp_path):
+    (tmp_path / "untyped.py").write_text("def twice(x):\n    return 2 * x\n")
+    r = mypy(str(tmp_path / "untyped.py"))
+    assert r.returncode == 1 and "untyped.py:1: error" in r.stdout and "[no-untyped-def]" in r.stdout, r.stdout

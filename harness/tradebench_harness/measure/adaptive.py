@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import time
+from typing import Any
 
 from ..report import intervals, stats
 from .plan import Series, Timing, Unit, Window, estimate_seconds
@@ -58,8 +59,8 @@ class Adaptive:
     """The units of an adaptive compare: the first rounds up front (initial()), then each next round when the
     last is measured (more(), execute's MORE)."""
 
-    def __init__(self, rows: list[tuple[Series, Window]], t: Timing, goal: Goal, env: dict,
-                 started: float | None = None):
+    def __init__(self, rows: list[tuple[Series, Window]], t: Timing, goal: Goal, env: dict[str, Any],
+                 started: float | None = None) -> None:
         self.rows, self.t, self.goal, self.env = rows, t, goal, env
         self.started = time.monotonic() if started is None else started
         self.processes = {s.name: 0 for s, _ in rows}
@@ -71,14 +72,14 @@ class Adaptive:
         first = (n - 1) * self.goal.windows
         return Unit(s, [(first + k, w) for k in range(1, self.goal.windows + 1)], timing)
 
-    def round(self, rows) -> list[Unit]:
+    def round(self, rows: list[tuple[Series, Window]]) -> list[Unit]:
         self.rounds += 1
         return [self.unit(s, w) for s, w in rows]
 
     def initial(self) -> list[Unit]:
         return [u for _ in range(max(1, self.goal.min_processes)) for u in self.round(self.rows)]
 
-    def state(self, doc: dict) -> dict:
+    def state(self, doc: dict[str, Any]) -> dict[str, Any]:
         """Per row: its processes, its sales/min interval's half width, whether it is within the target."""
         out = {}
         for s, _ in self.rows:
@@ -96,14 +97,14 @@ class Adaptive:
         return out
 
     @staticmethod
-    def failing(doc: dict, s: Series) -> bool:
+    def failing(doc: dict[str, Any], s: Series) -> bool:
         """Every window of S's latest process failed: it is not measured again (its errors are in the summary)."""
         mine = [r for r in doc["runs"] if r.get("series") == s.name]
         last = max((r.get("process") or 0 for r in mine), default=None)
         latest = [r for r in mine if (r.get("process") or 0) == last]
         return bool(latest) and all(r.get("error") for r in latest)
 
-    def more(self, doc: dict) -> list[Unit]:
+    def more(self, doc: dict[str, Any]) -> list[Unit]:
         rows = self.state(doc)
         left = self.goal.budget_s - (time.monotonic() - self.started)
         by_series = {v["series"]: v for v in rows.values()}

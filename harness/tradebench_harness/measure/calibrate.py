@@ -26,15 +26,18 @@ import json
 import socket
 import subprocess
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from ..run import loadclient, process
 from ..run.context import Context
+from ..run.db import Database
 
 MULTI_ROW_BATCH = 100
 
 
-def _wait_port(port: int, seconds: float, proc) -> bool:
+def _wait_port(port: int, seconds: float, proc: subprocess.Popen[bytes]) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if proc.poll() is not None:
@@ -47,18 +50,18 @@ def _wait_port(port: int, seconds: float, proc) -> bool:
     return False
 
 
-def warmup_args(warmup, warmup_max) -> list:
+def warmup_args(warmup: str, warmup_max: int) -> list[Any]:
     """The load client's warm-up flags: seconds, or auto (until steady) with its bound."""
     return ["--warmup", "auto", "--warmup-max", warmup_max] if warmup == "auto" else ["--warmup", warmup]
 
 
-def _warmup_of(r: dict) -> dict:
+def _warmup_of(r: dict[str, Any]) -> dict[str, Any]:
     w = r.get("warmup") or {}
     return {"mode": w.get("mode"), "seconds": w.get("seconds"), "steady": w.get("steady")}
 
 
-def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup,
-                 warmup_max: int = 45) -> dict:
+def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup: str,
+                 warmup_max: int = 45) -> dict[str, Any]:
     """The trivial server's orders/s, and what one request costs it and the load client in CPU: a variant's
     CPU per order divided by the server's (figures.attach_fractions) says how much more than a bare server of
     its runtime the variant spends on a request, on the same cores, in the same run."""
@@ -71,7 +74,7 @@ def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_m
 
 
 def floor(ctx: Context, name: str, argv: list[str], port: int, out: Path, concurrency: int, wait_ms: int,
-          duration: int, warmup, warmup_max: int = 45) -> dict:
+          duration: int, warmup: str, warmup_max: int = 45) -> dict[str, Any]:
     """A variant's floor (its manifest's `floor`): its own HTTP framework, set up as the variant sets it up,
     answering 202 with nothing behind it. Its CPU per request is what the framework costs; a variant's CPU per
     order above it is the variant's own code (validation, engine, storage)."""
@@ -79,7 +82,7 @@ def floor(ctx: Context, name: str, argv: list[str], port: int, out: Path, concur
 
 
 def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out: Path, concurrency: int, wait_ms: int,
-                      duration: int, warmup, warmup_max: int) -> dict:
+                      duration: int, warmup: str, warmup_max: int) -> dict[str, Any]:
     """Starts ARGV (a server on PORT), loads it at saturation and samples it and the load client."""
     server = process.start(label, ctx.placed("variant", argv), out / f"{label}.log")
     try:
@@ -105,7 +108,7 @@ def serve_and_measure(ctx: Context, label: str, argv: list[str], port: int, out:
         server.stop(5)
 
 
-def cpu_us_per(cpu_percent, per_second):
+def cpu_us_per(cpu_percent: float | None, per_second: float | None) -> float | None:
     """CPU microseconds per event: a mean CPU % (100 = one core) over a window, divided by the events per second
     in it. 100 % at 10,000 orders/s is 100 µs per order."""
     if cpu_percent is None or not per_second:
@@ -113,7 +116,7 @@ def cpu_us_per(cpu_percent, per_second):
     return round(cpu_percent * 10_000 / per_second, 2)
 
 
-def _sampled_to_end(lc, others: dict, timeout: float) -> tuple[int, dict]:
+def _sampled_to_end(lc: process.Running, others: dict[str, Any], timeout: float) -> tuple[int, dict[str, Any]]:
     """Waits for the load client LC to end (at most TIMEOUT s; then it is stopped: exit 124), sampling the CPU of
     it and of OTHERS (group name -> pid) every second meanwhile. Returns its exit code and the samples."""
     sampler = process.Sampler(1.0)
@@ -131,13 +134,13 @@ def _sampled_to_end(lc, others: dict, timeout: float) -> tuple[int, dict]:
     return rc, samples
 
 
-def upper(warmup, warmup_max) -> int:
+def upper(warmup: str, warmup_max: int) -> int:
     """The longest a warm-up can last (for time-outs and estimates)."""
     return int(warmup_max) if warmup == "auto" else int(float(warmup))
 
 
-def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup,
-                   warmup_max: int = 45, db_pid: int | None = None) -> dict:
+def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_rows: int, duration: int, warmup: str,
+                   warmup_max: int = 45, db_pid: int | None = None) -> dict[str, Any]:
     """The load client's insert-ceiling JSON, plus (DB_PID: the database server, sampled) what a row cost the
     database in CPU µs: a per-sale run's database CPU per sale set beside it says whether the database does the
     same work per sale in the run, and so whether what it lacks there is CPU (the cores it shares)."""
@@ -148,7 +151,7 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
     rc, samples = _sampled_to_end(lc, {"database": db_pid}, duration + upper(warmup, warmup_max) + 120)
     if rc != 0 or not js.exists():
         return {"error": f"loadclient insert-ceiling failed (log: {log})"}
-    r = json.loads(js.read_text())
+    r: dict[str, Any] = json.loads(js.read_text())
     if r.get("windowStartMs"):      # a load client from before the window was written: no CPU figures
         cpu = {g: process.summarize(s, r["windowStartMs"], r.get("windowEndMs")) for g, s in samples.items()}
         r["cpu"] = cpu
@@ -156,16 +159,17 @@ def insert_ceiling(ctx: Context, jdbc: str, out: Path, connections: int, batch_r
     return r
 
 
-def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], connection_counts: set[int],
-              concurrency: int, wait_ms: int, duration: int, warmup="auto", warmup_max: int = 45, on_step=None,
-              floors: dict | None = None, persist_modes=("per-sale", "batch")) -> dict:
+def calibrate(ctx: Context, out: Path, db: Database, db_name: str, runtimes: set[str], connection_counts: set[int],
+              concurrency: int, wait_ms: int, duration: int, warmup: str = "auto", warmup_max: int = 45,
+              on_step: Callable[[str], None] | None = None,
+              floors: dict[str, Any] | None = None, persist_modes: Iterable[str] = ("per-sale", "batch")) -> dict[str, Any]:
     """Every ceiling the runs need. DB: the database (db.Database) whose server is measured; DB_NAME: a
     database with the SALES table that may be emptied; FLOORS: name -> a function of a port giving the command
     line of a variant's floor server (Variant.floor_command); PERSIST_MODES: the runs' persist modes (single-row
     inserts are per-sale's ceiling, multi-row statements batch's: a ceiling no run is held against is not
     measured)."""
     out.mkdir(parents=True, exist_ok=True)
-    cal: dict = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmup": warmup,
+    cal: dict[str, Any] = {"concurrency": concurrency, "waitMs": wait_ms, "durationS": duration, "warmup": warmup,
                  "warmupMaxS": warmup_max if warmup == "auto" else None,
                  "http": {}, "floors": {}, "insert": {}, "multiRowBatch": MULTI_ROW_BATCH}
     for rt in sorted(runtimes):
@@ -190,39 +194,44 @@ def calibrate(ctx: Context, out: Path, db, db_name: str, runtimes: set[str], con
     return cal
 
 
-def insert_kinds(persist_modes) -> list[tuple[str, int]]:
+def insert_kinds(persist_modes: Iterable[str]) -> list[tuple[str, int]]:
     """The insert ceilings the persist modes are held against: (key in the calibration, rows per statement)."""
     kinds = {"per-sale": ("singleRow", 1), "batch": ("multiRow", MULTI_ROW_BATCH)}
     return [kinds[m] for m in ("per-sale", "batch") if m in set(persist_modes)]
 
 
-def http_of(cal: dict, runtime: str):
+def http_of(cal: dict[str, Any], runtime: str) -> float | None:
     v = ((cal or {}).get("http") or {}).get(runtime) or {}
-    return v.get("ordersPerSecond")
+    got: float | None = v.get("ordersPerSecond")
+    return got
 
 
-def http_cost_of(cal: dict, runtime: str):
+def http_cost_of(cal: dict[str, Any], runtime: str) -> float | None:
     """The trivial server's CPU µs per request (calibrations before it was sampled: None)."""
     v = ((cal or {}).get("http") or {}).get(runtime) or {}
-    return (v.get("cpuUsPerRequest") or {}).get("server")
+    cost: float | None = (v.get("cpuUsPerRequest") or {}).get("server")
+    return cost
 
 
-def insert_cost_of(cal: dict, persist: str, connections: int):
+def insert_cost_of(cal: dict[str, Any], persist: str, connections: int) -> float | None:
     """The database's CPU µs per row at the insert ceiling of a persist mode (None: not sampled)."""
     entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
     v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
-    return (v.get("cpuUsPerRow") or {}).get("database")
+    cost: float | None = (v.get("cpuUsPerRow") or {}).get("database")
+    return cost
 
 
-def floor_cost_of(cal: dict, name: str | None, runtime: str):
+def floor_cost_of(cal: dict[str, Any], name: str | None, runtime: str) -> float | None:
     """A floor's CPU µs per request; a variant without a floor of its own has its runtime's trivial server."""
     if not name:
         return http_cost_of(cal, runtime)
     v = ((cal or {}).get("floors") or {}).get(name) or {}
-    return (v.get("cpuUsPerRequest") or {}).get("server")
+    cost: float | None = (v.get("cpuUsPerRequest") or {}).get("server")
+    return cost
 
 
-def insert_of(cal: dict, persist: str, connections: int):
+def insert_of(cal: dict[str, Any], persist: str, connections: int) -> float | None:
     entry = ((cal or {}).get("insert") or {}).get(str(connections)) or {}
     v = entry.get("multiRow" if persist == "batch" else "singleRow") or {}
-    return v.get("rowsPerSecond")
+    rows: float | None = v.get("rowsPerSecond")
+    return rows

@@ -13,9 +13,12 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from .. import record
 from ..report import bounds, results, tables
 from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
@@ -24,6 +27,9 @@ from ..run.variants import ManifestError
 from . import calibrate, figures
 from .instance import measure_unit
 from .plan import PROBE_SECONDS, Calibration, Timing, Unit, builds_of, databases, db_key, db_slug, db_text, estimate_seconds
+
+#: called with the document whenever every unit so far is measured: the units to measure next ([]: done)
+More = Callable[[dict[str, Any]], list[Unit]]
 
 
 def say(msg: str) -> None:
@@ -35,7 +41,7 @@ def human(seconds: float) -> str:
     return f"{m} min {s:02d} s" if m else f"{s} s"
 
 
-def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple], out: Path) -> dict:
+def probe_rtts(ctx: Context, db: dbmod.Database, scratch_db: str, settings: list[tuple[Any, ...]], out: Path) -> dict[str, Any]:
     """Per database setting (added latency, a window's own cores, its commits synced or not: plan.databases):
     the round trip of one INSERT through the link (ms), single rows on one connection, the database set as the
     windows will have it (a synced commit's round trip holds its fsync); keyed by plan.db_key."""
@@ -53,13 +59,14 @@ def probe_rtts(ctx: Context, db, scratch_db: str, settings: list[tuple], out: Pa
                                     "--connections", 1, "--batch-rows", 1, "--duration", PROBE_SECONDS, "--warmup", 1,
                                     "--json", js, log=out / f"{name}.log", timeout=120)
             rows = json.loads(js.read_text()).get("rowsPerSecond") if rc == 0 and js.exists() else None
-            rtts[db_key(lat, cpu, durable)] = round(bounds.rtt_ms(rows), 3) if rows else None
+            rtt = bounds.rtt_ms(rows) if rows else None
+            rtts[db_key(lat, cpu, durable)] = round(rtt, 3) if rtt is not None else None
     finally:
         link.stop()
     return rtts
 
 
-def shown(rec: dict) -> str:
+def shown(rec: dict[str, Any]) -> str:
     """One line of what a window measured, for the log."""
     if rec.get("error"):
         return f"failed: {rec['error'][:200]}"
@@ -73,7 +80,7 @@ def shown(rec: dict) -> str:
             + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
 
 
-def floors_of(variants: list) -> dict:
+def floors_of(variants: list[Any]) -> dict[str, Any]:
     """Each floor once, by its name, run by the first build naming it (Tomcat: java-threads' and java-akka's
     are one)."""
     out = {}
@@ -83,10 +90,10 @@ def floors_of(variants: list) -> dict:
     return out
 
 
-def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict, *, cells: dict | None = None,
-            calibration: Calibration | None = None, experiment: dict | None = None,
+def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict[str, Any], *, cells: dict[str, Any] | None = None,
+            calibration: Calibration | None = None, experiment: dict[str, Any] | None = None,
             out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False,
-            more=None) -> tuple[Path, dict]:
+            more: More | None = None) -> tuple[Path, dict[str, Any]]:
     """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
@@ -107,14 +114,14 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
 
     settings = databases(units)
     runtimes = {v.runtime for v in variants}
-    floors = {name: (lambda port, v=v: v.floor_command(ctx, port)) for name, v in floors_of(variants).items()}
+    floors: dict[str, Callable[..., list[str] | None]] = {name: (lambda port, v=v: v.floor_command(ctx, port)) for name, v in floors_of(variants).items()}
     conns = {u.series.variant.db_connection_count(u.series.run_settings(ctx.env)) * u.series.nodes for u in units}
     modes = {u.series.persist for u in units}
     est = estimate_seconds(units, t, ctx.env, calibration)
     windows = sum(len(u.windows) for u in units)
     say(f"{command}: {len(units)} process(es), {windows} window(s) of {t.window} s"
         f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
-    doc = {"schemaVersion": results.SCHEMA_VERSION, "runId": run_id, "command": command,
+    doc: dict[str, Any] = {"schemaVersion": record.SCHEMA_VERSION, "runId": run_id, "command": command,
            "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finishedAt": None,
            "environment": environment.collect(ctx, db), "options": options, "experiment": experiment,
            "calibration": {}, "runs": [], "summary": []}
@@ -139,7 +146,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
 
 
 @contextmanager
-def placed(db, lay: layout.Layout | None):
+def placed(db: dbmod.Database, lay: layout.Layout | None) -> Iterator[None]:
     """The database server and this harness on their CPUs for the run (the harness beside the load client, whose
     side of the measurement it is); both on every CPU again after, on success, failure or interrupt (a database
     started by `db start` outlives the run)."""
@@ -160,8 +167,10 @@ def placed(db, lay: layout.Layout | None):
                 layout.pin_running(pid, layout.parse_cpus(before))
 
 
-def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder,
-             more=None) -> None:
+def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[Unit], t: Timing,
+             calibration: Calibration | None, cells: dict[str, Any] | None, settings: list[tuple[Any, ...]],
+             runtimes: set[str], conns: set[int], floors: dict[str, Callable[..., list[str] | None]], modes: set[str],
+             folder: Path, more: More | None = None) -> None:
     t0 = time.monotonic()
     scratch = "TRADER_CALIBRATION" if db.private else db.name
     probed = t.link or any(lat for lat, _, _ in settings)
@@ -173,7 +182,7 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
             ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
             calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
             persist_modes=modes)
-    rtts: dict = {}
+    rtts: dict[str, Any] = {}
     if probed:
         rtts = probe_rtts(ctx, db, scratch, settings, folder / "round-trips")
         say("round trips: " + ", ".join(f"{db_text(*s)}: {rtts.get(db_key(*s))} ms" for s in settings))
@@ -191,7 +200,7 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
         reps = sorted({rep for rep, _ in u.windows})
         out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
 
-        def on_record(rec, name=name, unit_no=i):
+        def on_record(rec: dict[str, Any], name: str = name, unit_no: int = i) -> None:
             # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
             rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
             rec.setdefault("dbDurable", env.get("databaseDurable"))
@@ -200,8 +209,10 @@ def _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, con
                 figures.attach_fractions(rec, doc["calibration"])
             say(f"{name} #{rec['repeat']}: {shown(rec)}")
 
-        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder,
-                                    say=lambda m, name=name: say(f"{name}: {m}"), on_record=on_record)
+        def said(m: str, name: str = name) -> None:
+            say(f"{name}: {m}")
+
+        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, say=said, on_record=on_record)
         if i == len(units) and more:
             units += more(doc)
         elapsed = time.monotonic() - t0

@@ -4,6 +4,7 @@ published article to show beside ours. A user adds their own file."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -26,7 +27,7 @@ def find(ctx: Context, ref: str) -> Path:
     raise ExperimentError(f"no experiment {ref!r} (a file, or one of: {known})")
 
 
-def load(ctx: Context, ref: str, env: dict) -> tuple[dict, list[Case]]:
+def load(ctx: Context, ref: str, env: dict[str, Any]) -> tuple[dict[str, Any], list[Case]]:
     path = find(ctx, ref)
     doc = yaml.safe_load(path.read_text()) or {}
     if not isinstance(doc.get("cases"), list) or not doc["cases"]:
@@ -52,7 +53,7 @@ def load(ctx: Context, ref: str, env: dict) -> tuple[dict, list[Case]]:
     return meta, cases
 
 
-def ratios_of(path: Path, ratios: list, cases: list[Case], article: dict) -> list[dict]:
+def ratios_of(path: Path, ratios: list[Any], cases: list[Case], article: dict[str, Any]) -> list[dict[str, Any]]:
     """The article's ratios to show beside ours: each names a numerator and a denominator (a case and a variant
     of it) and what the ratio comes from; the article's ratio is of its figures for the same two."""
     labels = {c.label: c for c in cases}

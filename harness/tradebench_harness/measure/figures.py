@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 from ..report import stats
 from ..run import process
@@ -33,7 +34,7 @@ def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
     if len(points) <= keep:
         return points
 
-    def x(p):
+    def x(p: list[float]) -> float:
         return math.log10(1 / max(1e-9, 1 - p[0] / 100))
 
     lo, hi = x(points[0]), x(points[-1])
@@ -47,7 +48,7 @@ def thin(points: list[list[float]], keep: int = 160) -> list[list[float]]:
     return out
 
 
-def run_figures(load: dict, samples: dict, hgrm: Path | None, warmup: str = "auto") -> dict:
+def run_figures(load: dict[str, Any], samples: dict[str, Any], hgrm: Path | None, warmup: str = "auto") -> dict[str, Any]:
     """The figures of one run from the load client's JSON and the process samples (WARMUP: what the load
     client was asked for, "auto" or seconds)."""
     dbf = load.get("db") or {}
@@ -86,7 +87,7 @@ def run_figures(load: dict, samples: dict, hgrm: Path | None, warmup: str = "aut
     }
 
 
-def cpu_us_per_order(cpu: dict, ops) -> dict:
+def cpu_us_per_order(cpu: dict[str, Any], ops: float | None) -> dict[str, Any]:
     """Each group's CPU µs per order; for a variant of several processes (node-engine: the HTTP parent and its
     engine children) also its root process's alone ("variantRoot")."""
     out = {g: calibrate.cpu_us_per(c.get("cpuPercent"), ops) for g, c in cpu.items()}
@@ -97,7 +98,7 @@ def cpu_us_per_order(cpu: dict, ops) -> dict:
     return out
 
 
-def attach_fractions(run: dict, cal: dict) -> None:
+def attach_fractions(run: dict[str, Any], cal: dict[str, Any]) -> None:
     """orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode; the variant's
     CPU per order ÷ the trivial server's CPU per request (how many bare servers' worth of work an order is)."""
     http = calibrate.http_of(cal, run["runtime"])

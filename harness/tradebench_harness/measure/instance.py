@@ -18,12 +18,14 @@ import dataclasses
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..report import bounds
 from ..run import layout, loadclient, members, process, slowdb, toxiproxy
 from ..run.context import Context
-from ..run.db import DbError
+from ..run.db import Database, DbError
 from ..run.variants import ManifestError
 from . import figures, jit_warmup, memory
 from .plan import Series, Timing, Unit, Window
@@ -42,7 +44,7 @@ class RunFailed(Exception):
 class _One:
     """A single variant process with the Members interface (url, urls, pids, alive, stop)."""
 
-    def __init__(self, r: process.Running):
+    def __init__(self, r: process.Running) -> None:
         self.r = r
         self.url = self.urls = r.url
         self.pids = [r.pid]
@@ -50,11 +52,12 @@ class _One:
     def alive(self) -> bool:
         return self.r.alive()
 
-    def stop(self, timeout: float = 15.0):
+    def stop(self, timeout: float = 15.0) -> int | str:
         return self.r.stop(timeout)
 
 
-def start_variant(ctx: Context, s: Series, env: dict, out: Path, port: int, append: bool = False, db=None):
+def start_variant(ctx: Context, s: Series, env: dict[str, Any], out: Path, port: int, append: bool = False,
+                  db: Database | None = None) -> Started:
     """The variant alone on PORT, or S.nodes cluster members (the load client spreads its connections over them).
     Members start with no handed-over orders: a cluster stopped before leaves its open orders in ENGINE_HANDOVER."""
     v = s.variant
@@ -71,34 +74,45 @@ def start_variant(ctx: Context, s: Series, env: dict, out: Path, port: int, appe
     return members.start(ctx, v, env, logs, append=append)
 
 
+#: a started variant: alone, or as cluster members
+Started = _One | members.Members
+
+
 class Instance:
     """One started variant row: its process(es), behind a Toxiproxy link when LINK; a context manager that
     stops everything it started."""
 
-    def __init__(self, ctx: Context, db, series: Series, out: Path, link: bool, profiling: Profiling | None = None):
+    def __init__(self, ctx: Context, db: Database, series: Series, out: Path, link: bool, profiling: Profiling | None = None) -> None:
         self.ctx, self.db, self.series, self.out, self.want_link = ctx, db, series, out, link
         self.profiling = profiling
         self.windows = 0
         self.settings = series.run_settings(ctx.env)
-        self.link = None
-        self.variant = None
+        self.link: toxiproxy.SlowLink | None = None
+        self.variant: Started | None = None
         self.port = process.free_port()
 
     def __enter__(self) -> Instance:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     @property
     def stop_timeout(self) -> float:
         return 60 if self.series.nodes > 1 else 15
 
-    def env(self) -> dict:
+    def env(self) -> dict[str, Any]:
         env = {**self.db.variant_env(), **self.settings, **(self.profiling.env() if self.profiling else {})}
         if self.link:
             env.update(DB_HOST="127.0.0.1", DB_PORT=str(self.link.port))
         return env
+
+    @property
+    def running(self) -> Started:
+        """The started variant (RunFailed before it is)."""
+        if self.variant is None:
+            raise RunFailed(f"{self.series.variant.name} is not started")
+        return self.variant
 
     def start(self) -> None:
         self.out.mkdir(parents=True, exist_ok=True)
@@ -110,24 +124,24 @@ class Instance:
         """`loadclient verify` with no added latency; then a restart, so the load meets an empty market."""
         if self.link:
             self.link.set_latency(0)
-        rc = loadclient.run(self.ctx, "verify", "--url", self.variant.url, "--db-url", self.db.jdbc(),
+        rc = loadclient.run(self.ctx, "verify", "--url", self.running.url, "--db-url", self.db.jdbc(),
                             log=self.out / "verify.log")
         if rc != 0:
             raise RunFailed(f"{self.series.variant.name} failed loadclient verify: not measured "
                             f"(log: {self.out / 'verify.log'})")
-        self.variant.stop(self.stop_timeout)
+        self.running.stop(self.stop_timeout)
         self.variant = start_variant(self.ctx, self.series, self.env(), self.out, self.port, append=True, db=self.db)
 
-    def warm_jit(self, w: Window, max_s: int, say) -> dict | None:
+    def warm_jit(self, w: Window, max_s: int, say: Callable[[str], None]) -> dict[str, Any] | None:
         """A JVM's load at W until its JIT compiler is quiet (what it compiles at the heaviest load serves the
         lighter ones); None for a runtime without one."""
-        if not max_s or not jit_warmup.has_jit(self.variant.pids):
+        if not max_s or not jit_warmup.has_jit(self.running.pids):
             return None
         if self.link:
             self.link.set_latency(0)
-        done = jit_warmup.warm(self.ctx, self.variant, w.concurrency, w.wait_ms, w.rate, max_s,
+        done = jit_warmup.warm(self.ctx, self.running, w.concurrency, w.wait_ms, w.rate, max_s,
                                self.out / "jit-warmup.log", say=say)
-        if not self.variant.alive():
+        if not self.running.alive():
             raise RunFailed(f"{self.series.variant.name} died during the JIT warm-up (log: {self.out / 'variant.log'})")
         return done
 
@@ -136,16 +150,16 @@ class Instance:
         until SALES stops growing for QUIET_S (at most MOST_S); the seconds it took."""
         return drain(self.db, self.link, most_s, quiet_s)
 
-    def await_load(self, lc, most_s: float, out: Path) -> dict:
+    def await_load(self, lc: process.Running, most_s: float, out: Path) -> dict[str, Any]:
         """Until the load client LC ends; RunFailed when the variant dies first or LC runs past MOST_S. Returns
         each party's CPUs read back from /proc while the load ran (cpus_allowed)."""
         deadline = time.monotonic() + most_s
-        allowed: dict = {}
+        allowed: dict[str, Any] = {}
         while lc.popen.poll() is None:
             time.sleep(0.5)
             if not allowed:      # read back from the kernel while every party runs (the load client is started)
                 allowed = self.cpus_allowed(lc.pid)
-            if not self.variant.alive():
+            if not self.running.alive():
                 lc.stop(5)
                 raise RunFailed(f"the variant died during the load (log: {self.out / 'variant.log'})")
             if time.monotonic() > deadline:
@@ -153,7 +167,7 @@ class Instance:
                 raise RunFailed(f"the load client did not finish (log: {out / 'load.log'})")
         return allowed
 
-    def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict:
+    def measure(self, w: Window, t: Timing, warmup: str, out: Path) -> dict[str, Any]:
         """One window at W: the link's latency set, SALES emptied, a fresh load client (WARMUP, then the
         window) while every process group is sampled; the window's figures."""
         out.mkdir(parents=True, exist_ok=True)
@@ -171,18 +185,18 @@ class Instance:
             self.db.sql("DELETE FROM SALES")     # a user without the DROP privilege TRUNCATE needs
         load_json, hgrm = out / "load.json", out / "latency.hgrm"
         sampler = process.Sampler(1.0)
-        sampler.add("variant", *self.variant.pids)
+        sampler.add("variant", *self.running.pids)
         sampler.add("database", self.db.pid())
         if self.link:
             sampler.add("link", self.link.pid)
         self.windows += 1
         if self.profiling:       # before the load: the window is cut from what it records by timestamps
-            self.profiling.start_window(self.windows, self.variant.pids, out)
-        lc = loadclient.start(self.ctx, "load", *load_args(w, t, warmup, self.variant.urls, self.db.jdbc(), load_json,
+            self.profiling.start_window(self.windows, self.running.pids, out)
+        lc = loadclient.start(self.ctx, "load", *load_args(w, t, warmup, self.running.urls, self.db.jdbc(), load_json,
                                                              hgrm), log=out / "load.log")
         sampler.add("loadclient", lc.pid)
         sampler.start()
-        allowed: dict = {}
+        allowed: dict[str, Any] = {}
         try:
             allowed = self.await_load(lc, (t.warmup_max if warmup == "auto" else int(warmup)) + t.window + 90, out)
         finally:
@@ -192,9 +206,9 @@ class Instance:
             if lc.alive():                 # interrupted (Ctrl-C, SIGTERM) while the load ran
                 lc.stop(5)
         # the connections the variant keeps open to its database (its pools stay open after the load)
-        open_conns = process.connections_to(self.variant.pids, [self.link.port if self.link else self.db.port])
+        open_conns = process.connections_to(self.running.pids, [self.link.port if self.link else self.db.port])
         # its live heap after a collection, after the load (measure/memory.py)
-        mem = memory.after_window(self.ctx, self.series.variant.runtime, self.variant.pids,
+        mem = memory.after_window(self.ctx, self.series.variant.runtime, self.running.pids,
                                   sorted(self.out.glob("variant*.log")))
         rc = lc.popen.returncode
         if not load_json.exists():
@@ -204,15 +218,15 @@ class Instance:
         rec["cpusAllowed"] = allowed or self.cpus_allowed(None)
         rec["dbConnectionsOpen"] = open_conns
         rec["memory"] = mem
-        rec["pids"] = {"variant": self.variant.pids[0], "loadclient": lc.pid}
+        rec["pids"] = {"variant": self.running.pids[0], "loadclient": lc.pid}
         if rc != 0:
             rec["error"] = f"the load client exited {rc} (error rate above --max-error-rate?; log: {out / 'load.log'})"
         return rec
 
-    def cpus_allowed(self, loadclient_pid: int | None) -> dict:
+    def cpus_allowed(self, loadclient_pid: int | None) -> dict[str, Any]:
         """Each party's Cpus_allowed_list as /proc has it, over every thread of its process tree (one entry where
         all agree): what the layout asked for, read back."""
-        pids = {"variant": self.variant.pids, "database": [self.db.pid()],
+        pids: dict[str, list[int | None]] = {"variant": [*self.running.pids], "database": [self.db.pid()],
                 "link": [self.link.pid] if self.link else [], "loadclient": [loadclient_pid] if loadclient_pid else []}
         return {party: layout.allowed_of_tree([p for p in ps if p]) for party, ps in pids.items() if any(ps)}
 
@@ -230,7 +244,7 @@ class Instance:
                 self.link = None
 
 
-def drain(db, link, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+def drain(db: Database, link: toxiproxy.SlowLink | None, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
     """A load heavier than a design's bound fills its inboxes; without this the next window would hold that
     backlog beside its own load's sales, and a design that keeps up with a light load would seem to store more
     than it offers. Returns the seconds it took."""
@@ -247,7 +261,7 @@ def drain(db, link, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
     return round(time.monotonic() - started, 1)
 
 
-def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path: Path, hgrm: Path) -> list:
+def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path: Path, hgrm: Path) -> list[Any]:
     """The load client's flags for one window (loadclient/README.md)."""
     args = ["--url", url, "--concurrency", w.concurrency, "--duration", t.window, "--db-url", jdbc,
             "--json", json_path, "--histogram", hgrm]
@@ -262,8 +276,9 @@ def load_args(w: Window, t: Timing, warmup: str, url: str, jdbc: str, json_path:
     return args
 
 
-def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path, folder: Path,
-                 say=lambda m: None, on_record=lambda r: None) -> list[dict]:
+def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[str, Any], out: Path, folder: Path,
+                 say: Callable[[str], None] = lambda m: None,
+                 on_record: Callable[[dict[str, Any]], None] = lambda r: None) -> list[dict[str, Any]]:
     """Every window of UNIT on one process; a run record per window (an error record for each window that
     could not be measured)."""
     s = unit.series
@@ -271,8 +286,9 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     # the unit's own layout (the cores axis puts the variant on S.cores CPUs), the database moved onto it
     lay = t.layout.with_variant_cpus(s.cores) if t.layout is not None and s.cores else t.layout
     ctx = dataclasses.replace(ctx, layout=lay)
-    if lay is not None and lay.database and db.pid():
-        layout.pin_running(db.pid(), lay.database)
+    db_pid = db.pid()
+    if lay is not None and lay.database and db_pid:
+        layout.pin_running(db_pid, lay.database)
     settings = s.run_settings(ctx.env)
     v = s.variant.for_settings(settings)   # the build its settings pick (STACK=pekko: the Pekko jar, floor and members)
     flight = s.in_flight(ctx.env)
@@ -282,7 +298,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight,
             "layout": (lay or layout.Layout("shared")).record(),
             "variantCpus": len(lay.variant) if lay is not None and lay.variant else len(layout.available())}
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
     try:
@@ -317,7 +333,7 @@ def measure_unit(ctx: Context, db, unit: Unit, t: Timing, rtts: dict, out: Path,
     return records
 
 
-def _window_record(base: dict, rtts: dict, rep: int, w: Window) -> dict:
+def _window_record(base: dict[str, Any], rtts: dict[str, Any], rep: int, w: Window) -> dict[str, Any]:
     """Window W's record of repeat REP: the unit's BASE, the window's settings, its round trip from RTTS."""
     rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
            "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
@@ -329,8 +345,8 @@ def _window_record(base: dict, rtts: dict, rep: int, w: Window) -> dict:
     return rec
 
 
-def _measure_window(inst: Instance, db, t: Timing, w: Window, warmup: str, rec: dict, wout: Path, folder: Path,
-                    flight) -> None:
+def _measure_window(inst: Instance, db: Database, t: Timing, w: Window, warmup: str, rec: dict[str, Any], wout: Path,
+                    folder: Path, flight: int | None) -> None:
     """Window W measured into its record REC: the backlog drained first, then the window on its own database;
     its bound beside it."""
     t0 = time.monotonic()

@@ -13,10 +13,21 @@ run record has no jitWarmup)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, Protocol
 
 from ..report import stats
 from ..run import loadclient, process
+from ..run.context import Context
+
+
+class Started(Protocol):
+    """A started variant, alone or as cluster members: its processes and the URLs the load goes to."""
+    @property
+    def urls(self) -> str: ...
+    @property
+    def pids(self) -> list[int]: ...
 
 # the summary's '⚠ JIT' bar: under it, the compiler is no longer a cost to see in a window
 QUIET_PERCENT = stats.JIT_FLAG
@@ -25,7 +36,7 @@ WINDOW_S = 5
 MIN_S = 10
 
 
-def jit_ticks_of(roots) -> tuple[int, int]:
+def jit_ticks_of(roots: Iterable[int]) -> tuple[int, int]:
     """(compiler threads found, their CPU ticks so far) over the process trees of ROOTS."""
     threads = ticks = 0
     for root in roots:
@@ -36,13 +47,13 @@ def jit_ticks_of(roots) -> tuple[int, int]:
     return threads, ticks
 
 
-def has_jit(roots) -> bool:
+def has_jit(roots: Iterable[int]) -> bool:
     return jit_ticks_of(roots)[0] > 0
 
 
-def warm_until_quiet(roots, start_load: Callable[[], process.Running], max_s: float, *,
+def warm_until_quiet(roots: list[int], start_load: Callable[[], process.Running], max_s: float, *,
                      quiet_percent: float = QUIET_PERCENT, window_s: float = WINDOW_S, min_s: float = MIN_S,
-                     poll_s: float = 1.0, say=lambda s: None) -> dict:
+                     poll_s: float = 1.0, say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
     """Runs START_LOAD's load against the processes of ROOTS until their JIT compiler threads used under
     QUIET_PERCENT % of a core over the last WINDOW_S seconds (after at least MIN_S), or for MAX_S seconds.
     Returns the record's jitWarmup: {seconds, quiet, jitCpuPercent (the last window), maxS}."""
@@ -74,7 +85,7 @@ def warm_until_quiet(roots, start_load: Callable[[], process.Running], max_s: fl
             "jitCpuPercent": round(last, 1) if last is not None else None, "maxS": max_s}
 
 
-def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s: float) -> list:
+def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s: float) -> list[Any]:
     """The warm-up's `loadclient load` arguments: the case's load, no measured window worth keeping (it is
     stopped as soon as the JIT is quiet), nothing counted in the database."""
     args = ["--url", url, "--concurrency", concurrency, "--warmup", 0, "--duration", int(max_s) + 30,
@@ -83,7 +94,8 @@ def load_argv(url: str, concurrency: int, wait_ms: int, rate: int | None, max_s:
     return args
 
 
-def warm(ctx, variant, concurrency: int, wait_ms: int, rate, max_s: float, log, say=lambda s: None) -> dict:
+def warm(ctx: Context, variant: Started, concurrency: int, wait_ms: int, rate: int | None, max_s: float, log: Path,
+         say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
     """A running VARIANT (its pids and urls) gets the load (closed loop, or RATE) until its JIT compiler is
     quiet, at most MAX_S seconds; the record's jitWarmup."""
     say("warming up until the JIT compiler is quiet")

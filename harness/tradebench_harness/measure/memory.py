@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -63,8 +65,8 @@ def node_live_heap_mb(log_text: str, pids: set[int]) -> float | None:
     return round(sum(last.values()), 1) if last else None
 
 
-def tree_pids(pids) -> set[int]:
-    out = set()
+def tree_pids(pids: Iterable[int]) -> set[int]:
+    out: set[int] = set()
     for pid in pids:
         try:
             p = psutil.Process(pid)
@@ -74,11 +76,12 @@ def tree_pids(pids) -> set[int]:
     return out
 
 
-def after_window(ctx: Context, runtime: str, pids, logs: list[Path]) -> dict:
+def after_window(ctx: Context, runtime: str, pids: list[int], logs: list[Path]) -> dict[str, Any]:
     """{liveHeapMb, liveHeapHow} of a variant after a window (liveHeapMb None when it could not be read)."""
     if runtime == "java":
         got = [jvm_live_heap_mb(ctx, p) for p in pids]
-        live = round(sum(got), 1) if got and all(g is not None for g in got) else None
+        known = [g for g in got if g is not None]
+        live = round(sum(known), 1) if got and len(known) == len(got) else None
         return {"liveHeapMb": live, "liveHeapHow": "jcmd GC.run, then GC.heap_info (used)"}
     if runtime == "node":
         text = "".join(p.read_text(errors="replace") for p in logs if p.exists())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..report import bounds
 from ..run.layout import Layout
@@ -37,7 +38,7 @@ class Case:
     persist: str = "per-sale"
     db_latency_ms: int = 0
     rate: int | None = None
-    settings: dict = field(default_factory=dict)     # extra variant settings (THREADS=virtual, ...)
+    settings: dict[str, Any] = field(default_factory=dict)     # extra variant settings (THREADS=virtual, ...)
     nodes: int = 1                                   # cluster members on loopback (java-spray-async's cluster mode)
     variants: list[str] | None = None                # None: every variant of the run
 
@@ -105,7 +106,7 @@ class Series:
     variant: Variant
     engines: int
     persist: str
-    settings: dict = field(default_factory=dict)    # the row's settings (WORKERS=threads, ...)
+    settings: dict[str, Any] = field(default_factory=dict)    # the row's settings (WORKERS=threads, ...)
     case: str = ""                                  # the case's label, or why this row is there ("equal in-flight")
     nodes: int = 1
     cores: int | None = None                        # the variant on this many CPUs (the cores axis); None: the layout's
@@ -119,10 +120,10 @@ class Series:
     def slug(self) -> str:
         return "".join(c for c in self.name.replace(" ", "-") if c.isalnum() or c in "-_.")
 
-    def run_settings(self, env: dict) -> dict:
+    def run_settings(self, env: dict[str, Any]) -> dict[str, Any]:
         return settings_of(self.variant, self.engines, self.persist, self.settings, env)
 
-    def in_flight(self, env: dict):
+    def in_flight(self, env: dict[str, Any]) -> int | None:
         return bounds.in_flight(self.variant, self.persist, self.run_settings(env))
 
 
@@ -156,7 +157,7 @@ class Unit:
     timing: Timing | None = None      # its own timing (the adaptive compare: a row's later processes unverified)
 
 
-def settings_of(v: Variant, engines: int, persist: str, settings: dict, env: dict) -> dict:
+def settings_of(v: Variant, engines: int, persist: str, settings: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
     """The environment the variant gets: the row's settings over the caller's environment, for every setting
     its manifest declares; every one of them recorded, as the variant will see it."""
     given = {k: env[k] for k in v.settings if env.get(k) not in (None, "")}
@@ -166,7 +167,7 @@ def settings_of(v: Variant, engines: int, persist: str, settings: dict, env: dic
     return {k: str(x) for k, x in v.effective_settings(given).items()}
 
 
-def in_flight_settings(v: Variant, persist: str, n: int) -> dict | None:
+def in_flight_settings(v: Variant, persist: str, n: int) -> dict[str, Any] | None:
     """The settings that make V keep N inserts in flight in PERSIST mode: every setting its manifest's inFlight
     expression names, at N (ENGINES for a design that waits for each INSERT, DB_POOL for a pool, both of
     min(ENGINES, PERSIST_THREADS)); None when it declares no in-flight count (batch)."""
@@ -177,7 +178,7 @@ def in_flight_settings(v: Variant, persist: str, n: int) -> dict | None:
     return {k: str(n) for k in names} or None
 
 
-def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None) -> list[tuple[Series, Window]]:
+def rows_of(variants: list[Variant], cases: list[Case], env: dict[str, Any] | None = None) -> list[tuple[Series, Window]]:
     """Every (case, variant row): a variant once per row of its manifest (node-engine: WORKERS=processes and
     threads), the row's settings over the case's; once only where ENV or the case pins the row's setting."""
     out = []
@@ -196,7 +197,7 @@ def rows_of(variants: list[Variant], cases: list[Case], env: dict | None = None)
 def paired(before: list[tuple[Series, Window]], after: list[tuple[Series, Window]]) -> list[tuple[Series, Window]]:
     """Each row of AFTER just behind its row of BEFORE (the same variant and settings); rows of one alone at
     the end. The two of a pair are then measured minutes apart, not a whole run apart."""
-    def key(row):
+    def key(row: tuple[Series, Window]) -> tuple[Any, ...]:
         s, _ = row
         return (s.variant.name, tuple(sorted(s.settings.items())), s.engines, s.persist)
     rest = list(before)
@@ -230,17 +231,17 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[U
     return [Unit(s, [(rep, c) for rep in range(1, repeat + 1) for c in cells]) for s in series]
 
 
-def builds_of(units: list[Unit]) -> list:
+def builds_of(units: list[Unit]) -> list[Any]:
     """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
     are two builds with two floors; compare --baseline runs a variant from two trees)."""
-    out = {}
+    out: dict[tuple[Any, ...], Any] = {}
     for u in units:
         v = u.series.variant
         out.setdefault((v.name, v.label, v.root), v)
     return list(out.values())
 
 
-def estimate_seconds(units: list[Unit], t: Timing, env: dict, calibration: Calibration | None = None) -> int:
+def estimate_seconds(units: list[Unit], t: Timing, env: dict[str, Any], calibration: Calibration | None = None) -> int:
     """The wall time of UNITS: for each, its start (twice when verified: the market is emptied by a restart),
     verify, the JIT warm-up of a JVM, the first window's warm-up, and every window with its settle and drain
     (and the setting of a window's own database: a cgroup written, SQL run, both put back after); the

@@ -25,7 +25,9 @@ import gzip
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..report import breakdown
 from ..run import profiler
@@ -35,7 +37,7 @@ from ..run.context import Context
 class Profiling:
     """The profile of one unit (a process of a variant row) over its measured windows."""
 
-    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say=lambda m: None):
+    def __init__(self, ctx: Context, runtime: str, out: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
         self.ctx, self.runtime, self.out, self.row, self.say = ctx, runtime, out, row, say
         self.node_dir = out / "node-profiles"
         self.jfr: dict[int, list[Path]] = {}        # a window's index -> its JFR recordings (one per JVM)
@@ -53,7 +55,7 @@ class Profiling:
                 self.broken = str(e)
                 say(f"profile: {e}: measured without a profile")
 
-    def env(self) -> dict:
+    def env(self) -> dict[str, Any]:
         """What the variant's processes get at their start."""
         if self.broken:
             return {}
@@ -86,7 +88,7 @@ class Profiling:
             except (profiler.ProfilerError, OSError, subprocess.SubprocessError) as e:
                 self.say(f"profile: {e}")
 
-    def window_stacks(self, index: int, rec: dict) -> Counter:
+    def window_stacks(self, index: int, rec: dict[str, Any]) -> Counter[str]:
         start, end = rec.get("windowStartMs"), rec.get("windowEndMs")
         if start is None or end is None:
             return Counter()
@@ -103,13 +105,13 @@ class Profiling:
             for f in [*files, out]:
                 f.unlink()                           # the row's collapsed stacks are what is kept
             return stacks
-        stacks: Counter = Counter()
+        stacks = Counter()
         root = self.pids[0] if self.pids else None
         for p in profiler.node_profiles(self.node_dir):
             stacks += profiler.cpuprofile_stacks(p, start, end, self.clock[index], root)
         return stacks
 
-    def record_profile(self, index: int, rec: dict) -> Counter:
+    def record_profile(self, index: int, rec: dict[str, Any]) -> Counter[str]:
         """Window INDEX's stacks, its breakdown in its record REC (or why there is none: `profileError`)."""
         why = self.broken or self.failed.get(index) or (None if index in self.clock else "not profiled")
         if why:
@@ -129,10 +131,10 @@ class Profiling:
                           **breakdown.counts(stacks, self.runtime)}
         return stacks
 
-    def finish(self, records: list[dict], folder: Path) -> None:
+    def finish(self, records: list[dict[str, Any]], folder: Path) -> None:
         """After the unit's variant has stopped (Node wrote its profiles): each window's stacks, its record's
         breakdown, and the row's files in FOLDER/profile/ (added to what an earlier unit of the row wrote)."""
-        total: Counter = Counter()
+        total: Counter[str] = Counter()
         for index, rec in enumerate(records, 1):
             if not rec.get("error"):
                 total += self.record_profile(index, rec)
@@ -155,7 +157,7 @@ class Profiling:
                 rec["profile"].update(flameGraph=f"profile/{html.name}", collapsed=f"profile/{collapsed.name}")
 
 
-def flame_graph(ctx: Context, stacks: Counter, html: Path, row: str, say=lambda m: None) -> None:
+def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
     """The interactive flame graph of STACKS as HTML (async-profiler's converter)."""
     plain = html.with_suffix(".collapsed")
     plain.write_text(profiler.collapsed_text(stacks))
@@ -168,7 +170,7 @@ def flame_graph(ctx: Context, stacks: Counter, html: Path, row: str, say=lambda 
         plain.unlink()
 
 
-def redraw(ctx: Context, doc: dict, folder: Path, say=lambda m: None) -> None:
+def redraw(ctx: Context, doc: dict[str, Any], folder: Path, say: Callable[[str], None] = lambda m: None) -> None:
     """`./tradebench report`: the flame graph of every profiled row whose HTML is missing (a folder as
     committed keeps the pruned stacks, not the pages), drawn from its collapsed stacks."""
     for row in breakdown.rows(doc, from_records=True):

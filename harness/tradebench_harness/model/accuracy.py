@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import math
 import statistics
+from typing import Any
+
+from ..record import ParameterSet
 
 #: the figures a check row carries: (its key in a row's errors, the measured field, the predicted field)
 FIGURES = {"sales": ("salesPerMinute", "predictedSalesPerMinute"),
@@ -42,17 +45,17 @@ def quantile(xs: list[float], q: float) -> float:
     return s[lo] + (pos - lo) * (s[hi] - s[lo])
 
 
-def residual(row: dict, fig: str) -> float | None:
+def residual(row: dict[str, Any], fig: str) -> float | None:
     meas, pred = FIGURES[fig]
     m, p = row.get(meas), row.get(pred)
     if m is None or p is None or m <= 0 or p <= 0:
         return None
-    return p / m - 1.0
+    return float(p / m - 1.0)
 
 
-def residuals(rows: list[dict]) -> dict:
+def residuals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{figure: {design: [residuals]}}."""
-    out: dict = {f: {} for f in FIGURES}
+    out: dict[str, Any] = {f: {} for f in FIGURES}
     for r in rows:
         for f in FIGURES:
             e = residual(r, f)
@@ -61,11 +64,11 @@ def residuals(rows: list[dict]) -> dict:
     return out
 
 
-def _band(xs: list[float]) -> dict:
+def _band(xs: list[float]) -> dict[str, Any]:
     return {"low": round(quantile(xs, LOW), 4), "high": round(quantile(xs, HIGH), 4), "n": len(xs)}
 
 
-def intervals(rows: list[dict]) -> dict:
+def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{figure: {"pooled": band, "spread": band, "designs": {design: {"median", "n"}}}}: a band {"low", "high", "n"}
     of residuals. A design's interval is its own median residual (its bias) plus the spread: the quantiles of every
     design's residuals about its own design's median (how far a cell strays from its design's bias, pooled: a
@@ -82,7 +85,7 @@ def intervals(rows: list[dict]) -> dict:
     return out
 
 
-def band_for(bands: dict | None, design: str, fig: str) -> tuple[dict, str] | None:
+def band_for(bands: dict[str, Any] | None, design: str, fig: str) -> tuple[dict[str, Any], str] | None:
     """The residual band of FIG for DESIGN ("its own": its bias and the spread; "every design's": the pooled
     residuals), None where there is none."""
     f = (bands or {}).get(fig)
@@ -95,14 +98,14 @@ def band_for(bands: dict | None, design: str, fig: str) -> tuple[dict, str] | No
     return f["pooled"], "every design's"
 
 
-def interval(predicted: float | None, band: dict | None) -> tuple[float, float] | None:
+def interval(predicted: float | None, band: dict[str, Any] | None) -> tuple[float, float] | None:
     """The measured figure's interval around PREDICTED from a residual BAND."""
     if predicted is None or not band or 1 + band["high"] <= 0 or 1 + band["low"] <= 0:
         return None
     return predicted / (1 + band["high"]), predicted / (1 + band["low"])
 
 
-def score(rows: list[dict]) -> dict:
+def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{figure: {"within", "of", "tolerance", "medianError"}}: cells within the figure's tolerance."""
     out = {}
     for f in FIGURES:
@@ -113,7 +116,7 @@ def score(rows: list[dict]) -> dict:
     return out
 
 
-def coverage(rows: list[dict], bands: dict | None, leave_one_out: bool = False) -> dict:
+def coverage(rows: list[dict[str, Any]], bands: dict[str, Any] | None, leave_one_out: bool = False) -> dict[str, Any]:
     """{figure: {"covered", "of", "medianWidth"}}: how many ROWS' measured figure lies in the interval around their
     prediction (from BANDS; LEAVE_ONE_OUT: from the other rows' residuals, for rows BANDS were drawn from), and the
     median width of those intervals as a share of the prediction."""
@@ -135,7 +138,7 @@ def coverage(rows: list[dict], bands: dict | None, leave_one_out: bool = False) 
     return out
 
 
-def held_out(rows: list[dict], folders: list[str], checked_at: str) -> dict:
+def held_out(rows: list[dict[str, Any]], folders: list[str], checked_at: str) -> dict[str, Any]:
     """What a set keeps of its check on FOLDERS (runs it was not fitted on): the score, the residual bands its
     intervals come from, and their leave-one-cell-out coverage."""
     return {"folders": folders, "checkedAt": checked_at, "cells": len(rows), "score": score(rows),
@@ -146,7 +149,7 @@ def _pct(x: float) -> str:
     return f"{x * 100:.0f} %"
 
 
-def sentence(pset: dict, borrowed: dict | None = None) -> str:
+def sentence(pset: ParameterSet, borrowed: dict[str, Any] | None = None) -> str:
     """The answer's closing sentence on accuracy, from the set in use: its score on the runs it was not fitted on
     and its intervals' coverage there; without such a check, said so (and whose intervals are shown instead)."""
     h = pset.get("heldOut")

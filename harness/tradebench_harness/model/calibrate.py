@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TextIO
 
+from .. import record
+from ..record import ParameterSet
 from . import accuracy, check, fit, params
 from .designs import all_designs, key_of
 
@@ -87,11 +89,11 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
                             a.jit_warmup_max, a.out)
 
 
-def held_out(run: dict, o: CalibrateOptions) -> bool:
+def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:
     return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
 
 
-def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) -> int:
+def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out: TextIO | None = None) -> int:
     """The parameter set of the calibration's results DOC (in FOLDER), scored on its held-out cells, written."""
     out = out or sys.stdout
     designs = all_designs(root)
@@ -100,7 +102,7 @@ def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) ->
     name = Path(folder).name
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / name).mkdir()
-        (Path(tmp) / name / "results.json").write_text(json.dumps(fitted))
+        record.write_results(Path(tmp) / name, record.results(fitted))
         try:
             (s,) = fit.fit([Path(tmp) / name], designs)
         except ValueError as e:
@@ -138,7 +140,7 @@ def write(root: Path, folder: Path, doc: dict, o: CalibrateOptions, out=None) ->
     return 0 if sat else 1
 
 
-def score_on(s: dict, rows: list[dict], what: str, committed: list[dict]) -> None:
+def score_on(s: ParameterSet, rows: list[dict[str, Any]], what: str, committed: list[ParameterSet]) -> None:
     """The set's heldOut: its score on ROWS (cells it was not fitted on); its intervals, a few cells being too few
     for quantiles of their own, are the committed held-out check's, and their coverage here is counted."""
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -151,28 +153,30 @@ def score_on(s: dict, rows: list[dict], what: str, committed: list[dict]) -> Non
                                       f"{', '.join(donor['heldOut']['folders'])}") if donor else "these cells"}
 
 
-def fill_from_committed(s: dict, committed: list[dict]) -> None:
+def fill_from_committed(s: ParameterSet, committed: list[ParameterSet]) -> None:
     """What the calibration did not measure, from the committed sets: a design it did not run (CPU scaled by the
     machines' ratio over the designs both measured: fit.fill_from_other_machines), and the figures only other
     commands measure (a design's own time per insert at its bound; the fsync; ρ). Each said in its `from`."""
     others = copy.deepcopy(committed)
     for o in others:
         o.pop("calibration", None)
-    fit.fill_from_other_machines([s, *others])
+    fit.fill_from_other_machines([record.plain(s), *(record.plain(o) for o in others)])
     newest = max(committed, key=params.newest_source)
     for k, modes in s["designs"].items():
         for persist, e in modes.items():
             if e.get("insertOverheadMs") is None:
-                theirs = ((newest["designs"].get(k) or {}).get(persist) or {}).get("insertOverheadMs")
+                entry = newest["designs"].get(k, {}).get(persist)
+                theirs = entry.get("insertOverheadMs") if entry else None
                 if theirs is not None:
                     e["insertOverheadMs"] = theirs
                     e["from"]["insertOverheadMs"] = (f"not measured by calibrate (no cell at its bound): "
                                                      f"{newest['machine'].get('cpuModel')}'s")
-    if s.get("fsyncMs") is None and newest.get("fsyncMs"):
-        s["fsyncMs"] = {**newest["fsyncMs"], "from": f"not measured by calibrate: {newest['machine'].get('cpuModel')}'s "
-                                                      f"({newest['fsyncMs']['from']})"}
+    fsync = newest.get("fsyncMs")
+    if s.get("fsyncMs") is None and fsync:
+        s["fsyncMs"] = {**fsync, "from": f"not measured by calibrate: {newest['machine'].get('cpuModel')}'s "
+                                         f"({fsync['from']})"}
 
 
-def designs_run(doc: dict, root: Path) -> list[str]:
+def designs_run(doc: dict[str, Any], root: Path) -> list[str]:
     ds = all_designs(root)
-    return sorted({key_of(r, ds) for r in doc.get("runs", [])} - {None})
+    return sorted(k for k in {key_of(r, ds) for r in doc.get("runs", [])} if k is not None)

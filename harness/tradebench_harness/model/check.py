@@ -9,11 +9,13 @@ durable database sets it per cell), else, in a folder made before runs carried i
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from ..record import Parameters, ParameterSet
 from . import params
 from .designs import Design, all_designs, key_of
 from .plan import predict_design
-from .predict import latency_at
+from .predict import Database, latency_at
 
 #: a prediction within this share of the measurement counts as right
 WITHIN = 0.15
@@ -21,13 +23,13 @@ WITHIN = 0.15
 INBOX_LIMIT = 10_000
 
 
-def _err(pred, meas):
+def _err(pred: float | None, meas: float | None) -> float | None:
     if pred is None or not meas:
         return None
     return pred / meas - 1.0
 
 
-def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
+def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> list[dict[str, Any]]:
     """One row per open-loop run of DOC: measured and predicted sales/min, variant CPU % and RSS, and the errors."""
     by_key = {d.key: d for d in designs}
     env = doc.get("environment") or {}
@@ -72,14 +74,14 @@ def against(doc: dict, pset: dict, designs: list[Design]) -> list[dict]:
         fig = params.figures(pset, key, persist)
         lat = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
         for name, i in (("p50", 0), ("p99", 1)):
-            pred = None if lat is None else round(lat[i], 3)
+            pred = None if lat is None else round(float(lat[i]), 3)
             row[f"{name}Ms"], row[f"predicted{name.upper()}Ms"] = r.get(f"{name}Ms"), pred
             row[f"{name}Error"] = _err(pred, r.get(f"{name}Ms"))
         out.append(row)
     return out
 
 
-def waiting_share(d: Design, overrides: dict, rate: float, stored: float, options: dict | None) -> float:
+def waiting_share(d: Design, overrides: dict[str, Any], rate: float, stored: float, options: dict[str, Any] | None) -> float:
     """Of the orders a map's cell answers but does not store, the share its inboxes still accept in its window.
 
     Every cell starts drained: the inboxes (ENGINES × INBOX_LIMIT orders) fill at the orders it does not store
@@ -94,16 +96,16 @@ def waiting_share(d: Design, overrides: dict, rate: float, stored: float, option
     return min(1.0, max(0.0, (full_at - settle) / window))
 
 
-def _cores(run: dict, env: dict) -> float | None:
+def _cores(run: dict[str, Any], env: dict[str, Any]) -> float | None:
     v = run["dbCpuCores"] if "dbCpuCores" in run else env.get("databaseCpuCores")
     return float(v) if v else None
 
 
-def _durable(run: dict, env: dict) -> bool:
+def _durable(run: dict[str, Any], env: dict[str, Any]) -> bool:
     return bool(run["dbDurable"] if "dbDurable" in run else env.get("databaseDurable"))
 
 
-def _busy(pset: dict, persist: str, db_cores):
+def _busy(pset: ParameterSet, persist: str, db_cores: float | None) -> Database | None:
     if not db_cores:
         return None
     try:
@@ -112,26 +114,26 @@ def _busy(pset: dict, persist: str, db_cores):
         return None
 
 
-def summary(rows: list[dict]) -> dict:
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """How many cells the model has within WITHIN, per figure."""
-    out = {"cells": len(rows)}
+    out: dict[str, Any] = {"cells": len(rows)}
     for fig in ("sales", "cpu", "rss"):
         errs = [r[f"{fig}Error"] for r in rows if r.get(f"{fig}Error") is not None]
         out[fig] = {"within": sum(abs(e) <= WITHIN for e in errs), "of": len(errs)}
     return out
 
 
-def _pct(e):
+def _pct(e: float | None) -> str:
     return "" if e is None else f"{e * 100:+.0f} %"
 
 
-def _database(r: dict) -> str:
+def _database(r: dict[str, Any]) -> str:
     """A row's database beyond its latency: "0.25 cores", "synced", both, or "" (free, not synced)."""
     parts = ([f"{r['dbCpuCores']:g} cores"] if r.get("dbCpuCores") else []) + (["synced"] if r.get("dbDurable") else [])
     return ", ".join(parts)
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table, prediction beside measurement, a miss marked ✗; the database's column where
     a row's database was busy or durable."""
     db_col = any(_database(r) for r in rows)
@@ -140,10 +142,10 @@ def table(rows: list[dict]) -> str:
              "| --- | ---: | " + ("--- | " if db_col else "") + "---: | ---: | ---: | ---: | ---: | --- | ---: | ---: "
              "| ---: | ---: | ---: | ---: |"]
 
-    def mark(e):
+    def mark(e: float | None) -> str:
         return _pct(e) + (" ✗" if e is not None and abs(e) > WITHIN else "")
 
-    def order(r):
+    def order(r: dict[str, Any]) -> tuple[Any, ...]:
         return r["design"], r["latencyMs"], -(r.get("dbCpuCores") or float("inf")), bool(r.get("dbDurable")), r["rate"]
 
     for r in sorted(rows, key=order):
@@ -157,17 +159,16 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def held_against(doc: dict, root: Path, param_doc: dict | None = None) -> dict | None:
+def held_against(doc: dict[str, Any], root: Path, param_doc: Parameters | None = None) -> dict[str, Any] | None:
     """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
     file): {"parameters", "otherMachine", "inSample", "rows", "summary"}. With no set for its machine, the newest
     set of another machine, said so (sales, bound by what is offered or kept in flight, hardly depend on it; CPU
     does). inSample: DOC is one of the runs the set was fitted from, so the check is no check."""
     env = doc.get("environment") or {}
     pdoc = param_doc or params.load(params.COMMITTED)
-    pset = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
-    other = pset is None
-    if other:
-        pset = max(pdoc["sets"], key=params.newest_source)
+    found = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    other = found is None
+    pset = found if found is not None else max(pdoc["sets"], key=params.newest_source)
     rows = against(doc, pset, all_designs(root))
     return {"parameters": ("another machine's: " if other else "") + params.describe(pset), "otherMachine": other,
             "inSample": doc.get("runId") in params.fitted_from(pset),

@@ -19,14 +19,17 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TextIO
 
+from ..record import Parameters, ParameterSet
 from . import accuracy, check, fit, fsync, params
 from .designs import all_designs
 from .plan import Plan, cheapest, plan, saturation
-from .predict import round_trip_ms
+from .predict import Database, round_trip_ms
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 #: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
@@ -56,14 +59,14 @@ def _number(text: str, what: str, least: float, strict: bool) -> float:
     return v
 
 
-def positive(what: str):
+def positive(what: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         return _number(text, what, 0.0, strict=True)
     parse.__name__ = what      # argparse names the type in its message
     return parse
 
 
-def not_negative(what: str):
+def not_negative(what: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         return _number(text, what, 0.0, strict=False)
     parse.__name__ = what
@@ -190,7 +193,7 @@ def _this_machine() -> tuple[str | None, int]:
     return cpu_model(), os.cpu_count() or 1
 
 
-def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
+def choose_set(root: Path, given: str | None) -> tuple[ParameterSet, str]:
     """The parameter set to use and a sentence saying which: --params, this machine's own (calibrate: identified by
     its measured figures; or a fit of this kind of machine), the committed set of this kind of machine, or (saying
     so) the committed set of another machine."""
@@ -221,7 +224,7 @@ def choose_set(root: Path, given: str | None) -> tuple[dict, str]:
                f"with ./tradebench calibrate")
 
 
-def borrowed_intervals(pset: dict) -> dict | None:
+def borrowed_intervals(pset: ParameterSet) -> dict[str, Any] | None:
     """Where PSET was never held against runs it was not fitted on: the committed set that was (its residual
     bands stand in for the intervals, said so), else None."""
     if pset.get("heldOut"):
@@ -233,14 +236,14 @@ def borrowed_intervals(pset: dict) -> dict | None:
     return {"machine": f"{s['machine'].get('cpuModel')}, {s['machine'].get('cores')} cores", "heldOut": s["heldOut"]}
 
 
-def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
+def newer_runs(root: Path, pset: ParameterSet, most: int = 6) -> list[str]:
     """The results/ folders of this machine started after the newest run PSET was fitted from (newest first)."""
     cpu, cores = _this_machine()
     if not params.same_machine(pset.get("machine", {}), cpu, cores):
         since = ""
     else:
         since = params.newest_source(pset)
-    out = []
+    out: list[str] = []
     folder = root / "results"
     if not folder.is_dir():
         return out
@@ -261,11 +264,12 @@ def newer_runs(root: Path, pset: dict, most: int = 6) -> list[str]:
 
 # --- the answer ---------------------------------------------------------------------------------------------------
 
-def _fmt(x, nd=0):
+def _fmt(x: float | None, nd: int = 0) -> str:
     return "" if x is None else f"{x:,.{nd}f}"
 
 
-def _with(x, bands: dict | None, design: str, fig: str, nd=0, scale=1.0) -> str:
+def _with(x: float | None, bands: dict[str, Any] | None, design: str, fig: str, nd: int = 0,
+          scale: float = 1.0) -> str:
     """X with its 95 % interval from the residual BANDS: "43,026 (39,100–47,200)"; "?" where X is unknown."""
     if x is None:
         return "?"
@@ -277,7 +281,7 @@ def _with(x, bands: dict | None, design: str, fig: str, nd=0, scale=1.0) -> str:
     return f"{shown} ({_fmt(iv[0] / scale, nd)}–{_fmt(iv[1] / scale, nd)})"
 
 
-def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]:
+def extrapolated(pset: ParameterSet, q: Question, rtt: float, cores: float) -> list[str]:
     """What of the question lies outside what the set measured: its rate, round trip, CPU count, layout or
     persist mode, each said with the measured range."""
     m = pset.get("measured")
@@ -288,7 +292,7 @@ def extrapolated(pset: dict, q: Question, rtt: float, cores: float) -> list[str]
     return out + _setup_outside(m, q, cores)
 
 
-def _rate_outside(m: dict, rate: float | None) -> str | None:
+def _rate_outside(m: dict[str, Any], rate: float | None) -> str | None:
     """RATE beyond the measured open-loop rates (a closed loop asks no rate)."""
     if rate is None:
         return None
@@ -302,7 +306,7 @@ def _rate_outside(m: dict, rate: float | None) -> str | None:
     return None
 
 
-def _round_trip_outside(m: dict, rtt: float) -> str | None:
+def _round_trip_outside(m: dict[str, Any], rtt: float) -> str | None:
     rt = m.get("roundTripMs")
     if rt and rtt > rt[1] * 1.0001:
         return f"round trip {rtt:.2f} ms above the longest measured {rt[1]:g} ms"
@@ -311,7 +315,7 @@ def _round_trip_outside(m: dict, rtt: float) -> str | None:
     return None
 
 
-def _setup_outside(m: dict, q: Question, cores: float) -> list[str]:
+def _setup_outside(m: dict[str, Any], q: Question, cores: float) -> list[str]:
     """The variant's CPU count, layout and persist mode where no saturation run of the set had them."""
     out = []
     counts = m.get("variantCpus") or []
@@ -326,7 +330,7 @@ def _setup_outside(m: dict, q: Question, cores: float) -> list[str]:
     return out
 
 
-def _question(root: Path, q: Question):
+def _question(root: Path, q: Question) -> tuple[ParameterSet, str, Database, float] | None:
     """The parameter set (and which), the database and one INSERT's round trip the question names; None when its
     database cannot be modelled (said on stderr)."""
     pset, which = choose_set(root, q.params)
@@ -338,25 +342,27 @@ def _question(root: Path, q: Question):
     return pset, which, db, round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
 
 
-def answer(q: Question, root: Path, out=None) -> int:
+def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     asked = _question(root, q)
     if asked is None:
         return 2
     pset, which, db, rtt = asked
+    rate = q.rate
+    assert rate is not None            # a question with a rate (answer_saturation answers one without)
     designs = all_designs(root)
     cores = q.cores if q.cores is not None else (os.cpu_count() or 1)
-    plans = [plan(d, q.persist, pset, q.rate, rtt, cores, db) for d in designs]
+    plans = [plan(d, q.persist, pset, rate, rtt, cores, db) for d in designs]
     spo = float(pset["salesPerOrder"]["value"])
     borrowed = borrowed_intervals(pset)
     bands = (pset.get("heldOut") or (borrowed or {}).get("heldOut") or {}).get("intervals")
-    print(f"{q.rate:,.0f} orders/s ({q.rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
+    print(f"{rate:,.0f} orders/s ({rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
           f"a database {q.db_latency:g} ms away{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), "
           f"{q.persist}, {cores:g} CPUs for the variant ({q.layout}).", file=out)
     print(f"Parameters: {which}.", file=out)
     for line in extrapolated(pset, q, rtt, cores):
         print(f"Extrapolated: {line}.", file=out)
-    for line in _db_notes(db, pset, q.persist, q.rate * spo):
+    for line in _db_notes(db, pset, q.persist, rate * spo):
         print(line, file=out)
     newer = newer_runs(root, pset)
     if newer:
@@ -378,18 +384,19 @@ def answer(q: Question, root: Path, out=None) -> int:
     return 0
 
 
-def _print_plan_row(p: Plan, bands: dict | None, out) -> None:
+def _print_plan_row(p: Plan, bands: dict[str, Any] | None, out: TextIO) -> None:
     """P's row: as configured, what carries the load, and the figures where it carries it (as configured where it
     does not), with a row of notes beneath where any figure needs one."""
     base = p.as_configured
     n = f"{base.in_flight} in flight" if base.in_flight else "a multi-row INSERT per cycle"
     conf = f"carries it ({n})" if base.carries else \
         f"stores {_fmt(base.sales_per_minute)} sales/min ({n}; limit: {base.limit})"
-    if p.carries:
-        need = ", ".join(f"{k} ≥ {v}" for k, v in p.needs.items()) or "as configured"
+    if p.carries and p.at_need is not None:
+        need = ", ".join(f"{k} ≥ {v}" for k, v in (p.needs or {}).items()) or "as configured"
+        shown = p.at_need
     else:
         need = f"no: {p.why_not}"
-    shown = p.at_need if p.carries else base
+        shown = base
     key = p.design.key
     lat = p.latency if p.carries else None
     print(f"| {key} | {conf} | {need} | {_with(shown.sales_per_minute, bands, key, 'sales')} | "
@@ -404,16 +411,17 @@ def _print_plan_row(p: Plan, bands: dict | None, out) -> None:
         print(f"|  | ({'; '.join(notes)}) |  |  |  |  |  |  |  |", file=out)
 
 
-def _print_cheapest(plans: list[Plan], out) -> None:
+def _print_cheapest(plans: list[Plan], out: TextIO) -> None:
     """The design the load costs the fewest cores, and those the model cannot tell from it; else why none
     carries the load."""
     best = cheapest(plans)
-    if best:
-        how = ", ".join(f"{k}={v}" for k, v in best.needs.items()) or "as configured"
-        print(f"Cheapest that carries it: {best.design.key} ({how}): {best.at_need.cores:.2f} cores"
-              + (f", {best.at_need.rss_mb:,.0f} MB" if best.at_need.rss_mb is not None else "") + ".", file=out)
-        close = [p.design.key for p in plans if p is not best and p.carries and p.at_need.cores is not None
-                 and p.at_need.cores <= best.at_need.cores * (1 + CLOSE)]
+    if best and best.at_need is not None and best.at_need.cores is not None:   # cheapest(): one with its cores
+        at, least = best.at_need, best.at_need.cores
+        how = ", ".join(f"{k}={v}" for k, v in (best.needs or {}).items()) or "as configured"
+        print(f"Cheapest that carries it: {best.design.key} ({how}): {least:.2f} cores"
+              + (f", {at.rss_mb:,.0f} MB" if at.rss_mb is not None else "") + ".", file=out)
+        close = [p.design.key for p in plans if p is not best and p.carries and p.at_need is not None
+                 and p.at_need.cores is not None and p.at_need.cores <= least * (1 + CLOSE)]
         if close:
             print(f"Within {CLOSE:.0%} of its cores, closer than the model can tell apart below saturation: "
                   f"{', '.join(close)}.", file=out)
@@ -424,7 +432,7 @@ def _print_cheapest(plans: list[Plan], out) -> None:
         print("No design carries this load on these cores.", file=out)
 
 
-def answer_saturation(q: Question, root: Path, out=None) -> int:
+def answer_saturation(q: Question, root: Path, out: TextIO | None = None) -> int:
     """Each design as configured in a closed loop with no pause (a compare's run): what it stores and what limits it."""
     out = out or sys.stdout
     asked = _question(root, q)
@@ -456,7 +464,7 @@ def answer_saturation(q: Question, root: Path, out=None) -> int:
     return 0
 
 
-def _db_kind(db) -> str:
+def _db_kind(db: Database) -> str:
     kinds = []
     if db.cores is not None:
         kinds.append(f"busy (held to {db.cores:g} cores)")
@@ -465,7 +473,7 @@ def _db_kind(db) -> str:
     return (", " + " and ".join(kinds)) if kinds else ""
 
 
-def _db_notes(db, pset: dict, persist: str, offered_sales: float) -> list[str]:
+def _db_notes(db: Database, pset: ParameterSet, persist: str, offered_sales: float) -> list[str]:
     """What the slow database's kind means for the answer below: its capacity, and whether in flight helps."""
     lines = []
     cap = db.capacity()
@@ -478,7 +486,7 @@ def _db_notes(db, pset: dict, persist: str, offered_sales: float) -> list[str]:
                      + " A busy database is not helped by more inserts in flight: they queue in it, and its "
                        "round trip grows to in flight ÷ its capacity.")
     if db.fsync_ms:
-        lines.append(f"Every commit waits for an fsync ({db.fsync_ms:g} ms: {pset['fsyncMs']['from']}); group commit "
+        lines.append(f"Every commit waits for an fsync ({db.fsync_ms:g} ms: {(pset.get('fsyncMs') or {}).get('from')}); group commit "
                      f"lets the commits in flight together share one, so more in flight helps: the settings below "
                      f"are Little's law's with the fsync in the round trip.")
     return lines
@@ -486,7 +494,7 @@ def _db_notes(db, pset: dict, persist: str, offered_sales: float) -> list[str]:
 
 # --- fit, check, probe-fsync ------------------------------------------------------------------------------------
 
-def do_fit(o: FitOptions, root: Path, out=None) -> int:
+def do_fit(o: FitOptions, root: Path, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     folders = [_folder(root, r) for r in o.runs]
     shape = [_folder(root, r) for r in o.shape_from] or None
@@ -510,11 +518,11 @@ def do_fit(o: FitOptions, root: Path, out=None) -> int:
     return 0
 
 
-def score_held_out(doc: dict, folders: list[Path], root: Path) -> None:
+def score_held_out(doc: Parameters, folders: list[Path], root: Path) -> None:
     """Each set of DOC held against the FOLDERS of its machine it was not fitted from (heldOut: score, residual
     bands, coverage). Raises ValueError for a folder a set was fitted from: its check would be in-sample."""
     designs = all_designs(root)
-    by_set: dict[int, tuple[list, list]] = {}
+    by_set: dict[int, tuple[list[Any], list[Any]]] = {}
     for f in folders:
         run, name = fit.read(f)
         env = run.get("environment") or {}
@@ -534,7 +542,7 @@ def score_held_out(doc: dict, folders: list[Path], root: Path) -> None:
             s["heldOut"] = accuracy.held_out(rows, names, now)
 
 
-def do_check(o: CheckOptions, root: Path, out=None) -> int:
+def do_check(o: CheckOptions, root: Path, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     doc, name = fit.read(_folder(root, o.run))
     pset = _set_to_check_against(o, doc, name)
@@ -553,7 +561,7 @@ def do_check(o: CheckOptions, root: Path, out=None) -> int:
     return 0
 
 
-def _set_to_check_against(o: CheckOptions, doc: dict, name: str) -> dict | None:
+def _set_to_check_against(o: CheckOptions, doc: dict[str, Any], name: str) -> ParameterSet | None:
     """The parameter set of the run's machine; None (said on stderr) where there is none, or where the set was
     fitted from the run and --in-sample does not ask for it anyway: such a check says nothing of new runs."""
     env = doc.get("environment") or {}
@@ -573,7 +581,7 @@ def _set_to_check_against(o: CheckOptions, doc: dict, name: str) -> dict | None:
     return pset
 
 
-def _print_score(rows: list[dict], pset: dict, name: str, out) -> None:
+def _print_score(rows: list[dict[str, Any]], pset: ParameterSet, name: str, out: TextIO) -> None:
     """Per figure, the cells within its tolerance and those its interval covered: counted leaving each cell out
     where the intervals were drawn from this very folder, else the check would grade its own residuals."""
     held = pset.get("heldOut") or {}
@@ -595,7 +603,7 @@ def _print_score(rows: list[dict], pset: dict, name: str, out) -> None:
         print("(this set has no intervals: it was never held against runs it was not fitted on)", file=out)
 
 
-def _print_latency(rows: list[dict], out) -> None:
+def _print_latency(rows: list[dict[str, Any]], out: TextIO) -> None:
     """The cells the model predicts a latency for, measured beside predicted."""
     lat = [r for r in rows if r.get("predictedP99Ms") is not None]
     if not lat:
@@ -608,11 +616,11 @@ def _print_latency(rows: list[dict], out) -> None:
               f"{_pct(r['p50Error'])} | {r['p99Ms']} | {r['predictedP99Ms']} | {_pct(r['p99Error'])} |", file=out)
 
 
-def _pct(e):
+def _pct(e: float | None) -> str:
     return "" if e is None else f"{e * 100:+.0f} %"
 
 
-def do_probe_fsync(o: ProbeOptions, root: Path, out=None) -> int:
+def do_probe_fsync(o: ProbeOptions, root: Path, out: TextIO | None = None) -> int:
     """F on the private database (started for it and stopped after, unless it ran before): fsync.measure."""
     from ..run import context
     from ..run import db as dbmod
@@ -629,7 +637,7 @@ def do_probe_fsync(o: ProbeOptions, root: Path, out=None) -> int:
         print(f"tradebench: {e}", file=sys.stderr)
         return 1
     doc = fsync.document(figure, "./tradebench predict probe-fsync")
-    params.save(doc, dest)
+    fsync.write(doc, dest)
     print(f"one commit's round trip {figure['probeMs']:.3f} ms, {figure['durableProbeMs']:.3f} ms when every commit "
           f"is synced: F = {figure['value']:.3f} ms ({doc['machine']['cpuModel']}, {doc['measuredAt']})", file=out)
     print(f"wrote {dest}: ./tradebench predict fit RUN... --fsync {dest} makes it the parameters'", file=out)

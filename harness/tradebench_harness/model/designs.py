@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..run.variants import Variant, discover, evaluate, row_label
 
@@ -19,9 +20,9 @@ from ..run.variants import Variant, discover, evaluate, row_label
 class Design:
     key: str             # "node-engine WORKERS=threads": the variant and its row's settings
     variant: Variant
-    row: dict
+    row: dict[str, Any]
 
-    def settings(self, overrides: dict | None = None) -> dict:
+    def settings(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         """Every setting as the variant would see it with this row and OVERRIDES (strings, like the environment)."""
         env = {**self.row, **{k: str(v) for k, v in (overrides or {}).items()}}
         return self.variant.effective_settings(env)
@@ -30,7 +31,7 @@ class Design:
         expr = (self.variant.in_flight or {}).get(persist)
         return None if expr in (None, "", "none") else expr
 
-    def in_flight(self, persist: str, overrides: dict | None = None) -> int | None:
+    def in_flight(self, persist: str, overrides: dict[str, Any] | None = None) -> int | None:
         """The inserts it keeps in flight in PERSIST mode (None: a multi-row INSERT per cycle, no bound in sales)."""
         expr = self.in_flight_expr(persist)
         if expr is None:
@@ -38,13 +39,13 @@ class Design:
         value = evaluate(expr, self.settings({"PERSIST": persist, **(overrides or {})}))
         return int(value)
 
-    def db_connections(self, overrides: dict | None = None) -> int:
+    def db_connections(self, overrides: dict[str, Any] | None = None) -> int:
         return int(evaluate(self.variant.db_connections, self.settings(overrides)))
 
-    def number(self, name: str, overrides: dict | None = None) -> int | None:
+    def number(self, name: str, overrides: dict[str, Any] | None = None) -> int | None:
         """A numeric setting as the variant sees it (ENGINES, DELAY_MS, ...), None when it is not a number."""
         try:
-            return int(self.settings(overrides).get(name))
+            return int(self.settings(overrides).get(name))  # type: ignore[arg-type]  # None: the TypeError below
         except (TypeError, ValueError):
             return None
 
@@ -67,7 +68,7 @@ def all_designs(root: Path) -> list[Design]:
     return out
 
 
-def key_of(run: dict, designs: list[Design]) -> str | None:
+def key_of(run: dict[str, Any], designs: list[Design]) -> str | None:
     """The design a results.json run measured: its variant, and the row whose settings it ran with.
 
     Runs of compare carry every setting (WORKERS=processes); runs of a sweep or map carry their row's

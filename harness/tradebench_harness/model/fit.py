@@ -36,52 +36,61 @@ the ratio of the two machines over the designs both measured; ρ and memory per 
 """
 from __future__ import annotations
 
-import json
 import statistics
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+from .. import record
+from ..record import Parameters, ParameterSet
 from . import light, params
 from .designs import Design, key_of
 
 PERSISTS = ("per-sale", "batch")
+#: per (design, persist): a design's margin ({"boundFraction", "cells", "from"})
+ByDesign = dict[tuple[str, str], dict[str, Any]]
+#: per (design, persist): β, the cycles' weight a ÷ b, and where they came from
+Shapes = dict[tuple[str, str], tuple[float, float, str]]
+#: per (design, persist): the peak RSS of its light-load runs, their engines, and where from
+LightRss = dict[tuple[str, str], tuple[Any, int, str]]
 
 
-def read(folder: str | Path) -> tuple[dict, str]:
+def read(folder: str | Path) -> tuple[dict[str, Any], str]:
     """A results folder's results.json (or the file itself), and how to name it."""
     p = Path(folder)
-    f = p / "results.json" if p.is_dir() else p
-    doc = json.loads(f.read_text())
+    doc = record.plain(record.load_results(p, raw=False))
     return doc, (p.name if p.is_dir() else p.parent.name)
 
 
-def machine_of(doc: dict) -> tuple[str | None, int | None]:
+def machine_of(doc: dict[str, Any]) -> tuple[str | None, int | None]:
     env = doc.get("environment") or {}
     return env.get("cpuModel"), env.get("cores")
 
 
-def _ok(run: dict) -> bool:
-    return ("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
+def _ok(run: dict[str, Any]) -> bool:
+    return bool("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
             and (run.get("cpu") or {}).get("variant", {}).get("cpuPercent") is not None)
 
 
-def _saturation(run: dict) -> bool:
+def _saturation(run: dict[str, Any]) -> bool:
     return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
 
 
-def _median(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
+def _median(xs: Iterable[Any]) -> Any:
+    """The median of the figures of XS that are there (None: none is)."""
+    got = [x for x in xs if x is not None]
+    return statistics.median(got) if got else None
 
 
-def _r(x, nd=3):
+def _r(x: Any, nd: int = 3) -> Any:
     return None if x is None else round(x, nd)
 
 
 class _Folder:
     """One results.json, its runs keyed by design."""
 
-    def __init__(self, doc: dict, name: str, designs: list[Design]):
+    def __init__(self, doc: dict[str, Any], name: str, designs: list[Design]) -> None:
         self.doc, self.name = doc, name
         self.started = doc.get("startedAt") or ""
         self.rtt0 = ((doc.get("cells") or {}).get("rttMs") or {}).get("0")
@@ -92,19 +101,19 @@ class _Folder:
                 if k:
                     self.runs.append((k, r))
 
-    def source(self) -> dict:
+    def source(self) -> dict[str, Any]:
         env = self.doc.get("environment") or {}
         return {"runId": self.doc.get("runId"), "folder": self.name, "command": self.doc.get("command"),
                 "gitCommit": (env.get("gitCommit") or "")[:7], "startedAt": self.started}
 
-    def cpus(self, run: dict) -> int:
+    def cpus(self, run: dict[str, Any]) -> int:
         """The CPUs RUN's variant was pinned to; a run that does not say shared all the machine's."""
         return int(run.get("variantCpus") or (self.doc.get("environment") or {}).get("cores") or 1)
 
-    def saturation_runs(self, key: str, persist: str) -> list[dict]:
+    def saturation_runs(self, key: str, persist: str) -> list[dict[str, Any]]:
         return [r for k, r in self.runs if k == key and r.get("persist") == persist and _saturation(r)]
 
-    def saturation(self, key: str, persist: str) -> dict[int, dict]:
+    def saturation(self, key: str, persist: str) -> dict[int, dict[str, Any]]:
         """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST, on the
         folder's reference CPUs (the machine's, shared; else the most a run of it had: sweep --cores)."""
         rs = self.saturation_runs(key, persist)
@@ -113,7 +122,7 @@ class _Folder:
         if not ref and rs:
             most = max(self.cpus(r) for r in rs)
             ref = [r for r in rs if self.cpus(r) == most]
-        by: dict[int, list] = {}
+        by: dict[int, list[Any]] = {}
         for r in ref:
             by.setdefault(int(r.get("engines") or 0), []).append(r)
         out = {}
@@ -126,16 +135,16 @@ class _Folder:
         return out
 
 
-def layout_of(run: dict) -> str:
+def layout_of(run: dict[str, Any]) -> str:
     """How RUN's CPUs were laid out: "isolated" (the variant, the database and the load client each on CPUs of its
     own) or "shared" (all on all the machine's CPUs: every run that does not say)."""
     return ((run.get("layout") or {}).get("kind")) or "shared"
 
 
-def saturation_by_cpus(f: _Folder, key: str, persist: str, engines: int, ratio: float = 1.0) -> list[dict]:
+def saturation_by_cpus(f: _Folder, key: str, persist: str, engines: int, ratio: float = 1.0) -> list[dict[str, Any]]:
     """What KEY's saturation runs in F at ENGINES stored per count of CPUs the variant had and layout (sweep
     --cores; a run that does not say: the machine's CPUs, shared), × RATIO where F's hour is scaled to another's."""
-    by: dict[tuple, list] = {}
+    by: dict[tuple[Any, ...], list[Any]] = {}
     for r in f.saturation_runs(key, persist):
         if int(r.get("engines") or 0) == engines:
             by.setdefault((f.cpus(r), layout_of(r)), []).append(r)
@@ -178,11 +187,11 @@ def margin_of(cells: list[tuple[float, float]]) -> float | None:
     return None if ok is None else min(1.0, ok)
 
 
-def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> dict:
+def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per_order: float | None) -> ByDesign:
     """Per (design, persist): {"boundFraction", "cells", "from"}: the share of Little's law's bound a setting may
     ask and still store STORED_SHARE of the load, from the design's open-loop cells on the machine (else those of
     the shape's folders, a ratio that moves between machines as ρ does; else the median of the designs')."""
-    out: dict = {}
+    out: ByDesign = {}
     for persist in PERSISTS:
         for k in keys:
             for folders, where in ((own, "this machine's"), (shape, "the shape's")):
@@ -204,12 +213,12 @@ def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per
     return out
 
 
-def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict | None:
+def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, Any] | None:
     """KEY's measured p50 and p99 (ms) per offered rate, from its open-loop cells that stored their load (the
     median over their round trips), in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
     "from"}."""
     for f in folders:                                   # newest first
-        by: dict[int, list] = {}
+        by: dict[int, list[Any]] = {}
         for k, r in f.runs:
             if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
                     and r.get("p50Ms") is not None and r.get("p99Ms") is not None):
@@ -222,7 +231,7 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict | None
     return None
 
 
-def domain(own: list[_Folder], shape: list[_Folder]) -> dict:
+def domain(own: list[_Folder], shape: list[_Folder]) -> dict[str, Any]:
     """What a set's runs measured, for the answer to say where it extrapolates: the open-loop rates, the round trips,
     the variant's CPU counts and layouts, the persist modes with saturation runs."""
     rates = sorted({r["rate"] for f in own for _, r in f.runs if r.get("rate")})
@@ -240,7 +249,7 @@ def domain(own: list[_Folder], shape: list[_Folder]) -> dict:
             "persist": sorted({r.get("persist") for _, r in sat if r.get("persist")})}
 
 
-def add_measured(s: dict, own: list[_Folder], shape: list[_Folder], keys: list[str]) -> None:
+def add_measured(s: dict[str, Any], own: list[_Folder], shape: list[_Folder], keys: list[str]) -> None:
     """A set's domain, and per design the margin its named settings keep and its latency curve."""
     own = sorted(own, key=lambda f: f.started, reverse=True)
     s["measured"] = domain(own, shape)
@@ -261,12 +270,12 @@ def _ratio(newer: dict[str, float], older: dict[str, float]) -> tuple[float | No
     return r, both
 
 
-def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, light_rss: dict) -> dict:
+def fit_machine(folders: list[_Folder], designs: list[Design], shapes: Shapes, light_rss: LightRss) -> dict[str, Any]:
     """One parameter set from the folders of one machine."""
     folders = sorted(folders, key=lambda f: f.started, reverse=True)      # newest first
     env = folders[0].doc.get("environment") or {}
     keys = [d.key for d in designs]
-    out: dict = {"machine": {"cpuModel": env.get("cpuModel"), "cores": env.get("cores"),
+    out: dict[str, Any] = {"machine": {"cpuModel": env.get("cpuModel"), "cores": env.get("cores"),
                              "memoryGb": env.get("memoryGb")},
                  "fittedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  "sources": [f.source() for f in folders]}
@@ -275,7 +284,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
                       if rtt_folder else {"value": None, "from": "no probe in these folders"})
     out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
-    figs: dict = {k: {} for k in keys}
+    figs: dict[str, Any] = {k: {} for k in keys}
     for persist in PERSISTS:
         for k, c in _saturation_per_design(folders, designs, persist).items():
             figs[k][persist] = _design_figures(folders, k, persist, c, shapes, light_rss)
@@ -285,7 +294,7 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: dict, lig
     return out
 
 
-def _sales_per_order(folders: list[_Folder]) -> dict:
+def _sales_per_order(folders: list[_Folder]) -> dict[str, Any]:
     """The load's matching rate, from the runs that stored what they accepted: a run that refused, erred, drifted
     or neared its bound stored less than its orders matched."""
     spo, spo_from = [], set()
@@ -299,7 +308,7 @@ def _sales_per_order(folders: list[_Folder]) -> dict:
     return {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
 
 
-def _saturation_points(f: _Folder, designs: list[Design], persist: str) -> dict[str, dict]:
+def _saturation_points(f: _Folder, designs: list[Design], persist: str) -> dict[str, dict[str, Any]]:
     """Per design F ran to saturation in PERSIST: CPU µs per order at its default engines (else the fewest), the
     engines and the point measured."""
     got = {}
@@ -311,11 +320,11 @@ def _saturation_points(f: _Folder, designs: list[Design], persist: str) -> dict[
     return got
 
 
-def _saturation_per_design(folders: list[_Folder], designs: list[Design], persist: str) -> dict[str, dict]:
+def _saturation_per_design(folders: list[_Folder], designs: list[Design], persist: str) -> dict[str, dict[str, Any]]:
     """Per design, the saturation point its figures come from: the newest folder with saturation runs; a design
     only an older folder has, scaled by that folder's ratio to the newest (a machine is not equally fast every
     hour)."""
-    chosen: dict[str, dict] = {}
+    chosen: dict[str, dict[str, Any]] = {}
     newest = None
     for f in folders:
         got = _saturation_points(f, designs, persist)
@@ -343,7 +352,7 @@ def _saturation_per_design(folders: list[_Folder], designs: list[Design], persis
     return chosen
 
 
-def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict, shapes: dict, light_rss: dict) -> dict:
+def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict[str, Any], shapes: Shapes, light_rss: LightRss) -> dict[str, Any]:
     """K's figures in PERSIST from its saturation point C: the shape below saturation, ρ and memory, each with
     where it came from (the own time per insert and the light-load terms come after)."""
     e, p = c["engines"], c["point"]
@@ -372,7 +381,7 @@ def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict, shape
                  "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
 
 
-def _at_its_bound(r: dict, designs: list[Design], k: str) -> bool:
+def _at_its_bound(r: dict[str, Any], designs: list[Design], k: str) -> bool:
     """A per-sale cell that Little's law holds to its in-flight bound (0.75–1.25 of it, at least 1 ms added, a
     closed loop or refusing): there the round trip and the design's own time per insert set its sales."""
     bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
@@ -381,10 +390,10 @@ def _at_its_bound(r: dict, designs: list[Design], k: str) -> bool:
                 and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k))
 
 
-def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict) -> None:
+def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict[str, Any]) -> None:
     """Each design's own time per insert, beyond the probe's round trip, from its cells at its bound; a design
     without such a cell takes the median of those with one."""
-    overhead: dict[str, list] = {}
+    overhead: dict[str, list[Any]] = {}
     for f in folders:
         for k, r in f.runs:
             if _at_its_bound(r, designs, k):
@@ -404,7 +413,7 @@ def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict)
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
 
 
-def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
+def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict[str, Any]]:
     """KEY's closed-loop runs in PERSIST that refused 90 % of their load or more (a sweep behind a slow database:
     nearly every order a 503), in the newest folder of the machine with some."""
     for f in folders:
@@ -414,13 +423,13 @@ def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict]:
     return []
 
 
-def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float | None, variants: dict) -> None:
+def _own_light_cost(folders: list[_Folder], figs: dict[str, Any], sales_per_order: float | None, variants: dict[str, Any]) -> None:
     """Where the machine ran a design in an open loop at light loads (a map, `sweep --rates`), its cost below
     saturation from those runs (light.py), the newest folder with enough cells; the saturation-shaped form
     stays for the others. ρ (a 503) and ρ_w (an order waiting in an inbox) a design has no cell for are the
     median of its variant's other rows with one (the same code answers the 503: java-akka on Pekko takes java-akka's
     on Akka), else of all the machine's designs with one."""
-    costs: dict = {}
+    costs: dict[tuple[str, str], dict[str, Any]] = {}
     for k, modes in figs.items():
         for persist, entry in modes.items():
             got = _light_cost_of_newest(folders, k, persist, entry, sales_per_order)
@@ -431,8 +440,8 @@ def _own_light_cost(folders: list[_Folder], figs: dict, sales_per_order: float |
     _costs_without_cells(figs, costs, variants)
 
 
-def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: dict,
-                          sales_per_order: float | None) -> dict | None:
+def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: dict[str, Any],
+                          sales_per_order: float | None) -> dict[str, Any] | None:
     """K's light-load terms in PERSIST from the newest folder with enough open-loop cells, set in ENTRY (with ρ and
     ρ_w where that folder measured them); None where no folder has enough."""
     refusing = refusing_runs(folders, k, persist)
@@ -458,7 +467,7 @@ def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: d
     return None
 
 
-def _costs_without_cells(figs: dict, costs: dict, variants: dict) -> None:
+def _costs_without_cells(figs: dict[str, Any], costs: dict[tuple[str, str], dict[str, Any]], variants: dict[str, Any]) -> None:
     """ρ and ρ_w of the designs COSTS has none for: the median of the variant's other rows with one (the same code
     answers the 503), else of all the machine's designs with one."""
     for (persist, name), by in costs.items():
@@ -470,19 +479,20 @@ def _costs_without_cells(figs: dict, costs: dict, variants: dict) -> None:
             if known:
                 figs[k][persist][name] = _r(_median(known))
                 figs[k][persist]["from"][name] = (f"no cell of its own: the median of the {len(known)} "
-                                                  f"{'other rows of ' + variants.get(k) if mine else 'designs'} "
+                                                  f"{f'other rows of {variants.get(k)}' if mine else 'designs'} "
                                                   f"of the machine with one")
 
 
-def _db_cpu_of(run: dict) -> float | None:
+def _db_cpu_of(run: dict[str, Any]) -> float | None:
     """The database's CPU µs per sale stored in a run's window (a compare records it; a sweep's CPU samples say it)."""
     if run.get("dbCpuUsPerSale") is not None:
-        return run["dbCpuUsPerSale"]
+        us: float | None = run["dbCpuUsPerSale"]
+        return us
     pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
     return pct * 1e4 / run["salesPerSecond"] if pct is not None and run.get("salesPerSecond") else None
 
 
-def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict:
+def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict[str, Any]:
     """The database's CPU µs per sale in PERSIST: the newest folder's saturation runs, per design at its default
     engines (else the fewest), the median over the designs. The newest, as for the designs' own CPU: the
     database shares the machine, and its cost per sale moves with the machine's speed that hour."""
@@ -512,7 +522,7 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
             "from": f"no saturation run in {persist} with the database's CPU"}
 
 
-def _fsync_for(machine: dict, probes: list[dict]) -> dict | None:
+def _fsync_for(machine: dict[str, Any], probes: list[dict[str, Any]]) -> dict[str, Any] | None:
     """F of the newest probe on MACHINE (its CPU model and cores), as a parameter with where it came from."""
     mine = [p for p in probes if params.same_machine(machine, (p.get("machine") or {}).get("cpuModel"),
                                                      (p.get("machine") or {}).get("cores"))]
@@ -531,16 +541,16 @@ def _fsync_for(machine: dict, probes: list[dict]) -> dict | None:
                        if len(mine) > 1 else "")}
 
 
-def _pairs(f: _Folder, key: str, persist: str) -> dict:
+def _pairs(f: _Folder, key: str, persist: str) -> dict[Any, dict[int, list[dict[str, Any]]]]:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
-    by: dict = {}
+    by: dict[Any, dict[int, list[dict[str, Any]]]] = {}
     for k, r in f.runs:
         if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
             by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
-def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
+def _rss_per_engine(folders: list[_Folder], key: str, persist: str) -> tuple[float, str]:
     """RSS per engine: the newest folder with runs at two engine counts, the slope at each latency, the median."""
     for f in folders:
         slopes = []
@@ -555,7 +565,7 @@ def _rss_per_engine(folders, key, persist) -> tuple[float, str]:
     return 0.0, "one engine count measured: 0"
 
 
-def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
+def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple[Any, ...]]:
     """Open-loop runs of KEY that stored what they were offered: (orders/s, engine cycles/s, CPU µs/s)."""
     out = []
     for f in folders:
@@ -566,7 +576,7 @@ def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple]:
     return out
 
 
-def _weights_at(points: list[tuple], beta: float) -> tuple[float, float]:
+def _weights_at(points: list[tuple[Any, ...]], beta: float) -> tuple[float, float]:
     """At a given β: the least relative squared error of CPU µs/s = a × cycles/s + b × R^(1−β), and a ÷ b."""
     rows = [(cyc / y, r ** (1 - beta) / y) for r, cyc, y in points]    # relative: each point weighs alike
     saa = sum(x * x for x, _ in rows)
@@ -580,7 +590,7 @@ def _weights_at(points: list[tuple], beta: float) -> tuple[float, float]:
     return sum((a * x + b * z - 1) ** 2 for x, z in rows), a / b
 
 
-def fit_shape(points: dict[str, list[tuple]]) -> tuple[float, dict[str, float]] | None:
+def fit_shape(points: dict[str, list[tuple[Any, ...]]]) -> tuple[float, dict[str, float]] | None:
     """One β for every design, and each design's a ÷ b, from its open-loop runs (orders/s, cycles/s, CPU µs/s).
 
     A map has three or four cells per design that stored their load, too few to tell β from the cycles'
@@ -598,9 +608,9 @@ def fit_shape(points: dict[str, list[tuple]]) -> tuple[float, dict[str, float]] 
     return beta, {k: _weights_at(p, beta)[1] for k, p in usable.items()}
 
 
-def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
+def shapes_of(folders: list[_Folder], keys: list[str]) -> Shapes:
     """Per (design, persist): (β, a ÷ b, where from), from the open-loop runs of FOLDERS (any machine)."""
-    out = {}
+    out: Shapes = {}
     for persist in PERSISTS:
         points = {k: shape_points(folders, k, persist) for k in keys}
         got = fit_shape(points)
@@ -614,12 +624,12 @@ def shapes_of(folders: list[_Folder], keys: list[str]) -> dict:
     return out
 
 
-def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
+def light_rss_of(folders: list[_Folder], keys: list[str]) -> LightRss:
     """Per (design, persist): the median peak RSS of its open-loop runs below saturation, their engines, whence.
 
     Below saturation a JVM keeps a small heap; at saturation its collector grows the heap towards its limit
     (a quarter of the memory by default), so the saturation peak says little about a light load."""
-    out = {}
+    out: LightRss = {}
     for k in keys:
         for persist in PERSISTS:
             rs = [(r, f.name) for f in folders for kk, r in f.runs
@@ -633,7 +643,7 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> dict:
     return out
 
 
-def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]:
+def _shape_for(shapes: Shapes, key: str, persist: str) -> tuple[float, float, str]:
     if (key, persist) in shapes:
         return shapes[(key, persist)]
     same = [v for (k, p), v in shapes.items() if p == persist] or list(shapes.values())
@@ -644,7 +654,8 @@ def _shape_for(shapes: dict, key: str, persist: str) -> tuple[float, float, str]
                           f"designs with some")
 
 
-def _refused_cost(folders, key, persist, order_us, sat_orders, beta) -> tuple[float, str]:
+def _refused_cost(folders: list[_Folder], key: str, persist: str, order_us: float, sat_orders: float,
+                  beta: float) -> tuple[float, str]:
     """ρ: an answered order's CPU beside a stored one's at the same rate, from closed-loop cells refusing 90 % or more."""
     ratios, names = [], set()
     for f in folders:
@@ -667,7 +678,7 @@ def _default_engines(designs: list[Design], key: str) -> int:
     return d.number("ENGINES") or 0
 
 
-def fill_from_other_machines(sets: list[dict]) -> None:
+def fill_from_other_machines(sets: list[dict[str, Any]]) -> None:
     """A design or figure one machine lacks, from another machine: CPU scaled by the machines' ratio."""
     for s in sets:
         for other in sets:
@@ -679,7 +690,7 @@ def fill_from_other_machines(sets: list[dict]) -> None:
         _machine_figures_from(s, sets)
 
 
-def _designs_from(s: dict, other: dict, persist: str) -> None:
+def _designs_from(s: dict[str, Any], other: dict[str, Any], persist: str) -> None:
     """The designs in PERSIST that OTHER measured and S did not, their CPU scaled by the machines' ratio over the
     designs both measured (none without such a ratio)."""
     mine = {k: v[persist]["cpuUsPerOrder"] for k, v in s["designs"].items()
@@ -694,7 +705,7 @@ def _designs_from(s: dict, other: dict, persist: str) -> None:
                                                                     other["machine"]["cpuModel"])
 
 
-def _scaled_entry(theirs: dict, ratio: float, both: list[str], theirs_name: str) -> dict:
+def _scaled_entry(theirs: dict[str, Any], ratio: float, both: list[str], theirs_name: str) -> dict[str, Any]:
     """Another machine's figures of a design as this machine's: every µs × RATIO, every saturation ÷ it, no latency,
     each figure saying whose it is."""
     e = dict(theirs)
@@ -723,7 +734,7 @@ def _scaled_entry(theirs: dict, ratio: float, both: list[str], theirs_name: str)
     return e
 
 
-def _ratios_from(s: dict, other: dict) -> None:
+def _ratios_from(s: dict[str, Any], other: dict[str, Any]) -> None:
     """Memory per engine and ρ where S had no runs to measure them and OTHER had: a ratio of two costs on one
     machine (and an engine's memory) holds on another, unlike a time."""
     for k, v in s["designs"].items():
@@ -743,7 +754,7 @@ def _ratios_from(s: dict, other: dict) -> None:
                                            f"{o['from']['refusedCost']}"
 
 
-def _machine_figures_from(s: dict, sets: list[dict]) -> None:
+def _machine_figures_from(s: dict[str, Any], sets: list[dict[str, Any]]) -> None:
     """The probe's round trip, F and sales per order where S's folders had none: the first set with one."""
     if s["dbOwnMs"]["value"] is None:
         known = [o for o in sets if o["dbOwnMs"]["value"] is not None]
@@ -762,7 +773,7 @@ def _machine_figures_from(s: dict, sets: list[dict]) -> None:
             s["salesPerOrder"] = dict(known[0]["salesPerOrder"])
 
 
-def slowed_database(doc: dict) -> bool:
+def slowed_database(doc: dict[str, Any]) -> bool:
     """The run's database was held to a share of the cores or synced every commit: for the whole run (--db-cpu,
     --db-durable) or in some of its cells (a map along a busy or a durable database, its runs' dbCpuCores and
     dbDurable). A folder with such cells is left out whole: its other cells share their process and hour."""
@@ -771,12 +782,12 @@ def slowed_database(doc: dict) -> bool:
         r.get("dbCpuCores") or r.get("dbDurable") for r in doc.get("runs") or [])
 
 
-def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
-        fsync_probes: list[dict] | None = None) -> list[dict]:
+def fit(folders: Sequence[str | Path], designs: list[Design], shape_from: Sequence[str | Path] | None = None,
+        fsync_probes: list[dict[str, Any]] | None = None) -> list[ParameterSet]:
     """One parameter set per machine found in FOLDERS; how CPU per order grows below saturation (β and the
     cycles' cost) from the open-loop runs of SHAPE_FROM (any machine), by default of FOLDERS; a durable
     database's fsync time from FSYNC_PROBES (fsync.read), each on its own machine."""
-    by_machine: dict = {}
+    by_machine: dict[tuple[str | None, int | None], list[_Folder]] = {}
     loaded, slowed = [], []
     for folder in folders:
         doc, name = read(folder)
@@ -805,10 +816,10 @@ def fit(folders: list[str | Path], designs: list[Design], shape_from: list[str |
         s["shapeSources"] = [{**f.source(), "cpuModel": machine_of(f.doc)[0]} for f in shape_folders
                              if any(r.get("rate") for _, r in f.runs)]
     fill_from_other_machines(sets)
-    return sets
+    return [record.parameter_set(s) for s in sets]
 
 
-def fit_document(folders: list[str | Path], designs: list[Design], shape_from: list[str | Path] | None = None,
-                 fsync_probes: list[dict] | None = None) -> dict:
+def fit_document(folders: Sequence[str | Path], designs: list[Design], shape_from: Sequence[str | Path] | None = None,
+                 fsync_probes: list[dict[str, Any]] | None = None) -> Parameters:
     return params.document(fit(folders, designs, shape_from, fsync_probes),
                            about="the model's parameters (docs/model.md), fitted by ./tradebench predict fit")

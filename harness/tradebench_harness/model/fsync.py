@@ -17,6 +17,7 @@ import os
 import statistics
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from ..run import db as dbmod
 from ..run import loadclient, slowdb
@@ -34,7 +35,7 @@ def rtt_ms(rows_per_second: float | None) -> float | None:
     return 1000.0 / rows_per_second if rows_per_second else None
 
 
-def fsync_figure(plain_ms: list[float], durable_ms: list[float]) -> dict:
+def fsync_figure(plain_ms: list[float], durable_ms: list[float]) -> dict[str, Any]:
     """F from the probes' round trips each way (ms): the difference of their medians, never below 0."""
     plain, synced = statistics.median(plain_ms), statistics.median(durable_ms)
     return {"value": round(max(0.0, synced - plain), 3), "probeMs": round(plain, 3),
@@ -49,10 +50,13 @@ def _probe(ctx: Context, db: dbmod.Database, scratch: str, out: Path) -> float:
     rows = json.loads(out.read_text()).get("rowsPerSecond") if rc == 0 and out.exists() else None
     if not rows:
         raise dbmod.DbError(f"the round-trip probe failed: see {out.with_suffix('.log')}")
-    return rtt_ms(rows)
+    ms = rtt_ms(rows)
+    if ms is None:
+        raise dbmod.DbError(f"the round-trip probe measured nothing: see {out.with_suffix('.log')}")
+    return ms
 
 
-def measure(ctx: Context, db: dbmod.Database, scratch: str, out: Path, rounds: int = ROUNDS) -> dict:
+def measure(ctx: Context, db: dbmod.Database, scratch: str, out: Path, rounds: int = ROUNDS) -> dict[str, Any]:
     """F on DB (the private database: its commit setting is changed and put back), probing into SCRATCH."""
     if db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit").strip() == "1":
         raise dbmod.DbError("the database already syncs every commit (innodb_flush_log_at_trx_commit=1): "
@@ -66,15 +70,21 @@ def measure(ctx: Context, db: dbmod.Database, scratch: str, out: Path, rounds: i
     return fsync_figure(plain, synced)
 
 
-def document(figure: dict, command: str) -> dict:
+def document(figure: dict[str, Any], command: str) -> dict[str, Any]:
     """The fit input: F, with the machine, the date and the command that measured it."""
     return {"kind": "fsync-probe", "machine": {"cpuModel": cpu_model(), "cores": os.cpu_count()},
             "measuredAt": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command,
             "fsyncMs": figure}
 
 
-def read(path: str | Path) -> dict:
-    doc = json.loads(Path(path).read_text())
+def write(doc: dict[str, Any], path: Path) -> None:
+    """A probe's document into PATH (`--fsync FILE` of predict fit reads it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+
+
+def read(path: str | Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(Path(path).read_text())
     if doc.get("kind") != "fsync-probe" or "fsyncMs" not in doc:
         raise ValueError(f"{path}: not an fsync probe (./tradebench predict probe-fsync writes one)")
     return doc

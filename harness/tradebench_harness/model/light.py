@@ -19,6 +19,8 @@ minutes from the prediction, carries both (docs/model.md, "Held against the map"
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .predict import cycles_per_s
 
@@ -30,40 +32,42 @@ CARRIED_BELOW = 0.8
 LOOPBACK_RTT_MS = 0.1
 
 
-def number(v, default):
+def number(v: object, default: float) -> float:
     """A setting's value as a number (DELAY_MS "3"), DEFAULT when it is none."""
+    if not isinstance(v, int | float | str):
+        return default
     try:
         return float(v)
-    except (TypeError, ValueError):
+    except ValueError:
         return default
 
 
-def cycles_of(r: dict) -> float:
+def cycles_of(r: dict[str, Any]) -> float:
     """The engine cycles a second of run R: its engines, DELAY_MS, round trip and sales (predict.cycles_per_s)."""
     delay = number((r.get("settings") or {}).get("DELAY_MS"), 3)
     return cycles_per_s(int(r.get("engines") or 1), delay, LOOPBACK_RTT_MS if r.get("rttMs") is None else r["rttMs"], r["salesPerSecond"],
                         r.get("inFlight"))
 
 
-def carried(r: dict) -> bool:
+def carried(r: dict[str, Any]) -> bool:
     """Run R stored what it was offered: no 503, no error, under CARRIED_BELOW of its bound."""
     bf = r.get("boundFraction")
     return not r.get("answers503") and not r.get("errors") and (bf is None or bf < CARRIED_BELOW)
 
 
-def refusing(r: dict) -> bool:
+def refusing(r: dict[str, Any]) -> bool:
     """Run R is a closed loop that refused 90 % of its orders or more: nearly every answer a 503."""
     return (r.get("rate") is None and r["ordersPerSecond"] > 0
             and r["acceptedPerSecond"] <= 0.1 * r["ordersPerSecond"])
 
 
-def _unstored(r: dict) -> tuple:
+def _unstored(r: dict[str, Any]) -> tuple[Any, ...]:
     """(orders/s, sales/s, accepted orders/s, cycles/s, CPU µs/s) of a cell that did not store all it answered."""
     return (r["ordersPerSecond"], r["salesPerSecond"], r["acceptedPerSecond"], cycles_of(r),
             r["cpu"]["variant"]["cpuPercent"] * 1e4)
 
 
-def cells(runs: list[dict]) -> tuple[list[tuple], list[tuple]]:
+def cells(runs: list[dict[str, Any]]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's."""
     below, above = [], []
     for r in runs:
@@ -100,11 +104,11 @@ def _solve_target(rows: list[list[float]], target: list[float]) -> list[float] |
     return [b[i] / a[i][i] for i in range(n)]
 
 
-def fit_terms(points: list[tuple]) -> dict | None:
+def fit_terms(points: list[tuple[Any, ...]]) -> dict[str, Any] | None:
     """F, a and m from (orders/s, cycles/s, CPU µs/s) of cells that stored their load; None with too few."""
     if len(points) < LEAST_POINTS or len({round(p[0]) for p in points}) < 2:
         return None
-    columns = {"fixedUsPerS": lambda r, c: 1.0, "cycleUs": lambda r, c: c, "orderUs": lambda r, c: r}
+    columns: dict[str, Callable[[float, float], float]] = {"fixedUsPerS": lambda r, c: 1.0, "cycleUs": lambda r, c: c, "orderUs": lambda r, c: r}
     best = None
     # m is always in: the cost of an order is what the load adds
     for k in (2, 1, 0):
@@ -126,7 +130,7 @@ def fit_terms(points: list[tuple]) -> dict | None:
     return terms
 
 
-def _split(terms: dict, cell: tuple, sales_per_order: float) -> tuple[float, float, float] | None:
+def _split(terms: dict[str, Any], cell: tuple[Any, ...], sales_per_order: float) -> tuple[float, float, float] | None:
     """(waiting, refused, what the cell spent on them) of a cell that answered more than it stored, in µs/s of m."""
     orders, sales, accepted, cyc, cpu = cell
     stored = min(sales / sales_per_order if sales_per_order else orders, orders)
@@ -143,7 +147,7 @@ def _ratio(pairs: list[tuple[float, float]]) -> float | None:
     return None if den <= 0 else min(1.0, max(0.0, sum(a * b for a, b in pairs) / den))
 
 
-def unstored_costs(terms: dict, above: list[tuple], refusing: list[tuple],
+def unstored_costs(terms: dict[str, Any], above: list[tuple[Any, ...]], refusing: list[tuple[Any, ...]],
                    sales_per_order: float) -> tuple[float | None, float | None]:
     """(ρ_w, ρ): an order waiting in an inbox (accepted, not stored) and a 503, each beside a stored one.
 
@@ -159,7 +163,7 @@ def unstored_costs(terms: dict, above: list[tuple], refusing: list[tuple],
     return _ratio(usable), rho
 
 
-def light_cost(runs: list[dict], sales_per_order: float | None, refusing: list[dict] = ()) -> dict | None:
+def light_cost(runs: list[dict[str, Any]], sales_per_order: float | None, refusing: Sequence[dict[str, Any]] = ()) -> dict[str, Any] | None:
     """The terms from one folder's open-loop runs of one design in one persist mode (None: too few cells); ρ_w and
     ρ from its cells above its bound and REFUSING, the machine's closed-loop runs of it that refused nearly every
     order (503s beside a few stored: the stored orders' share, whose cost the light runs set, is small there)."""

@@ -28,51 +28,50 @@ A set:
 """
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from .. import record
+from ..record import Parameters, ParameterSet
 from .predict import Database, Figures, Machine
 
-SCHEMA = 1
+SCHEMA = record.PARAMETERS_SCHEMA
 COMMITTED = Path(__file__).with_name("parameters.json")
 
 
-def load(path: Path) -> dict:
-    doc = json.loads(Path(path).read_text())
-    if doc.get("schemaVersion") != SCHEMA or not isinstance(doc.get("sets"), list):
-        raise ValueError(f"{path}: not a parameter file of schema {SCHEMA}")
-    return doc
+def load(path: Path) -> Parameters:
+    """A parameter file, held to its class (record.load_parameters: ValueError when it is not one)."""
+    return record.load_parameters(path)
 
 
-def save(doc: dict, path: Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+def save(doc: Parameters, path: Path) -> None:
+    record.write_parameters(doc, path)
 
 
-def document(sets: list[dict], about: str = "") -> dict:
+def document(sets: list[ParameterSet], about: str = "") -> Parameters:
     return {"schemaVersion": SCHEMA, "about": about, "sets": sets}
 
 
-def same_machine(machine: dict, cpu_model: str | None, cores: int | None) -> bool:
+def same_machine(machine: Mapping[str, Any], cpu_model: str | None, cores: int | None) -> bool:
     return machine.get("cpuModel") == cpu_model and (cores is None or machine.get("cores") == cores)
 
 
-def for_machine(doc: dict, cpu_model: str | None, cores: int | None) -> dict | None:
+def for_machine(doc: Parameters, cpu_model: str | None, cores: int | None) -> ParameterSet | None:
     """The set fitted on a machine like this one (same CPU model and cores), the newest first (a set of
     `./tradebench calibrate` is not chosen by a name: calibrated())."""
     found = [s for s in doc["sets"] if same_machine(s.get("machine", {}), cpu_model, cores) and not s.get("calibration")]
     return max(found, key=newest_source) if found else None
 
 
-def calibrated(doc: dict, cores: int | None) -> dict | None:
+def calibrated(doc: Parameters, cores: int | None) -> ParameterSet | None:
     """The newest set `./tradebench calibrate` measured on a machine of CORES CPUs (a file of this checkout's
     state: the machine it runs on), identified by its measured figures, not by the CPU's name."""
     found = [s for s in doc["sets"] if s.get("calibration") and (cores is None or s["machine"].get("cores") == cores)]
     return max(found, key=lambda s: s["calibration"].get("measuredAt") or "") if found else None
 
 
-def identity(s: dict) -> str:
+def identity(s: ParameterSet) -> str:
     """A calibrated set's identity: the figures it measured (each design's saturation, the insert's round trip)."""
     c = s.get("calibration") or {}
     sat = ", ".join(f"{k} {v:,.0f}" for k, v in sorted((c.get("saturationOrders") or {}).items()))
@@ -80,61 +79,66 @@ def identity(s: dict) -> str:
             f"measured {c.get('measuredAt')}")
 
 
-def newest_source(s: dict) -> str:
+def newest_source(s: ParameterSet) -> str:
     return max((src.get("startedAt") or "" for src in s.get("sources", [])), default="")
 
 
-def describe(s: dict) -> str:
+def describe(s: ParameterSet) -> str:
     if s.get("calibration"):
         return f"calibrated here: {identity(s)}"
     m = s.get("machine", {})
-    runs = ", ".join(src.get("folder") or src.get("runId", "?") for src in s.get("sources", []))
+    runs = ", ".join(str(src.get("folder") or src.get("runId", "?")) for src in s.get("sources", []))
     shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"
                       for src in s.get("shapeSources", []))
     return f"{m.get('cpuModel')}, {m.get('cores')} cores: fitted from {runs}" + \
         (f"; CPU and memory below saturation shaped by {shape}" if shape else "")
 
 
-def _term(entry: dict, name: str) -> float:
+def _term(value: float | None) -> float:
     """A term of the model that the fit left out for this design (absent, or null where nothing measured it)
     adds nothing: 0."""
-    value = entry.get(name)
     return 0.0 if value is None else float(value)
 
 
-def figures(s: dict, key: str, persist: str) -> Figures | None:
+def _optional(value: float | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def figures(s: ParameterSet, key: str, persist: str) -> Figures | None:
     entry = ((s.get("designs") or {}).get(key) or {}).get(persist)
-    if not entry or entry.get("cpuUsPerOrder") is None:
+    cpu = entry.get("cpuUsPerOrder") if entry else None
+    if not entry or cpu is None:
         return None
-    return Figures(cpu_us_per_order=float(entry["cpuUsPerOrder"]),
+    refused = entry.get("refusedCost")
+    return Figures(cpu_us_per_order=float(cpu),
                    saturation_orders=entry.get("saturationOrders"),
                    saturation_sales=entry.get("saturationSales"),
-                   load_exponent=_term(entry, "loadExponent"),
-                   cycle_us=_term(entry, "cycleUs"),
-                   fixed_us_per_s=_term(entry, "fixedUsPerS"),
-                   order_us=None if entry.get("orderUs") is None else float(entry["orderUs"]),
-                   refused_cost=float(1.0 if entry.get("refusedCost") is None else entry["refusedCost"]),
-                   waiting_cost=None if entry.get("waitingCost") is None else float(entry["waitingCost"]),
-                   insert_overhead_ms=_term(entry, "insertOverheadMs"),
-                   rss_base_mb=None if entry.get("rssBaseMb") is None else float(entry["rssBaseMb"]),
-                   rss_per_engine_mb=_term(entry, "rssPerEngineMb"),
+                   load_exponent=_term(entry.get("loadExponent")),
+                   cycle_us=_term(entry.get("cycleUs")),
+                   fixed_us_per_s=_term(entry.get("fixedUsPerS")),
+                   order_us=_optional(entry.get("orderUs")),
+                   refused_cost=float(1.0 if refused is None else refused),
+                   waiting_cost=_optional(entry.get("waitingCost")),
+                   insert_overhead_ms=_term(entry.get("insertOverheadMs")),
+                   rss_base_mb=_optional(entry.get("rssBaseMb")),
+                   rss_per_engine_mb=_term(entry.get("rssPerEngineMb")),
                    saturation_points=list(entry.get("saturationByCpus") or []),
                    margin_bound_fraction=entry.get("marginBoundFraction"),
                    latency=entry.get("latency"))
 
 
-def machine(s: dict, cores: float | None = None) -> Machine:
+def machine(s: ParameterSet, cores: float | None = None) -> Machine:
     return Machine(sales_per_order=float(s["salesPerOrder"]["value"]),
                    db_own_ms=float(s["dbOwnMs"]["value"]),
                    cores=float(cores if cores is not None else s["machine"].get("cores") or 1))
 
 
-def fitted_from(s: dict) -> set[str]:
+def fitted_from(s: ParameterSet) -> set[str | None]:
     """The run ids a set's figures came from: its own machine's runs and the open-loop runs of its shape."""
     return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}
 
 
-def database(s: dict, persist: str, cores: float | None = None, durable: bool = False) -> Database:
+def database(s: ParameterSet, persist: str, cores: float | None = None, durable: bool = False) -> Database:
     """The database as the model sees it: busy when held to CORES (its CPU per sale in PERSIST from the set),
     durable when every commit is synced (the set's F). Raises ValueError when the set lacks the figure asked for."""
     us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")
@@ -146,4 +150,4 @@ def database(s: dict, persist: str, cores: float | None = None, durable: bool = 
         raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict probe-fsync "
                          "and fit with --fsync FILE")
     return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
-                    fsync_ms=float(fsync) if durable else 0.0)
+                    fsync_ms=float(fsync) if durable and fsync is not None else 0.0)

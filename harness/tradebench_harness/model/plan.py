@@ -6,7 +6,9 @@ ENGINES, DELAY_MS, PRODUCTS, its database connections) and a parameter set's fig
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
+from ..record import ParameterSet
 from . import params
 from .designs import Design
 from .predict import (
@@ -31,20 +33,20 @@ class Plan:
     design: Design
     persist: str
     as_configured: Prediction
-    needs: dict | None            # {setting: value} that carries the load; {} when it carries it as configured
+    needs: dict[str, Any] | None            # {setting: value} that carries the load; {} when it carries it as configured
     at_need: Prediction | None    # the prediction with those settings
     connections: int | None       # database connections at those settings (or as configured)
     why_not: str = ""             # why no setting carries it (cores, products)
     figures_from: str = ""        # "" or why its figures are missing on this machine
-    latency: tuple | None = None  # (p50 ms, p99 ms, "" or how it was extrapolated) where it carries the load
+    latency: tuple[Any, ...] | None = None  # (p50 ms, p99 ms, "" or how it was extrapolated) where it carries the load
 
     @property
     def carries(self) -> bool:
         return self.at_need is not None and self.at_need.carries
 
 
-def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
-                   overrides: dict | None = None, db: Database | None = None, waiting_share: float = 0.0) -> Prediction:
+def predict_design(design: Design, persist: str, pset: ParameterSet, rate: float, rtt_ms: float, cores: float | None = None,
+                   overrides: dict[str, Any] | None = None, db: Database | None = None, waiting_share: float = 0.0) -> Prediction:
     """DESIGN in PERSIST mode with OVERRIDES at RATE orders/s behind RTT_MS (a durable database's fsync
     included), with PSET's figures; DB: a busy database's capacity as a limit; WAITING_SHARE: predict.predict's."""
     overrides = dict(overrides or {})
@@ -56,7 +58,7 @@ def predict_design(design: Design, persist: str, pset: dict, rate: float, rtt_ms
                    db_sales=db.capacity() if db else None, waiting_share=waiting_share)
 
 
-def saturation(design: Design, persist: str, pset: dict, rtt_ms: float, db: Database | None = None,
+def saturation(design: Design, persist: str, pset: ParameterSet, rtt_ms: float, db: Database | None = None,
                cpus: float | None = None, layout: str = "shared") -> tuple[float, str, int | None, str]:
     """What DESIGN as configured stores in a closed loop with no pause (a compare): (sales/s, its limit, in
     flight, "" or how its saturation was extrapolated to CPUS in LAYOUT); without figures for it on this machine
@@ -72,7 +74,7 @@ def saturation(design: Design, persist: str, pset: dict, rtt_ms: float, db: Data
     return sales, limit, n, note
 
 
-def scaled_saturation(fig, cpus: float, layout: str) -> tuple[Scaled | None, str]:
+def scaled_saturation(fig: Figures, cpus: float, layout: str) -> tuple[Scaled | None, str]:
     """The design's saturation at CPUS in LAYOUT from its measured points (predict.saturation_at), and "" or what
     was extrapolated: the count, or the layout (no run of it: the other layout's points)."""
     pts = [p for p in fig.saturation_points if (p.get("layout") or "shared") == layout]
@@ -86,7 +88,7 @@ def scaled_saturation(fig, cpus: float, layout: str) -> tuple[Scaled | None, str
     return got, "; ".join(x for x in (note, got.note if got else "") if x)
 
 
-def _in_flight(design: Design, persist: str, overrides: dict) -> int | None:
+def _in_flight(design: Design, persist: str, overrides: dict[str, Any]) -> int | None:
     n = design.in_flight(persist, overrides)
     products = design.number("PRODUCTS", overrides)
     if n is not None and products and "ENGINES" in design.knobs(persist):
@@ -95,7 +97,7 @@ def _in_flight(design: Design, persist: str, overrides: dict) -> int | None:
     return n
 
 
-def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, cores: float | None = None,
+def plan(design: Design, persist: str, pset: ParameterSet, rate: float, rtt_ms: float, cores: float | None = None,
          db: Database | None = None) -> Plan:
     base = predict_design(design, persist, pset, rate, rtt_ms, cores, db=db)
     missing = "" if params.figures(pset, design.key, persist) else "no CPU or memory figures for it on this machine"
@@ -116,11 +118,12 @@ def plan(design: Design, persist: str, pset: dict, rate: float, rtt_ms: float, c
     return _margin_out_of_reach(design, persist, pset, base, rate, rtt_ms, cores, db, fig, need, missing)
 
 
-def _limited_whatever_the_setting(design: Design, persist: str, pset: dict, base: Prediction, rate: float,
+def _limited_whatever_the_setting(design: Design, persist: str, pset: ParameterSet, base: Prediction, rate: float,
                             cores: float | None, db: Database | None, missing: str) -> Plan | None:
     """BASE held by what no setting of the design changes (the database's capacity, the cores): a plan saying
     which; None when a setting may still carry the load."""
     if base.db_sales is not None and base.db_sales < base.offered_sales:
+        assert db is not None         # a capacity of the database's own: one held to a share of the cores
         # a busy database's capacity is its cores ÷ its CPU per sale: more inserts in flight only queue in it
         return Plan(design, persist, base, None, None, _connections(design, {}),
                     why_not=f"the database is the limit ({base.db_sales * 60:,.0f} sales/min on {db.cores:g} "
@@ -134,7 +137,7 @@ def _limited_whatever_the_setting(design: Design, persist: str, pset: dict, base
     return None
 
 
-def _first_setting_with_margin(design: Design, persist: str, pset: dict, base: Prediction, rate: float,
+def _first_setting_with_margin(design: Design, persist: str, pset: ParameterSet, base: Prediction, rate: float,
                                rtt_ms: float, cores: float | None, db: Database | None, need: int,
                                missing: str) -> Plan | None:
     """The plan of the first knob whose smallest value puts NEED inserts in flight: carrying the load with the
@@ -143,10 +146,13 @@ def _first_setting_with_margin(design: Design, persist: str, pset: dict, base: P
         start = design.number(knob) or 1
         most = MAX_SETTING
         if knob == "ENGINES" and design.number("PRODUCTS"):
-            most = design.number("PRODUCTS")
+            most = design.number("PRODUCTS") or MAX_SETTING
         if most < start:
             continue
-        v = smallest_setting(lambda x, knob=knob: (design.in_flight(persist, {knob: x}) or 0) >= need, start, most)
+
+        def reaches(x: int, knob: str = knob) -> bool:
+            return (design.in_flight(persist, {knob: x}) or 0) >= need
+        v = smallest_setting(reaches, start, most)
         if v is None:
             continue
         p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v}, db=db)
@@ -160,7 +166,7 @@ def _first_setting_with_margin(design: Design, persist: str, pset: dict, base: P
     return None
 
 
-def _margin_out_of_reach(design: Design, persist: str, pset: dict, base: Prediction, rate: float, rtt_ms: float,
+def _margin_out_of_reach(design: Design, persist: str, pset: ParameterSet, base: Prediction, rate: float, rtt_ms: float,
                          cores: float | None, db: Database | None, fig: Figures | None, need: int,
                          missing: str) -> Plan:
     """No setting reaches the margin's NEED in flight: the most a setting allows where Little's law's least is
@@ -185,7 +191,7 @@ def _margin_out_of_reach(design: Design, persist: str, pset: dict, base: Predict
                 figures_from=missing)
 
 
-def _without_margin(design: Design, persist: str, pset: dict, base: Prediction, rate: float, missing: str) -> Plan:
+def _without_margin(design: Design, persist: str, pset: ParameterSet, base: Prediction, rate: float, missing: str) -> Plan:
     """BASE carries the load as configured, closer to its bound than its measured runs stored 95 % at, and no
     setting of its gives more room: as configured, said so."""
     return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
@@ -193,25 +199,25 @@ def _without_margin(design: Design, persist: str, pset: dict, base: Prediction, 
                 why_not="closer to its bound than its measured runs stored 95 % of their load at")
 
 
-def _within_margin(p: Prediction, fig, rtt_ms: float) -> bool:
+def _within_margin(p: Prediction, fig: Figures | None, rtt_ms: float) -> bool:
     """P (carrying its load) asks no more of its bound than the design's measured runs stored 95 % of their load at."""
     if p.in_flight is None or fig is None or not fig.margin_bound_fraction:
         return True
     share = min(1.0, max(LEAST_MARGIN, fig.margin_bound_fraction))
-    return p.offered_sales * rtt_ms / 1000.0 <= p.in_flight * share + 1e-9
+    return bool(p.offered_sales * rtt_ms / 1000.0 <= p.in_flight * share + 1e-9)
 
 
-def _latency(pset: dict, design: Design, persist: str, rate: float) -> tuple | None:
+def _latency(pset: ParameterSet, design: Design, persist: str, rate: float) -> tuple[Any, ...] | None:
     fig = params.figures(pset, design.key, persist)
     return latency_at(fig.latency, rate) if fig else None
 
 
-def _us(pset, design, persist) -> float:
+def _us(pset: ParameterSet, design: Design, persist: str) -> float:
     fig = params.figures(pset, design.key, persist)
     return fig.cpu_us_per_order if fig else 0.0
 
 
-def _connections(design: Design, overrides: dict) -> int | None:
+def _connections(design: Design, overrides: dict[str, Any]) -> int | None:
     try:
         return design.db_connections(overrides)
     except (TypeError, ValueError):
@@ -221,10 +227,13 @@ def _connections(design: Design, overrides: dict) -> int | None:
 def cheapest(plans: list[Plan]) -> Plan | None:
     """Of the designs that carry the load (as configured or with the setting they need), the one using the
     fewest cores; memory breaks a tie within 5 %."""
-    ok = [p for p in plans if p.carries and p.at_need.cores is not None]
+    ok: list[tuple[Plan, float, float]] = []         # (plan, cores, RSS MB: unknown last)
+    for p in plans:
+        need = p.at_need
+        if p.carries and need is not None and need.cores is not None:
+            ok.append((p, need.cores, need.rss_mb if need.rss_mb is not None else float("inf")))
     if not ok:
         return None
-    least = min(p.at_need.cores for p in ok)
-    close = [p for p in ok if p.at_need.cores <= least * 1.05]
-    return min(close, key=lambda p: (p.at_need.rss_mb if p.at_need.rss_mb is not None else float("inf"),
-                                     p.at_need.cores))
+    least = min(cores for _, cores, _ in ok)
+    close = [(p, cores, rss) for p, cores, rss in ok if cores <= least * 1.05]
+    return min(close, key=lambda c: (c[2], c[1]))[0]

@@ -16,7 +16,9 @@ Every figure comes from a parameter set (params.py), fitted from measurements th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 #: the search for a setting stops here: a design that needs more is not configured, it is replaced
 MAX_SETTING = 4096
@@ -42,9 +44,9 @@ class Figures:
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
     saturation_sales: float | None = None    # the sales/s that saturation run stored (some orders it answered 503)
-    saturation_points: list = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
+    saturation_points: list[Any] = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
     margin_bound_fraction: float | None = None   # the share of its bound a named setting may ask (fit.margins)
-    latency: list | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
+    latency: list[Any] | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
 
 
 @dataclass
@@ -79,7 +81,7 @@ class Prediction:
     limit: str                           # what sets the sales: "load", "in flight", "cores" or "database"
     cores: float | None                  # cores used at this load
     rss_mb: float | None
-    settings: dict = field(default_factory=dict)   # the settings changed from the design's row
+    settings: dict[str, Any] = field(default_factory=dict)   # the settings changed from the design's row
     db_sales: float | None = None        # sales/s the busy database stores (None: it keeps up)
 
     @property
@@ -148,7 +150,7 @@ def cpu_us_per_order_at(rate: float, fig: Figures) -> float:
     """CPU per order at RATE: the saturation figure, higher below saturation where a wake-up serves fewer orders."""
     if not fig.saturation_orders or not fig.load_exponent or rate >= fig.saturation_orders or rate <= 0:
         return fig.cpu_us_per_order
-    return fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent
+    return float(fig.cpu_us_per_order * (fig.saturation_orders / rate) ** fig.load_exponent)
 
 
 def cores_used(rate: float, taken: float, fig: Figures, cycles: float, waiting: float = 0.0) -> float:
@@ -177,7 +179,7 @@ def orders_the_cores_answer(cores: float, fig: Figures, cycles: float) -> float:
 
 
 def predict(rate: float, rtt_ms: float, in_flight: int | None, engines: int, delay_ms: float,
-            fig: Figures | None, machine: Machine, settings: dict | None = None,
+            fig: Figures | None, machine: Machine, settings: dict[str, Any] | None = None,
             db_sales: float | None = None, waiting_share: float = 0.0) -> Prediction:
     """What a design with IN_FLIGHT inserts in flight and ENGINES engines stores and costs at RATE orders/s.
 
@@ -240,7 +242,7 @@ def at_saturation(rtt_ms: float, in_flight: int | None, fig: Figures | None, mac
     return sales, name
 
 
-def smallest_setting(reaches, start: int, most: int = MAX_SETTING) -> int | None:
+def smallest_setting(reaches: Callable[[int], bool], start: int, most: int = MAX_SETTING) -> int | None:
     """The least value v in [start, most] with reaches(v) true, reaches growing with v; None if none does."""
     if reaches(start):
         return start
@@ -266,7 +268,7 @@ class Scaled:
 
 
 #: beyond the largest measured count, a core adds at most what the last one added on average (no superlinear gain)
-def saturation_at(points: list[dict], cpus: float) -> Scaled | None:
+def saturation_at(points: list[dict[str, Any]], cpus: float) -> Scaled | None:
     """The saturation orders/s and sales/s at CPUS from POINTS ([{"cpus", "orders", "sales"}], one layout).
 
     Between two measured counts: linear interpolation. Beyond the largest: linear in the count from the last two
@@ -298,7 +300,7 @@ def saturation_at(points: list[dict], cpus: float) -> Scaled | None:
                   f"proportional")
 
 
-def latency_at(points: list | None, rate: float) -> tuple[float, float, str] | None:
+def latency_at(points: list[Any] | None, rate: float) -> tuple[float, float, str] | None:
     """p50 and p99 (ms) at RATE orders/s from a design's measured curve POINTS ([[rate, p50, p99]], its cells that
     stored their load): linear between measured rates; below the least, the least's; above the largest, linear
     from the last two (never below the last), said to be extrapolated. None: no curve."""

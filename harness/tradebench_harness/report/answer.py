@@ -7,14 +7,19 @@ summary.md's and report.html's sections for a document with cells (doc["cells"],
 from __future__ import annotations
 
 import html as h
+from collections.abc import Callable
+from typing import Any, overload
 
-from matplotlib.patches import Patch
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
+from ..record import Run, group_figure, per_order
 from . import bounds, stats, tables, verdict
 from .axis import Axis, cores_of, durable_of, of_doc
-from .page import COLORS, CSS, img, plt, png, table
+from .page import COLORS, CSS, img, png, table
+from .page import pyplot as plt
 
 # CPU groups of a cell, in the order the tables show them
 GROUPS = ("variant", "database", "link", "loadclient")
@@ -23,7 +28,7 @@ GROUPS = ("variant", "database", "link", "loadclient")
 SINGLE_RUN_NOISE = 0.10
 
 
-def noise_band(s: dict | None) -> dict | None:
+def noise_band(s: dict[str, Any] | None) -> dict[str, Any] | None:
     """S's min–max, at least ±SINGLE_RUN_NOISE around the median when it was measured once."""
     if not s or s.get("n", 1) > 1:
         return s
@@ -31,7 +36,7 @@ def noise_band(s: dict | None) -> dict | None:
     return {**s, "min": min(s["min"], m * (1 - SINGLE_RUN_NOISE)), "max": max(s["max"], m * (1 + SINGLE_RUN_NOISE))}
 
 
-def band(s: dict | None) -> dict | None:
+def band(s: dict[str, Any] | None) -> dict[str, Any] | None:
     """S's 95 % interval as its range where it has one (cells measured in two processes or more); else its
     noise_band (a crossing along the round trip is then unchecked, and said so)."""
     if s and s.get("low") is not None:
@@ -39,54 +44,54 @@ def band(s: dict | None) -> dict | None:
     return noise_band(s)
 
 
-def against(a: dict, b: dict) -> dict | None:
+def against(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
     """A's sales/min ÷ B's with its interval and verdict (report/verdict.py), from their windows by process."""
     return verdict.compare(a.get("salesByProcess") or [], b.get("salesByProcess") or [],
                            tag=f"{a['series']}/{b['series']}/{at(a)}/{a['load']}")
 
 
-def checked(a: dict, b: dict) -> bool:
+def checked(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether the two points' sales/min ratio has an interval (both measured in two processes or more)."""
     r = against(a, b)
-    return bool(r) and r["verdict"] != verdict.UNKNOWN
+    return r is not None and bool(r) and r["verdict"] != verdict.UNKNOWN
 
 
-def tie(a: dict, b: dict) -> bool:
+def tie(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """No difference detected between two points' sales/min: the 95 % interval of their ratio holds 1. Points
     measured in one process have no interval: they tie when each within SINGLE_RUN_NOISE of the other (an
     unchecked tie, said so wherever it is shown)."""
     r = against(a, b)
     if r and r["verdict"] != verdict.UNKNOWN:
-        return r["verdict"] == verdict.SAME
+        return bool(r["verdict"] == verdict.SAME)
     return stats.overlaps(noise_band(a["salesPerMinute"]), noise_band(b["salesPerMinute"]))
 
 
-def load_key(r: dict) -> str:
+def load_key(r: Run) -> str:
     return f"{r['rate']}/s" if r.get("rate") else f"{r.get('concurrency')} clients"
 
 
-def at(p: dict):
+def at(p: dict[str, Any]) -> Any:
     """A point's (or a cell's) place on the axis; a point made before the axis was kept is at its latency."""
     return p["at"] if "at" in p else p.get("latencyMs")
 
 
-def axis_of(pts: list[dict]) -> Axis:
+def axis_of(pts: list[dict[str, Any]]) -> Axis:
     return Axis(pts[0].get("axis") or "far") if pts else Axis()
 
 
-def places(pts: list[dict]) -> list:
+def places(pts: list[dict[str, Any]]) -> list[Any]:
     """The axis's places of PTS, from the least slow database to the slowest."""
     return axis_of(pts).ordered(at(p) for p in pts)
 
 
-def points(doc: dict) -> list[dict]:
+def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """One point per (series, place on the axis, load): medians and ranges over its repeats, the bound, its
     fraction."""
     ax, env = of_doc(doc), doc.get("environment") or {}
-    groups: dict[tuple, list[dict]] = {}
-    failed: dict[tuple, str] = {}
+    groups: dict[tuple[Any, ...], list[Run]] = {}
+    failed: dict[tuple[Any, ...], str] = {}
 
-    def key_of(r):
+    def key_of(r: Run) -> tuple[Any, ...]:
         return r["series"], ax.of(r, env), load_key(r)
 
     for r in doc["runs"]:
@@ -116,14 +121,13 @@ def points(doc: dict) -> list[dict]:
              "p99Ms": stats.figure(rs, lambda r: r.get("p99Ms"), tag + "/p99"),
              "p999Ms": stats.spread(r.get("p999Ms") for r in rs),
              "dbConnectionsOpen": stats.spread(r.get("dbConnectionsOpen") for r in rs),
-             "cpuPercent": {g: stats.spread(((r.get("cpu") or {}).get(g) or {}).get("cpuPercent") for r in rs)
+             "cpuPercent": {g: stats.spread(group_figure(r, g, "cpuPercent") for r in rs)
                             for g in GROUPS},
-             "cpuUsPerOrder": stats.figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
-             "rssMb": stats.figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"),
-                                   tag + "/rss"),
+             "cpuUsPerOrder": stats.figure(rs, lambda r: per_order(r, "variant"), tag + "/cpu"),
+             "rssMb": stats.figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
-             "threads": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
-             "processes": stats.spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs)}
+             "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
+             "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
@@ -135,23 +139,23 @@ def points(doc: dict) -> list[dict]:
     return out
 
 
-def crossovers(pts: list[dict]) -> dict[str, list[dict]]:
+def crossovers(pts: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Per load: where two series swap places along the round trip (bounds.crossovers); none along a busy or a
     durable database's axis, whose cells differ in what the database does, not in how far it is."""
-    out = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     if not axis_of(pts).far:
         return out
     for load in sorted({p["load"] for p in pts}):
-        series: dict[str, dict] = {}
+        series: dict[str, dict[int, dict[str, Any]]] = {}
         for p in pts:
             if p["load"] == load and p["salesPerMinute"]:
                 series.setdefault(p["series"], {})[p["latencyMs"]] = {"rttMs": p["rttMs"],
-                                                                      **band(p["salesPerMinute"])}
+                                                                      **(band(p["salesPerMinute"]) or {})}
         out[load] = bounds.crossovers(series)
     return out
 
 
-def winners(pts: list[dict]) -> list[dict]:
+def winners(pts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per cell (place on the axis, load): the series that stored the most sales, by how much over the next one,
     the series within noise of it (a tie), and by how much the tied series' least is over the best of the rest
     (overRest: a tie of the leaders can still be far ahead of the others; None when every series ties)."""
@@ -184,11 +188,11 @@ def winners(pts: list[dict]) -> list[dict]:
     return out
 
 
-def median(s: dict | None):
+def median(s: dict[str, Any] | None) -> Any:
     return (s or {}).get("median")
 
 
-def cheapest(pts: list[dict]) -> list[dict]:
+def cheapest(pts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per cell, among the series that carry its load (within noise of the most sales: the winner and its
     ties): the one whose process group used the least CPU and the one with the lowest p99, each with by how much
     the next carrier is above it (None: the only carrier). Where every design stores the offered load, this
@@ -198,7 +202,8 @@ def cheapest(pts: list[dict]) -> list[dict]:
         names = [w["winner"], *w["ties"]]
         carriers = [p for p in pts if p["series"] in names and at(p) == w["at"] and p["load"] == w["load"]]
 
-        def least(key, carriers=carriers):
+        def least(key: Callable[[dict[str, Any]], Any],
+                  carriers: list[dict[str, Any]] = carriers) -> tuple[Any, Any, Any]:
             got = sorted((p for p in carriers if median(key(p)) is not None), key=lambda p: median(key(p)))
             if not got:
                 return None, None, None
@@ -213,8 +218,8 @@ def cheapest(pts: list[dict]) -> list[dict]:
     return out
 
 
-def cheapest_text(c: dict) -> str:
-    def part(what, series, figure, nxt):
+def cheapest_text(c: dict[str, Any]) -> str:
+    def part(what: str, series: str, figure: str, nxt: float | None) -> str:
         return f"{what} {series} ({figure}{f', next ×{nxt:.1f}' if nxt else ', the only carrier' if nxt is None else ''})"
     if not c["leastCpu"]:
         return "–"
@@ -222,22 +227,22 @@ def cheapest_text(c: dict) -> str:
             + part("lowest p99:", c["lowestP99"], f"{c['p99Ms']:.1f} ms", c["p99NextOver"]))
 
 
-def loads_of(pts: list[dict]) -> list[str]:
-    def order(load: str):
+def loads_of(pts: list[dict[str, Any]]) -> list[str]:
+    def order(load: str) -> tuple[int, int]:
         n = load.split("/")[0].split()[0]
         return (0 if "/s" in load else 1, int(n) if n.isdigit() else 0)
     return sorted({p["load"] for p in pts}, key=order)
 
 
-def fmt_rtt(ms) -> str:
+def fmt_rtt(ms: float | None) -> str:
     return "–" if ms is None else (f"{ms:.2f}" if ms < 10 else f"{ms:.1f}")
 
 
-def cpu_text(p: dict) -> str:
+def cpu_text(p: dict[str, Any]) -> str:
     return " / ".join(tables.fmt((p["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in GROUPS)
 
 
-def point_cells(p: dict) -> list[str]:
+def point_cells(p: dict[str, Any]) -> list[str]:
     bound = p["bound"]
     frac = p["boundFraction"]
     notes = []
@@ -288,12 +293,12 @@ def every_point_title(ax: Axis) -> str:
     return "Every series at every latency" if ax.far else "Every series in every cell"
 
 
-def crossover_text(c: dict) -> str:
+def crossover_text(c: dict[str, Any]) -> str:
     return (f"{c['below']} ahead below, {c['above']} ahead above about {fmt_rtt(c['rttMs'])} ms round trip "
             f"(they cross between {fmt_rtt(c['between'][0])} and {fmt_rtt(c['between'][1])} ms)")
 
 
-def md(doc: dict) -> str:
+def md(doc: dict[str, Any]) -> str:
     pts = points(doc)
     kind = doc["cells"]["kind"]
     ax = of_doc(doc)
@@ -341,7 +346,7 @@ def md(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def round_trips_md(doc: dict) -> list[str]:
+def round_trips_md(doc: dict[str, Any]) -> list[str]:
     """The probe's round trip of every database setting of the cells (cells.rttMs): by added latency, or, where a
     cell had a database of its own, by "latency, cores" or "latency, synced"."""
     rtt = doc["cells"].get("rttMs") or {}
@@ -352,7 +357,7 @@ def round_trips_md(doc: dict) -> list[str]:
             + [f"| {k} | {fmt_rtt(v)} |" for k, v in rtt.items()])
 
 
-def model_md(doc: dict) -> list[str]:
+def model_md(doc: dict[str, Any]) -> list[str]:
     """The model (docs/model.md) beside every cell: how many it has within 15 %, and each cell's errors."""
     m = doc.get("model")
     if not m or not m["rows"]:
@@ -367,7 +372,7 @@ def model_md(doc: dict) -> list[str]:
             "Why a cell misses: docs/model.md in the repository.", "", check.table(m["rows"])]
 
 
-def ahead_of_rest(w: dict) -> str:
+def ahead_of_rest(w: dict[str, Any]) -> str:
     """"×N over the rest" for a tie of leaders whose least is ahead of the best of the others: by the interval of
     that ratio where the cells have one ("×N [low–high] over the rest"), else by over 5 % (one process); "" when
     every series tied or the rest is not told apart."""
@@ -377,7 +382,7 @@ def ahead_of_rest(w: dict) -> str:
     return f"×{r:.1f} over the rest" if r and r >= 1.05 else ""
 
 
-def winner_text(w: dict) -> str:
+def winner_text(w: dict[str, Any]) -> str:
     if w["ties"]:
         ahead = ahead_of_rest(w)
         unchecked = any(t in w.get("unchecked", []) for t in w["ties"])
@@ -391,7 +396,7 @@ def winner_text(w: dict) -> str:
     return f"{w['winner']}{by}" + (" (no interval: one process)" if w.get("unchecked") else "")
 
 
-def environment_text(doc: dict) -> str:
+def environment_text(doc: dict[str, Any]) -> str:
     e = doc.get("environment") or {}
     return (f"git {e.get('gitCommit')} (dirty: {e.get('gitDirty')}), {e.get('cpuModel')}, {e.get('cores')} cores, "
             f"{e.get('memoryGb')} GB, kernel {e.get('kernel')}, load before {e.get('loadAverageBefore')}, "
@@ -401,11 +406,11 @@ def environment_text(doc: dict) -> str:
 
 # --- charts -------------------------------------------------------------------------------------------------
 
-def colours(pts: list[dict]) -> dict[str, str]:
+def colours(pts: list[dict[str, Any]]) -> dict[str, str]:
     return {s: COLORS[i % len(COLORS)] for i, s in enumerate(sorted({p["series"] for p in pts}))}
 
 
-def x_of(p: dict, ax: Axis):
+def x_of(p: dict[str, Any], ax: Axis) -> Any:
     """Where a point sits on a chart of sales along AX: its round trip (far), its database's cores (busy), 0 or 1
     (durable: commits not synced, synced); None where it has no place on a log scale (no round trip measured, a
     database not held)."""
@@ -421,11 +426,16 @@ def along(ax: Axis) -> str:
     return {"busy": "the database's cores", "durable": "commits not synced and synced"}.get(ax.kind, "the round trip")
 
 
-def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | None = None):
+@overload
+def sweep_chart(pts: list[dict[str, Any]], load: str | None = None, ax: None = None, title: str | None = None) -> str: ...
+@overload
+def sweep_chart(pts: list[dict[str, Any]], load: str | None, ax: Axes, title: str | None = None) -> None: ...
+def sweep_chart(pts: list[dict[str, Any]], load: str | None = None, ax: Axes | None = None,
+                title: str | None = None) -> str | None:
     """sales/min along the axis (far: against the round trip, log-log; busy: the database's cores, fewer to the
     right; durable: not synced, synced), a line per series with its 95 % interval, its bound dashed."""
     own = ax is None
-    if own:
+    if ax is None:
         fig, ax = plt.subplots(figsize=(9, 5.5))
     axis = axis_of(pts)
     col = colours(pts)
@@ -478,13 +488,13 @@ def sweep_chart(pts: list[dict], load: str | None = None, ax=None, title: str | 
 TIE, TIE_AHEAD = "#d0d0d0", "#a9cce3"   # the map's cells: every design within noise; the leaders within noise
 
 
-def cell_ticks(ax: Axis, cells: list[dict], order: list) -> list[str]:
+def cell_ticks(ax: Axis, cells: list[dict[str, Any]], order: list[Any]) -> list[str]:
     """A map's row labels: each place on the axis with its round trip."""
     rtt = {c["at"]: c["rttMs"] for c in cells}
     return [f"{ax.text(v)}\n({fmt_rtt(rtt.get(v))} ms)" for v in order]
 
 
-def map_chart(pts: list[dict]):
+def map_chart(pts: list[dict[str, Any]]) -> str:
     """The winner of each cell (place on the axis × load) in its colour, ties grey, the ratio over the next
     written in."""
     ws = winners(pts)
@@ -499,7 +509,7 @@ def map_chart(pts: list[dict]):
         x, y = loads.index(w["load"]), order.index(w["at"])
         ahead = ahead_of_rest(w)   # a tie of the leaders says by how much they are ahead of the rest
         face = (TIE_AHEAD if ahead else TIE) if w["ties"] else col[w["winner"]]
-        ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=face, edgecolor="white", lw=2))
         tied = [w["winner"], *w["ties"]]
         # a tie of every design is said so: six names do not fit in a cell
         text = ("tie\n" + ("every design" if len(tied) == len(col) > 2 else "\n".join(tied)) +
@@ -523,7 +533,7 @@ def map_chart(pts: list[dict]):
     return png(fig)
 
 
-def cheapest_chart(pts: list[dict]):
+def cheapest_chart(pts: list[dict[str, Any]]) -> str:
     """The map's second view: per cell, the carrier that used the least CPU and the one with the lowest p99."""
     cs = cheapest(pts)
     axis = axis_of(pts)
@@ -538,7 +548,7 @@ def cheapest_chart(pts: list[dict]):
             if not c[key]:
                 continue
             x, y = loads.index(c["load"]), order.index(c["at"])
-            ax.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=col[c[key]], edgecolor="white", lw=2))
             figure = c[fig_key] / 100 if unit == "cores" else c[fig_key]
             nxt = f"\nnext ×{c[nxt_key]:.1f}" if c[nxt_key] else "\nonly carrier"
             ax.text(x, y, c[key].replace(" ", "\n", 1) + f"\n{figure:.2f} {unit}{nxt}", ha="center", va="center",
@@ -554,7 +564,7 @@ def cheapest_chart(pts: list[dict]):
     return png(fig)
 
 
-def cost_chart(pts: list[dict]):
+def cost_chart(pts: list[dict[str, Any]]) -> str:
     """What carrying the load costs: the variant's cores and RSS against the offered load, a line per series, a
     panel per place on the axis (cores on top, memory below)."""
     axis = axis_of(pts)
@@ -600,7 +610,7 @@ def panel_of(ax: Axis) -> str:
         ax.kind, "a panel per round trip")
 
 
-def charts(doc: dict) -> dict[str, tuple[str, str]]:
+def charts(doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
     """Every chart of a sweep or a map: id -> (caption, PNG as base64), in the report's order."""
     pts = points(doc)
     ax = of_doc(doc)
@@ -619,7 +629,7 @@ def charts(doc: dict) -> dict[str, tuple[str, str]]:
     return out
 
 
-def html(doc: dict, drawn: dict | None = None) -> str:
+def html(doc: dict[str, Any], drawn: dict[str, Any] | None = None) -> str:
     """report.html of a sweep or a map (DRAWN: its charts, when already drawn)."""
     pts = points(doc)
     ax = of_doc(doc)

@@ -10,18 +10,25 @@ run carries its database: `dbLatencyMs`, and `dbCpuCores`, `dbDurable` (absent i
 run's, the environment's `databaseCpuCores` and `databaseDurable`)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from ..record import Run
+
+#: a place on an axis: the added latency (ms), the database's cores (None: not held), or whether commits are synced
+Place = float | bool | None
 
 KINDS = ("far", "busy", "durable")
 
 
-def cores_of(run: dict, env: dict | None = None) -> float | None:
+def cores_of(run: Run, env: dict[str, Any] | None = None) -> float | None:
     """The cores RUN's database was held to (None: not held)."""
     v = run["dbCpuCores"] if "dbCpuCores" in run else (env or {}).get("databaseCpuCores")
     return float(v) if v else None
 
 
-def durable_of(run: dict, env: dict | None = None) -> bool:
+def durable_of(run: Run, env: dict[str, Any] | None = None) -> bool:
     """Whether RUN's database synced every commit."""
     return bool(run["dbDurable"] if "dbDurable" in run else (env or {}).get("databaseDurable"))
 
@@ -34,26 +41,27 @@ class Axis:
     def far(self) -> bool:
         return self.kind == "far"
 
-    def of(self, run: dict, env: dict | None = None):
+    def of(self, run: Run, env: dict[str, Any] | None = None) -> Place:
         """RUN's place on the axis: its added latency (ms), its database's cores (None: not held) or whether
         every commit was synced."""
         if self.kind == "busy":
             return cores_of(run, env)
         if self.kind == "durable":
             return durable_of(run, env)
-        return run["dbLatencyMs"]
+        latency: Place = run["dbLatencyMs"]
+        return latency
 
-    def rank(self, v) -> tuple:
+    def rank(self, v: Place) -> tuple[Any, ...]:
         """Sorts the axis's places from the least slow database to the slowest: latency up, cores down (not held
         first), not synced before synced."""
         if self.kind == "busy":
             return (0, 0.0) if v is None else (1, -float(v))
         return (0, v)
 
-    def ordered(self, values) -> list:
+    def ordered(self, values: Iterable[Place]) -> list[Place]:
         return sorted(set(values), key=self.rank)
 
-    def name(self, v) -> str:
+    def name(self, v: Place) -> str:
         """A place as a table's cell: 10 (ms added), 0.25 (cores), synced."""
         if self.kind == "busy":
             return "not held" if v is None else f"{v:g}"
@@ -61,7 +69,7 @@ class Axis:
             return "synced" if v else "not synced"
         return str(v)
 
-    def text(self, v) -> str:
+    def text(self, v: Place) -> str:
         """A place in words, for a chart: +10 ms, 0.25 cores, commits synced."""
         if self.kind == "busy":
             return "not held" if v is None else f"{v:g} core" + ("" if v == 1 else "s")
@@ -97,6 +105,6 @@ class Axis:
         return {"busy": "db-cpu-sweep", "durable": "db-durable-sweep"}.get(self.kind, "latency-sweep")
 
 
-def of_doc(doc: dict) -> Axis:
+def of_doc(doc: dict[str, Any]) -> Axis:
     kind = (doc.get("cells") or {}).get("axis") or "far"
     return Axis(kind if kind in KINDS else "far")

@@ -15,14 +15,15 @@ time per insert).
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from ..run.variants import evaluate
+from ..run.variants import Variant, evaluate
 
 # a series within this share of its bound "reaches" it (the table marks it)
 AT_BOUND = 0.15
 
 
-def in_flight(variant, persist: str, settings: dict) -> int | None:
+def in_flight(variant: Variant, persist: str, settings: dict[str, Any]) -> int | None:
     """The inserts VARIANT keeps in flight in PERSIST mode with SETTINGS (its manifest's expression), or None."""
     expr = (variant.in_flight or {}).get(persist)
     if expr in (None, "", "none"):
@@ -59,7 +60,7 @@ def at_bound(measured: float | None, bound: float | None) -> bool:
     return f is not None and f >= 1 - AT_BOUND
 
 
-def crossovers(series: dict[str, dict[int, dict]]) -> list[dict]:
+def crossovers(series: dict[str, dict[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Where two series swap places. SERIES: name -> {added latency ms: {rttMs, median, min, max}}.
 
     Between two neighbouring latencies where A is clearly ahead on one side and B clearly ahead on the

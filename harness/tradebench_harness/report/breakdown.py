@@ -14,7 +14,9 @@ from __future__ import annotations
 import gzip
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import profile_rules
 
@@ -23,15 +25,15 @@ UNCLAIMED = "unclaimed"
 CHART = "breakdown.png"
 
 
-def _compiled(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
+def _compiled(runtime: str) -> list[tuple[str, re.Pattern[str], re.Pattern[str] | None]]:
     return [(r[0], re.compile(r[2]), re.compile(r[3]) if len(r) > 3 else None)
             for r in profile_rules.RULES if r[1] in (None, runtime)]
 
 
-_cache: dict[str, list] = {}
+_cache: dict[str, list[Any]] = {}
 
 
-def rules_of(runtime: str) -> list[tuple[str, re.Pattern, re.Pattern | None]]:
+def rules_of(runtime: str) -> list[tuple[str, re.Pattern[str], re.Pattern[str] | None]]:
     if runtime not in _cache:
         _cache[runtime] = _compiled(runtime)
     return _cache[runtime]
@@ -69,29 +71,29 @@ def part_of(stack: str, runtime: str) -> str:
     return UNCLAIMED
 
 
-def counts(stacks: Counter, runtime: str) -> dict:
+def counts(stacks: Counter[str], runtime: str) -> dict[str, Any]:
     """{"samples": all samples, "parts": {part: samples}} of STACKS ({collapsed stack: samples}); the
     unclaimed samples under UNCLAIMED."""
-    parts: Counter = Counter()
+    parts: Counter[str] = Counter()
     for stack, n in stacks.items():
         parts[part_of(stack, runtime)] += n
     return {"samples": sum(parts.values()), "parts": dict(parts)}
 
 
-def prune(stacks: Counter, runtime: str, min_share: float = 0.005) -> Counter:
+def prune(stacks: Counter[str], runtime: str, min_share: float = 0.005) -> Counter[str]:
     """STACKS small enough to keep with a results folder: every stack cut below its deepest frame that at
     least MIN_SHARE of all samples pass through, its cut-off samples under one leaf per part there,
     `[smaller stacks: PART]`, PART as part_of gave it on the whole stack. A flame graph of the pruned stacks
     has every frame of at least that width exactly as wide, and the breakdown of them is the breakdown of the
     whole stacks (a 45 s window of a JVM: about 5,000 stacks, 6 MB as text; pruned at 0.5 %: about 800 stacks, 16 kB gzipped)."""
     total = sum(stacks.values())
-    through: Counter = Counter()
+    through: Counter[str] = Counter()
     for stack, n in stacks.items():
         frames = stack.split(";")
         for i in range(1, len(frames) + 1):
             through[";".join(frames[:i])] += n
     least = total * min_share
-    out: Counter = Counter()
+    out: Counter[str] = Counter()
     for stack, n in stacks.items():
         frames = stack.split(";")
         keep = len(frames)
@@ -104,19 +106,19 @@ def prune(stacks: Counter, runtime: str, min_share: float = 0.005) -> Counter:
     return out
 
 
-def shares(parts: dict) -> dict:
+def shares(parts: dict[str, Any]) -> dict[str, Any]:
     total = sum(parts.values())
     return {p: n / total for p, n in parts.items()} if total else {}
 
 
-def us_per_order(parts: dict, cpu_us_per_order: float | None) -> dict:
+def us_per_order(parts: dict[str, Any], cpu_us_per_order: float | None) -> dict[str, Any]:
     """Each part's CPU µs per order: its share of the samples × the variant's CPU µs per order."""
     if cpu_us_per_order is None:
         return {}
     return {p: s * cpu_us_per_order for p, s in shares(parts).items()}
 
 
-def attach(doc: dict, folder: Path) -> None:
+def attach(doc: dict[str, Any], folder: Path) -> None:
     """DOC["profiles"]: the breakdown of every profiled row, its samples sorted again by the rules as they are
     now from the row's collapsed stacks in FOLDER (so that `./tradebench report` applies refined rules), from
     its windows' records where the file is missing."""
@@ -134,10 +136,10 @@ def attach(doc: dict, folder: Path) -> None:
         doc.pop("profiles", None)
 
 
-def read_collapsed(path: Path) -> Counter:
+def read_collapsed(path: Path) -> Counter[str]:
     """A collapsed-stacks file (gzipped when its name ends in .gz) as {stack: samples}."""
     text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
-    out: Counter = Counter()
+    out: Counter[str] = Counter()
     for line in text.splitlines():
         stack, _, n = line.rpartition(" ")
         if stack and n.isdigit():
@@ -145,20 +147,21 @@ def read_collapsed(path: Path) -> Counter:
     return out
 
 
-def _with_parts(row: dict, parts: dict) -> dict:
+def _with_parts(row: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
     cpu = row.get("cpuUsPerOrder")
     sh = shares(parts)
     return {**row, "parts": parts, "samples": sum(parts.values()), "shares": sh,
             "usPerOrder": us_per_order(parts, cpu), "unclaimedShare": sh.get(UNCLAIMED, 0.0)}
 
 
-def rows(doc: dict, from_records: bool = False) -> list[dict]:
+def rows(doc: dict[str, Any], from_records: bool = False) -> list[dict[str, Any]]:
     """Per row (series) of a run with profiles: its windows' sample counts summed, their shares, the median
     of its windows' CPU µs per order, and each part's µs per order; in the order of the runs. What attach()
     put in DOC when it is there (FROM_RECORDS: never)."""
     if doc.get("profiles") and not from_records:
-        return doc["profiles"]
-    by: dict[str, dict] = {}
+        kept: list[dict[str, Any]] = doc["profiles"]
+        return kept
+    by: dict[str, dict[str, Any]] = {}
     for r in doc.get("runs", []):
         prof = r.get("profile")
         if not prof or r.get("error"):
@@ -191,9 +194,9 @@ def head() -> list[str]:
     return ["row", "samples", "CPU µs/order", *profile_rules.PARTS, UNCLAIMED, "flame graph"]
 
 
-def cells(row: dict, link=lambda href: href) -> list[str]:
+def cells(row: dict[str, Any], link: Callable[[str], str] = lambda href: href) -> list[str]:
     """A row's cells: each part's µs per order with its share of the samples."""
-    def part(p):
+    def part(p: str) -> str:
         share = row["shares"].get(p)
         if not share:
             return "–"
@@ -205,7 +208,7 @@ def cells(row: dict, link=lambda href: href) -> list[str]:
             link(row["flameGraph"]) if row.get("flameGraph") else "–"]
 
 
-def md(doc: dict) -> list[str]:
+def md(doc: dict[str, Any]) -> list[str]:
     """The summary's section (lines), or none when the run has no profile."""
     rs = rows(doc)
     if not rs:

@@ -5,17 +5,19 @@ when it holds 1. The ceiling fractions are compared the same way: on two
 machines they are the figures that should agree."""
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console
 from rich.table import Table
 
 from . import stats, tables, verdict
 
 
-def key(row: dict) -> tuple:
+def key(row: dict[str, Any]) -> tuple[Any, ...]:
     return (row["case"], row["variant"], row.get("rate"), row["engines"])
 
 
-def compare(a: dict, b: dict) -> list[dict]:
+def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     rows_b = {key(r): r for r in b["summary"]}
     out = []
     for ra in a["summary"]:
@@ -36,7 +38,7 @@ def compare(a: dict, b: dict) -> list[dict]:
     return out
 
 
-def render(a: dict, b: dict, rows: list[dict]) -> str:
+def render(a: dict[str, Any], b: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     lines = [f"A = {a['runId']} ({a['environment'].get('cpuModel')}, {a['environment'].get('cores')} cores, git "
              f"{(a['environment'].get('gitCommit') or '')[:10]})",
              f"B = {b['runId']} ({b['environment'].get('cpuModel')}, {b['environment'].get('cores')} cores, git "
@@ -48,7 +50,7 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
         s = r["salesPerMinute"]
         hf, inf = r["httpCeilingFraction"], r["insertCeilingFraction"]
 
-        def frac(f):
+        def frac(f: dict[str, Any]) -> str:
             if not f["a"] or not f["b"]:
                 return "–"
             return (f"{f['a']['median'] * 100:.1f} % → {f['b']['median'] * 100:.1f} %"
@@ -65,7 +67,7 @@ def render(a: dict, b: dict, rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def show(a: dict, b: dict) -> str:
+def show(a: dict[str, Any], b: dict[str, Any]) -> str:
     rows = compare(a, b)
     text = render(a, b, rows)
     console = Console()

@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 import statistics
 import zlib
+from collections.abc import Iterable
+from typing import Any
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
@@ -29,7 +31,7 @@ SEED = 20261127
 MIN_PROCESSES = 2
 
 
-def groups_of(values_by_process) -> list[list[float]]:
+def groups_of(values_by_process: Iterable[Iterable[float | None]]) -> list[list[float]]:
     """The processes' windows with their figures, the processes without a figure left out."""
     out = []
     for vals in values_by_process:
@@ -51,7 +53,7 @@ def resamples(groups: list[list[float]], n: int = RESAMPLES, tag: str = "") -> l
     out = []
     k = len(groups)
     for _ in range(n):
-        drawn = []
+        drawn: list[float] = []
         for _ in range(k):
             g = groups[rng.randrange(k)]
             drawn.extend(g[rng.randrange(len(g))] for _ in range(len(g)))
@@ -75,33 +77,33 @@ def bounds_of(draws: list[float]) -> tuple[float, float]:
     return percentile(s, tail), percentile(s, 1 - tail)
 
 
-def interval(values_by_process, tag: str = "") -> dict | None:
+def interval(values_by_process: Iterable[Iterable[float | None]], tag: str = "") -> dict[str, Any] | None:
     """{median, low, high, processes, windows} of a figure measured in windows of processes; None with no
     figure. low and high are None (unavailable) with fewer than MIN_PROCESSES processes."""
     groups = groups_of(values_by_process)
     if not groups:
         return None
     flat = [v for g in groups for v in g]
-    out = {"median": statistics.median(flat), "low": None, "high": None, "processes": len(groups),
+    out: dict[str, Any] = {"median": statistics.median(flat), "low": None, "high": None, "processes": len(groups),
            "windows": len(flat)}
     if len(groups) >= MIN_PROCESSES:
         out["low"], out["high"] = bounds_of(resamples(groups, tag=tag))
     return out
 
 
-def available(ci: dict | None) -> bool:
-    return bool(ci) and ci.get("low") is not None and ci.get("high") is not None
+def available(ci: dict[str, Any] | None) -> bool:
+    return ci is not None and bool(ci) and ci.get("low") is not None and ci.get("high") is not None
 
 
-def half_width(ci: dict | None) -> float | None:
+def half_width(ci: dict[str, Any] | None) -> float | None:
     """The interval's larger side as a share of its median (0.05: within ±5 %); None when unavailable."""
-    if not available(ci) or not ci["median"]:
+    if ci is None or not available(ci) or not ci["median"]:
         return None
-    m = ci["median"]
-    return max(ci["high"] - m, m - ci["low"]) / abs(m)
+    m: float = ci["median"]
+    return float(max(ci["high"] - m, m - ci["low"]) / abs(m))
 
 
-def ratio(a_by_process, b_by_process, tag: str = "") -> dict | None:
+def ratio(a_by_process: Iterable[Iterable[float | None]], b_by_process: Iterable[Iterable[float | None]], tag: str = "") -> dict[str, Any] | None:
     """A ÷ B: {ratio (median ÷ median), low, high}; low and high None when either has fewer than
     MIN_PROCESSES processes; None when either has no figure or B's median is 0."""
     ga, gb = groups_of(a_by_process), groups_of(b_by_process)

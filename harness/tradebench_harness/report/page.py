@@ -13,23 +13,30 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
+from typing import Any
+
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from ..record import Run  # noqa: E402
 from . import breakdown, profile_rules, stats, tables  # noqa: E402
 
+#: pyplot, with the Agg backend chosen above (answer.py draws with it too)
+pyplot = plt
 COLORS = ["#1f5fa8", "#d9822b", "#2a9d4b", "#b23a48", "#7b4ea3", "#5f6b6d", "#c9a227", "#1b998b"]
 
 
-def label(row: dict) -> str:
+def label(row: dict[str, Any]) -> str:
     base = row["variant"] if not row.get("case") else f"{row['case']}\n{row['variant']}"
     if row.get("rate"):
         base += f"\n{row['rate']}/s"
     return base
 
 
-def png(fig) -> str:
+def png(fig: Figure) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
     plt.close(fig)
@@ -49,13 +56,13 @@ def img(name: str, title: str, data: str) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{h.escape(title)}</figcaption></figure>')
 
 
-def error_bars(rows, key, scale=1.0):
+def error_bars(rows: list[dict[str, Any]], key: str, scale: float = 1.0) -> tuple[list[float], list[float], list[float]]:
     """Medians and the (non-negative) distances to each row's KEY's 95 % interval (bar())."""
     bars = [bar(r.get(key), scale) for r in rows]
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
 
 
-def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
+def bar(s: dict[str, Any] | None, scale: float = 1.0) -> tuple[float, float, float]:
     """(median, distance down, distance up) of the figure S: to its 95 % interval's ends (none drawn where the
     interval is unavailable: one process), or to its min and max where no interval was computed; no figure (no
     run of the row had it): no bar."""
@@ -69,7 +76,7 @@ def bar(s: dict | None, scale: float = 1.0) -> tuple[float, float, float]:
     return m, max(0.0, m - (s.get("min") or 0) * scale), max(0.0, (s.get("max") or 0) * scale - m)
 
 
-def finish_bars(fig, ax, rows, ylabel, title, legend):
+def finish_bars(fig: Figure, ax: Axes, rows: list[dict[str, Any]], ylabel: str, title: str, legend: bool) -> str:
     """The axes every per-variant bar chart shares: a tick per row, labels, grid; the PNG."""
     ax.set_xticks(list(range(len(rows))), [label(r) for r in rows], fontsize=8)
     ax.set_ylabel(ylabel)
@@ -80,7 +87,7 @@ def finish_bars(fig, ax, rows, ylabel, title, legend):
     return png(fig)
 
 
-def bar_chart(rows, key, title, ylabel, scale=1.0):
+def bar_chart(rows: list[dict[str, Any]], key: str, title: str, ylabel: str, scale: float = 1.0) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     xs = range(len(rows))
     med, lo, hi = error_bars(rows, key, scale)
@@ -91,7 +98,7 @@ def bar_chart(rows, key, title, ylabel, scale=1.0):
     return finish_bars(fig, ax, rows, ylabel, title, legend=False)
 
 
-def fractions_chart(rows):
+def fractions_chart(rows: list[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     w = 0.38
     for j, (key, name) in enumerate((("httpCeilingFraction", "orders/s ÷ HTTP ceiling of its runtime"),
@@ -103,7 +110,7 @@ def fractions_chart(rows):
                        legend=True)
 
 
-def cpu_chart(rows):
+def cpu_chart(rows: list[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(rows) + 2), 4))
     groups = ("variant", "loadclient", "database")
     w = 0.27
@@ -114,7 +121,7 @@ def cpu_chart(rows):
                        "Who used the cores: the variant's process tree, the load client, the database", legend=True)
 
 
-def breakdown_chart(rows):
+def breakdown_chart(rows: list[dict[str, Any]]) -> str:
     """Each profiled row's CPU µs per order as a stacked bar, one segment per part, the unclaimed share on top
     in grey."""
     fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(rows) + 4), 4.5))
@@ -134,10 +141,10 @@ def breakdown_chart(rows):
     return png(fig)
 
 
-def cpu_timeline_chart(doc):
+def cpu_timeline_chart(doc: dict[str, Any]) -> str | None:
     """CPU % per second of the three process groups, for the median repeat of each row."""
-    rows = [(row, representative(doc["runs"], row, need_latency=False)) for row in doc["summary"]]
-    rows = [(row, r) for row, r in rows if r and r.get("samples")][:8]
+    picked = [(row, representative(doc["runs"], row, need_latency=False)) for row in doc["summary"]]
+    rows = [(row, r) for row, r in picked if r and r.get("samples")][:8]
     if not rows:
         return None
     fig, axes = plt.subplots(len(rows), 1, figsize=(8, 1.9 * len(rows)), sharex=False, squeeze=False)
@@ -157,7 +164,7 @@ def cpu_timeline_chart(doc):
     return png(fig)
 
 
-def representative(runs: list[dict], row: dict, need_latency: bool = True) -> dict | None:
+def representative(runs: list[Run], row: dict[str, Any], need_latency: bool = True) -> Run | None:
     """The repeat whose sales/min is the median one of its row."""
     rs = [r for r in runs if not r.get("error") and stats.shown(r) == row["variant"] and r["case"] == row["case"]
           and r.get("rate") == row.get("rate") and r["engines"] == row["engines"]
@@ -168,14 +175,14 @@ def representative(runs: list[dict], row: dict, need_latency: bool = True) -> di
     return rs[len(rs) // 2]
 
 
-def latency_chart(doc):
+def latency_chart(doc: dict[str, Any]) -> tuple[str, int]:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     drawn = 0
     for i, row in enumerate(doc["summary"]):
         r = representative(doc["runs"], row)
         if not r:
             continue
-        pts = [p for p in r["latencyPercentiles"] if 50 <= p[0] < 100]
+        pts = [p for p in r.get("latencyPercentiles") or [] if 50 <= p[0] < 100]
         if not pts:
             continue
         xs = [1 / (1 - p[0] / 100) for p in pts]
@@ -198,7 +205,7 @@ def latency_chart(doc):
     return png(fig), drawn
 
 
-def sweep_rate_chart(doc):
+def sweep_rate_chart(doc: dict[str, Any]) -> str | None:
     rows = [r for r in doc["summary"] if r.get("rate")]
     if not rows:
         return None
@@ -222,7 +229,7 @@ def sweep_rate_chart(doc):
     return png(fig)
 
 
-def sweep_engines_chart(doc):
+def sweep_engines_chart(doc: dict[str, Any]) -> str | None:
     """sales/min against ENGINES: one line per variant (and offered rate, in an open-loop sweep)."""
     rows = doc["summary"]
     engines = sorted({r["engines"] for r in rows})
@@ -246,7 +253,7 @@ def sweep_engines_chart(doc):
     return png(fig)
 
 
-def in_flight_chart(doc):
+def in_flight_chart(doc: dict[str, Any]) -> str | None:
     """The price of capacity: each design's memory, threads and processes, CPU per order and sales/min against
     the inserts it keeps in flight (a sweep --in-flight)."""
     rows = [r for r in doc["summary"] if r.get("inFlight")]
@@ -302,7 +309,7 @@ code{background:#f4f4f4;padding:1px 3px}
 """
 
 
-def html(doc: dict) -> str:
+def html(doc: dict[str, Any]) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>tradebench {h.escape(doc['runId'])}</title>"
              f"<style>{CSS}</style></head><body>",
              f"<h1>tradebench {h.escape(doc['command'])} <code>{h.escape(doc['runId'])}</code></h1>",
@@ -328,7 +335,7 @@ SUMMARY_HEAD = ["case", "variant", "settings", "sales/min", "orders/s", "orders/
                 "db CPU µs/sale (at the insert ceiling)", "steady", "notes"]
 
 
-def summary_section(rows: list[dict], doc: dict) -> str:
+def summary_section(rows: list[dict[str, Any]], doc: dict[str, Any]) -> str:
     body, attrs = [], []
     for r in rows:
         cpu = " / ".join(tables.fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f")
@@ -343,7 +350,7 @@ def summary_section(rows: list[dict], doc: dict) -> str:
     return "<h2>Summary</h2>" + table(SUMMARY_HEAD, body, "summary", attrs)
 
 
-def analysis_sections(doc: dict) -> list[str]:
+def analysis_sections(doc: dict[str, Any]) -> list[str]:
     """The article's ratios, where an order's CPU goes, and the profile's breakdown: those the run has."""
     parts = []
     ratios = stats.ratio_rows(doc)
@@ -365,7 +372,7 @@ def analysis_sections(doc: dict) -> list[str]:
     return parts
 
 
-def chart_sections(doc: dict) -> list[str]:
+def chart_sections(doc: dict[str, Any]) -> list[str]:
     """The charts: those every run has, then those its kind of run draws."""
     rows = doc["summary"]
     if not rows:
@@ -384,7 +391,7 @@ def chart_sections(doc: dict) -> list[str]:
     return parts + [img(name, title, data) for name, title, data in optional if data]
 
 
-def calibration_section(cal: dict | None) -> str:
+def calibration_section(cal: dict[str, Any] | None) -> str:
     if not cal:
         return ""
     lines = [l.strip("|").split("|") for l in tables.calibration_md(cal).splitlines()[2:]]
@@ -393,7 +400,7 @@ def calibration_section(cal: dict | None) -> str:
                   [[c.strip() for c in l] for l in lines], "calibration"))
 
 
-def runs_section(runs: list[dict]) -> str:
+def runs_section(runs: list[dict[str, Any]]) -> str:
     head = ["case", "variant", "repeat", "sales/min", "orders/s", "p99 ms", "warm-up s", "steady", "drift",
             "CPU variant", "CPU load client", "CPU db", "RSS MB", "threads", "error"]
     rows = []

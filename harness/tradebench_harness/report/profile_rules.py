@@ -16,6 +16,8 @@ its folder: `node-engine/src/market.js`, Node's own as `node:internal/...`) or V
 """
 from __future__ import annotations
 
+from typing import Any
+
 #: the named parts, in the order of the tables and the bars
 PARTS = [
     "HTTP framework",
@@ -55,7 +57,7 @@ _NODE_IO = r" node:(net|internal/(stream_base_commons|streams/\w+|net)|stream):"
 # frame one claims decides. (part, runtime, expression, THREAD): a fallback, for a stack the first tier leaves
 # unclaimed, in a profile whose first frame (the thread: `[main process]`) matches THREAD; the outermost frame
 # one claims decides.
-RULES: list[tuple] = [
+RULES: list[tuple[Any, ...]] = [
     # --- garbage collection: the collector's work (on its threads and in the VM operation that runs it);
     # allocating, also a TLAB's refill, is the allocating code's
     ("garbage collection", "java", r"^(PSScavenge|PSParallelCompact|PSPromotionManager|PSOldGen|PSYoungGen|"

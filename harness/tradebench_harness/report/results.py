@@ -4,27 +4,18 @@ from __future__ import annotations
 
 import base64
 import csv
-import gzip
-import json
 import time
 from pathlib import Path
+from typing import Any, cast
 
+from .. import record
 from ..model import check
+from ..record import Results
 from . import answer, breakdown, page, stats, tables
 
-# 3: as 2, without the summary and the profiles' breakdown (DERIVED_KEYS), which load() computes again from
-#    the runs (they were a third of the bytes of a committed folder);
-# 2: results.json without indentation, each run's raw material (RAW_KEYS) in raw.json.gz beside it;
-# 1: one indented results.json holding everything. load() reads all three.
-SCHEMA_VERSION = 3
-#: what results.json does not keep: computed from its runs by derive()
-DERIVED_KEYS = ("summary", "profiles")
-
-#: what a run record keeps in raw.json.gz: its per-second process samples, the load client's own JSON and its
-#: latency percentile curve. They are most of a run's bytes, the figures of results.json are already computed
-#: from them, and only the charts draw from them.
-RAW_KEYS = ("samples", "load", "latencyPercentiles")
-RAW_FILE = "raw.json.gz"
+#: the layout of a results folder's files (record.py)
+SCHEMA_VERSION = record.SCHEMA_VERSION
+RAW_KEYS = record.RAW_KEYS
 #: a sweep --in-flight's chart, written beside its summary
 IN_FLIGHT_CHART = "in-flight.png"
 
@@ -40,7 +31,7 @@ CSV_FIELDS = ["case", "variant", "row", "repeat", "engines", "persist", "waitMs"
               "rttMs", "inFlight", "boundSalesPerMinute", "boundFraction", "error"]
 
 
-def write_csv(path: Path, runs: list[dict]) -> None:
+def write_csv(path: Path, runs: list[dict[str, Any]]) -> None:
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         w.writeheader()
@@ -56,7 +47,7 @@ def write_csv(path: Path, runs: list[dict]) -> None:
             w.writerow(row)
 
 
-def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
+def write_all(folder: Path, doc: dict[str, Any], root: Path | None = None) -> None:
     """results.json, runs.csv, summary.md and report.html of DOC into FOLDER.
 
     ROOT (the repository): a sweep's or map's model section (`doc["model"]`, the model beside every open-loop
@@ -86,7 +77,7 @@ def write_all(folder: Path, doc: dict, root: Path | None = None) -> None:
     (folder / "report.html").write_text(page.html(doc))
 
 
-def derive(doc: dict, folder: Path) -> None:
+def derive(doc: dict[str, Any], folder: Path) -> None:
     """What DOC's figures are computed into from its runs: DOC["summary"] (a sweep's or map's points, or the
     rows of the generic table with an experiment's article figures beside them) and DOC["profiles"] (the
     breakdown of the profiled rows, from their stacks in FOLDER when they are there)."""
@@ -100,16 +91,9 @@ def derive(doc: dict, folder: Path) -> None:
         row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])
 
 
-def write_doc(folder: Path, doc: dict) -> None:
-    """results.json (compact, without RAW_KEYS) and raw.json.gz (RAW_KEYS of each run, in the order of
-    runs[]) of DOC into FOLDER. DOC itself is left whole."""
-    doc["schemaVersion"] = SCHEMA_VERSION
-    lean = {k: v for k, v in doc.items() if k not in DERIVED_KEYS}
-    lean["runs"] = [{k: v for k, v in r.items() if k not in RAW_KEYS} for r in doc["runs"]]
-    (folder / "results.json").write_text(json.dumps(lean, separators=(",", ":")))
-    raw = {"schemaVersion": SCHEMA_VERSION, "runs": [{k: r[k] for k in RAW_KEYS if k in r} for r in doc["runs"]]}
-    # mtime 0: the same document gives the same bytes, so a report drawn again changes nothing in git
-    (folder / RAW_FILE).write_bytes(gzip.compress(json.dumps(raw, separators=(",", ":")).encode(), mtime=0))
+def write_doc(folder: Path, doc: dict[str, Any]) -> None:
+    """results.json and raw.json.gz of DOC into FOLDER (record.write_results). DOC itself is left whole."""
+    record.write_results(folder, cast(Results, doc))
 
 
 def link_latest(results_dir: Path, folder: Path) -> None:
@@ -125,22 +109,11 @@ def link_latest(results_dir: Path, folder: Path) -> None:
         pass
 
 
-def load(ref: str, results_dir: Path) -> dict:
-    """A results.json by run id, folder or file, whole again: from schema version 2 on, each run's RAW_KEYS
-    are put back from the raw.json.gz beside it (a folder without it reads as runs without them); from 3 on,
-    the DERIVED_KEYS are computed again from the runs."""
-    p = Path(ref)
-    for cand in (p, p / "results.json", results_dir / ref / "results.json"):
-        if cand.is_file():
-            doc = json.loads(cand.read_text())
-            raw_file = cand.parent / RAW_FILE
-            if doc.get("schemaVersion", 1) >= 2 and raw_file.is_file():
-                raw = json.loads(gzip.decompress(raw_file.read_bytes()))["runs"]
-                if len(raw) != len(doc["runs"]):
-                    raise ValueError(f"{raw_file} holds {len(raw)} runs, {cand} {len(doc['runs'])}")
-                for run, extra in zip(doc["runs"], raw, strict=True):
-                    run.update(extra)
-            if "summary" not in doc:     # schema 3: computed again, as the folder was written
-                derive(doc, cand.parent)
-            return doc
-    raise FileNotFoundError(f"no results.json for {ref} (looked in {results_dir})")
+def load(ref: str, results_dir: Path) -> Results:
+    """A results.json by run id, folder or file, whole again (record.load_results: each run's raw material put
+    back from the raw.json.gz beside it); a summary the file does not keep (schema 3) computed again from the
+    runs, as the folder was written."""
+    doc = record.load_results(record.results_file(ref, results_dir))
+    if "summary" not in doc:
+        derive(cast(dict[str, Any], doc), record.results_file(ref, results_dir).parent)
+    return doc

@@ -5,7 +5,10 @@ figures out: nothing here formats, draws or writes."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from ..record import Derived, Run, group_figure, per_order
 from . import intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
@@ -14,14 +17,14 @@ DRIFT_FLAG = 0.10
 JIT_FLAG = 5.0
 
 
-def spread(values) -> dict | None:
+def spread(values: Iterable[Any]) -> dict[str, Any] | None:
     vals = [v for v in values if v is not None]
     if not vals:
         return None
     return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
 
 
-def overlaps(a: dict | None, b: dict | None) -> bool:
+def overlaps(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     return bool(a and b and a["min"] <= b["max"] and b["min"] <= a["max"])
 
 
@@ -29,34 +32,36 @@ def overlaps(a: dict | None, b: dict | None) -> bool:
 UNSTABLE_DROP = 0.10
 
 
-def process_of(r: dict):
+def process_of(r: Run) -> tuple[Any, ...]:
     """The process a window was measured in: its unit's number in the run (execute.py), else its variant's pid
     (a folder written before the number was kept); neither: one process, unknown (no interval)."""
     if r.get("process") is not None:
         return ("unit", r["process"])
-    pid = (r.get("pids") or {}).get("variant")
+    pids = r.get("pids")
+    pid = pids.get("variant") if pids else None
     return ("pid", pid) if pid is not None else ("unknown",)
 
 
-def by_process(rs: list[dict], get) -> list[list]:
+def by_process(rs: list[Run], get: Callable[[Run], Any]) -> list[list[Any]]:
     """GET of each window of RS, grouped by process, the processes in the order they came."""
-    out: dict = {}
+    out: dict[tuple[Any, ...], list[Any]] = {}
     for r in rs:
         out.setdefault(process_of(r), []).append(get(r))
     return list(out.values())
 
 
-def figure(rs: list[dict], get, tag: str = "") -> dict | None:
+def figure(rs: list[Run], get: Callable[[Run], Any], tag: str = "") -> dict[str, Any] | None:
     """spread() of GET over the windows RS, with the 95 % interval across their processes: low and high (None
     when fewer than two processes: unavailable), processes."""
     s = spread(get(r) for r in rs)
     if not s:
         return None
     ci = intervals.interval(by_process(rs, get), tag=tag)
+    assert ci is not None        # s: a figure, so a process with one
     return {**s, "low": ci["low"], "high": ci["high"], "processes": ci["processes"]}
 
 
-def counted(rs: list[dict]) -> tuple[list[dict], list[dict]]:
+def counted(rs: list[Run]) -> tuple[list[Run], list[Run]]:
     """The windows a row's figures are computed from, and those set aside: a window whose two halves differ by
     more than DRIFT_FLAG was still moving, so it is set aside when every process of the row keeps a steady
     window besides (the interval is drawn from processes; the adaptive compare measures more in its place);
@@ -69,7 +74,7 @@ def counted(rs: list[dict]) -> tuple[list[dict], list[dict]]:
     return steady, [r for r in rs if r.get("driftFlagged")]
 
 
-def falling(rs: list[dict]) -> bool:
+def falling(rs: list[Run]) -> bool:
     """A row whose windows fall steadily: in more than half of its processes of two windows or more, each
     window stored fewer sales than the one before and the last over UNSTABLE_DROP below the first."""
     seqs = [[v for v in g if v is not None] for g in by_process(rs, lambda r: r.get("salesPerMinute"))]
@@ -80,20 +85,26 @@ def falling(rs: list[dict]) -> bool:
     return down * 2 > len(seqs)
 
 
-def live_heap(r: dict):
-    return (r.get("memory") or {}).get("liveHeapMb")
+def live_heap(r: Run) -> float | None:
+    m = r.get("memory")
+    return m.get("liveHeapMb") if m else None
 
 
-def shown(run: dict) -> str:
+def jit_seconds(r: Run) -> float | None:
+    jit = r.get("jitWarmup")
+    return jit.get("seconds") if jit else None
+
+
+def shown(run: Run) -> str:
     """A run's name in the tables: its variant, and its manifest row's settings when it has any
     ("node-engine WORKERS=threads")."""
-    return run["variant"] + (f" {run['row']}" if run.get("row") else "")
+    return str(run["variant"]) + (f" {run['row']}" if run.get("row") else "")
 
 
-def summarize(runs: list[dict]) -> list[dict]:
+def summarize(runs: list[Run]) -> list[Derived]:
     """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
     of the case have an overlapping sales/min range (a difference within noise)."""
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[Any, ...], list[Run]] = {}
     for r in runs:
         if r.get("error") or r.get("salesPerMinute") is None:
             continue
@@ -105,7 +116,7 @@ def summarize(runs: list[dict]) -> list[dict]:
         tag = f"{case}/{variant}/{rate}/{engines}"
         cpu = {}
         for g in ("variant", "loadclient", "database"):
-            cpu[g] = spread([(r["cpu"].get(g) or {}).get("cpuPercent") for r in rs])
+            cpu[g] = spread([group_figure(r, g, "cpuPercent") for r in rs])
         rows.append({
             "case": case, "variant": variant, "variantName": rs[0]["variant"], "runtime": rs[0]["runtime"], "rate": rate, "engines": engines,
             "persist": rs[0]["persist"], "settings": rs[0]["settings"], "repeats": len(rs),
@@ -122,11 +133,11 @@ def summarize(runs: list[dict]) -> list[dict]:
             "httpCeilingFraction": spread(r.get("httpCeilingFraction") for r in rs),
             "insertCeilingFraction": spread(r.get("insertCeilingFraction") for r in rs),
             "cpuPercent": cpu,
-            "jitCpuPercent": spread(((r.get("cpu") or {}).get("variant") or {}).get("jitCpuPercent") for r in rs),
-            "jitWarmupSeconds": spread((r.get("jitWarmup") or {}).get("seconds") for r in rs),
+            "jitCpuPercent": spread(group_figure(r, "variant", "jitCpuPercent") for r in rs),
+            "jitWarmupSeconds": spread(jit_seconds(r) for r in rs),
             "jitWarmupBounded": any(r.get("jitWarmup") and not r["jitWarmup"].get("quiet") for r in rs),
-            "cpuUsPerOrderVariant": figure(rs, lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), tag + "/cpu"),
-            "cpuUsPerOrder": {g: spread((r.get("cpuUsPerOrder") or {}).get(g) for r in rs)
+            "cpuUsPerOrderVariant": figure(rs, lambda r: per_order(r, "variant"), tag + "/cpu"),
+            "cpuUsPerOrder": {g: spread(per_order(r, g) for r in rs)
                               for g in ("variant", "variantRoot", "loadclient", "database")},
             "floorCpuUsPerRequest": spread(r.get("floorCpuUsPerRequest") for r in rs),
             "httpCeiling": spread(r.get("httpCeiling") for r in rs),
@@ -139,10 +150,10 @@ def summarize(runs: list[dict]) -> list[dict]:
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
-            "rssMb": figure(rs, lambda r: ((r.get("cpu") or {}).get("variant") or {}).get("rssMaxMb"), tag + "/rss"),
+            "rssMb": figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),
             "liveHeapMb": figure(rs, live_heap, tag + "/heap"),
-            "threads": spread(((r.get("cpu") or {}).get("variant") or {}).get("threadsMax") for r in rs),
-            "processes": spread(((r.get("cpu") or {}).get("variant") or {}).get("processes") for r in rs),
+            "threads": spread(group_figure(r, "variant", "threadsMax") for r in rs),
+            "processes": spread(group_figure(r, "variant", "processes") for r in rs),
             "dbConnectionsOpen": spread(r.get("dbConnectionsOpen") for r in rs),
             "dbConnections": rs[0].get("dbConnections"),
             "inFlight": rs[0].get("inFlight"),
@@ -162,17 +173,17 @@ def summarize(runs: list[dict]) -> list[dict]:
     return rows
 
 
-def counted_of(groups: dict, row: dict) -> list[dict]:
+def counted_of(groups: dict[tuple[Any, ...], list[Run]], row: Derived) -> list[Run]:
     return counted(groups[(row["case"], row["variant"], row["rate"], row["engines"])])[0]
 
 
-def ratio_rows(doc: dict) -> list[dict]:
+def ratio_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """An experiment's ratios (experiments.ratios_of): ours as median ÷ median, with the range min ÷ max to
     max ÷ min of the repeats, beside the article's."""
     out = []
     rows = doc.get("summary") or []
     for r in (doc.get("experiment") or {}).get("ratios") or []:
-        def find(ref):
+        def find(ref: dict[str, Any]) -> dict[str, Any] | None:
             return next((x for x in rows if x["case"] == ref["case"] and x["variant"] == ref["variant"]), None)
         num, den = find(r["numerator"]), find(r["denominator"])
         ours = lo = hi = None
@@ -184,7 +195,7 @@ def ratio_rows(doc: dict) -> list[dict]:
     return out
 
 
-def budget_rows(doc: dict) -> list[dict]:
+def budget_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """Where an order's CPU goes, per summary row (medians): the variant's µs, of them its framework floor's and
     its own work (the rest), the load client's and the database's µs, their sum against the machine's cores, and
     the orders/s the cores would allow if the variant's own work cost nothing (the same per-order costs for the
@@ -214,14 +225,14 @@ def budget_rows(doc: dict) -> list[dict]:
 FIGURES = {   # a figure of a run record, and whether more of it is better
     "salesPerMinute": (lambda r: r.get("salesPerMinute"), True),
     "ordersPerSecond": (lambda r: r.get("ordersPerSecond"), True),
-    "cpuUsPerOrderVariant": (lambda r: (r.get("cpuUsPerOrder") or {}).get("variant"), False),
+    "cpuUsPerOrderVariant": (lambda r: per_order(r, "variant"), False),
     "p99Ms": (lambda r: r.get("p99Ms"), False),
     "httpCeilingFraction": (lambda r: r.get("httpCeilingFraction"), True),
     "insertCeilingFraction": (lambda r: r.get("insertCeilingFraction"), True),
 }
 
 
-def windows_of(doc: dict, case, variant: str, rate=None, engines=None) -> list[dict]:
+def windows_of(doc: dict[str, Any], case: str, variant: str, rate: float | None = None, engines: int | None = None) -> list[Run]:
     """The windows a summary row of DOC is computed from (counted(): drifting ones set aside)."""
     rs = [r for r in doc["runs"] if not r.get("error") and r.get("salesPerMinute") is not None
           and r["case"] == case and shown(r) == variant
@@ -229,7 +240,7 @@ def windows_of(doc: dict, case, variant: str, rate=None, engines=None) -> list[d
     return counted(rs)[0]
 
 
-def ratio_of(b_runs: list[dict], a_runs: list[dict], fig: str, tag: str = "") -> dict | None:
+def ratio_of(b_runs: list[Run], a_runs: list[Run], fig: str, tag: str = "") -> dict[str, Any] | None:
     """B ÷ A of FIG with its interval and verdict (verdict.compare)."""
     get, _ = FIGURES[fig]
     return verdict.compare(by_process(b_runs, get), by_process(a_runs, get), tag=f"{tag}/{fig}")

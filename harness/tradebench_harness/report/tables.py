@@ -2,15 +2,17 @@
 report.html shares with it (the article's ratios, the CPU budget, the calibration)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ..run import layout
 from . import breakdown, stats, verdict
 
 
-def fmt(v, spec=",.0f") -> str:
+def fmt(v: object, spec: str = ",.0f") -> str:
     return "–" if v is None else format(v, spec)
 
 
-def cell(s: dict | None, spec=",.0f", pct=False) -> str:
+def cell(s: dict[str, Any] | None, spec: str = ",.0f", pct: bool = False) -> str:
     """median [low–high], the 95 % interval across processes (report/intervals.py), or "median [no interval: 1
     process]"; a figure without an interval computed (a map's cell, an older folder): median (min–max)."""
     if not s:
@@ -26,7 +28,7 @@ def cell(s: dict | None, spec=",.0f", pct=False) -> str:
     return f"{fmt(s['median'] * k, spec)} ({fmt(s['min'] * k, spec)}–{fmt(s['max'] * k, spec)}){suffix}"
 
 
-def jit_note(row: dict) -> list[str]:
+def jit_note(row: dict[str, Any]) -> list[str]:
     """'⚠ JIT n %' when the variant's JIT compiler threads used more than JIT_FLAG % of a core in the window
     (median of the repeats): part of its CPU per order is the JVM still compiling, not its steady cost."""
     j = row.get("jitCpuPercent")
@@ -37,7 +39,7 @@ def jit_note(row: dict) -> list[str]:
     return notes
 
 
-def setting_text(row: dict) -> str:
+def setting_text(row: dict[str, Any]) -> str:
     s = row["settings"]
     t = f"{row['engines']} engines, {row['persist']}"
     extra = {k: v for k, v in s.items() if k in ("THREADS", "DISPATCHER") }
@@ -53,7 +55,7 @@ SUMMARY_HEAD = ("| case | variant | settings | sales/min | orders/s | orders/s �
                 "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | --- |\n")
 
 
-def db_cost_cell(row: dict) -> str:
+def db_cost_cell(row: dict[str, Any]) -> str:
     """The database's CPU µs per sale stored (median), and per row at the matching insert ceiling."""
     us, ceil = row.get("dbCpuUsPerSale"), row.get("insertCeilingDbCpuUsPerRow")
     if not us:
@@ -61,7 +63,7 @@ def db_cost_cell(row: dict) -> str:
     return f"{us['median']:.1f}" + (f" ({ceil['median']:.1f})" if ceil else "")
 
 
-def cost_cell(row: dict) -> str:
+def cost_cell(row: dict[str, Any]) -> str:
     """The variant's CPU µs per order, median (min–max), then its median × the trivial server's µs per request
     and × its floor's (its own framework answering 202), when the calibration has them."""
     us, ratio, vs_floor = row.get("cpuUsPerOrderVariant"), row.get("cpuPerOrderVsTrivial"), row.get("cpuPerOrderVsFloor")
@@ -84,11 +86,11 @@ COST_HEAD = ["case", "variant", "cores", "CPU µs/order", "RSS MB", "live heap M
              "database connections open (configured)", "inserts in flight", "p50 / p99 / p99.9 ms"]
 
 
-def med(s) -> float | None:
+def med(s: dict[str, Any] | None) -> float | None:
     return (s or {}).get("median")
 
 
-def cost_row(r: dict) -> list[str]:
+def cost_row(r: dict[str, Any]) -> list[str]:
     cores = med(r["cpuPercent"].get("variant"))
     return [r["case"] or "–", r["variant"], fmt(cores / 100 if cores is not None else None, ".2f"),
             cell((r.get("cpuUsPerOrderVariant") or (r.get("cpuUsPerOrder") or {}).get("variant")), ".1f"),
@@ -105,7 +107,7 @@ INTERVAL_TEXT = ("Each figure: median [95 % interval] over the row's windows, me
                  "inside it; \"no interval\": the row was measured in one process.")
 
 
-def row_notes(r: dict, doc: dict | None = None) -> list[str]:
+def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]:
     """A row's notes: the rows it is not told apart from, its drifting windows, its fall, its JIT, whether its
     interval reached the compare's target."""
     notes = []
@@ -125,13 +127,13 @@ def row_notes(r: dict, doc: dict | None = None) -> list[str]:
     if short and not short.get("withinTarget"):
         hw = short.get("halfWidth")
         notes.append("stopped short of the target: " + (f"±{hw * 100:.1f} %" if hw is not None else "no interval")
-                     + f" (target ±{doc['adaptive']['target'] * 100:g} %)")
+                     + f" (target ±{((doc or {}).get('adaptive') or {})['target'] * 100:g} %)")
     if r.get("articleSalesPerMinute"):
         notes.append(f"article: {r['articleSalesPerMinute']:,} sales/min")
     return notes
 
 
-def verdicts_md(doc: dict) -> list[str]:
+def verdicts_md(doc: dict[str, Any]) -> list[str]:
     """Every pair of rows of a case, the one with the more sales first: the verdict of their sales/min ratio."""
     rows = doc["summary"]
     out = []
@@ -151,7 +153,7 @@ def verdicts_md(doc: dict) -> list[str]:
             "holds 1.", ""] + out
 
 
-def unstable_md(doc: dict) -> list[str]:
+def unstable_md(doc: dict[str, Any]) -> list[str]:
     rows = [r for r in doc["summary"] if r.get("unstable")]
     if not rows:
         return []
@@ -165,7 +167,7 @@ def unstable_md(doc: dict) -> list[str]:
     return out
 
 
-def summary_md(doc: dict) -> str:
+def summary_md(doc: dict[str, Any]) -> str:
     lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
              f"{INTERVAL_TEXT} ≈: no difference detected in sales/min with that row (the 95 % interval of the ratio of the "
              "two holds 1). ⚠ drift: the two halves of a window differ by over 10 %: such a window is set aside when "
@@ -220,14 +222,14 @@ def summary_md(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cores_md(doc: dict) -> list[str]:
+def cores_md(doc: dict[str, Any]) -> list[str]:
     """sweep --cores: each row's sales/min at each of the variant's CPU counts, per CPU, and against its least count
     (1.00 per CPU added: it scales with its CPUs); a count that left the database and the load client no CPU of
     their own is marked."""
     if doc.get("command") != "sweep-cores":
         return []
     runs = [r for r in doc["runs"] if not r.get("error") and r.get("variantCpus") and r.get("salesPerMinute")]
-    by: dict[str, dict[int, list]] = {}
+    by: dict[str, dict[int, list[Any]]] = {}
     for r in runs:
         by.setdefault(r["variant"], {}).setdefault(r["variantCpus"], []).append(r)
     counts = sorted({n for rows in by.values() for n in rows})
@@ -248,7 +250,7 @@ def cores_md(doc: dict) -> list[str]:
     return lines
 
 
-def layout_lines(doc: dict) -> list[str]:
+def layout_lines(doc: dict[str, Any]) -> list[str]:
     """Where the processes ran (run/layout.py), and whether every window's read-back from /proc agreed."""
     rec = (doc.get("environment") or {}).get("layout")
     lines = [f"**CPU layout**: {layout.describe(rec)}."]
@@ -263,7 +265,7 @@ def layout_lines(doc: dict) -> list[str]:
     return lines
 
 
-def baseline_rows(doc: dict) -> list[dict]:
+def baseline_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """compare --baseline REF: per row, this tree ÷ the baseline of sales/min and of the variant's CPU µs per
     order, each with its 95 % interval and verdict (report/verdict.py)."""
     cases = (doc.get("options") or {}).get("baseline_cases")
@@ -284,7 +286,7 @@ def baseline_rows(doc: dict) -> list[dict]:
     return out
 
 
-def baseline_verdict(x: dict) -> str:
+def baseline_verdict(x: dict[str, Any]) -> str:
     """This tree against the baseline in words: a regression, an improvement, no difference, or unchecked."""
     r = x["sales"]
     v = (r or {}).get("verdict")
@@ -297,7 +299,7 @@ def baseline_verdict(x: dict) -> str:
     return verdict.short(r) if r else "not measured in both"
 
 
-def baseline_md(doc: dict) -> list[str]:
+def baseline_md(doc: dict[str, Any]) -> list[str]:
     """compare --baseline REF: each row at REF (A) and at this tree (B), measured in turn in this run."""
     cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
@@ -320,7 +322,7 @@ def baseline_md(doc: dict) -> list[str]:
     return lines
 
 
-def ratio_cells(r: dict) -> list[str]:
+def ratio_cells(r: dict[str, Any]) -> list[str]:
     ours = "–" if r["ours"] is None else f"{r['ours']:.2f}" + (
         f" ({r['oursMin']:.2f}–{r['oursMax']:.2f})" if r["oursMin"] is not None and r["oursMin"] != r["oursMax"] else "")
     return [r["name"], ours, fmt(r.get("article"), ".2f"), r.get("why") or ""]
@@ -331,7 +333,7 @@ BUDGET_HEAD = ["case", "variant", "variant µs/order", "of which its floor's", "
                "÷ HTTP ceiling"]
 
 
-def budget_cells(b: dict) -> list[str]:
+def budget_cells(b: dict[str, Any]) -> list[str]:
     floor = f"{fmt(b['floorUs'], '.1f')} ({b['floor'] or 'trivial server'})" if b["floorUs"] is not None else "–"
     variant = fmt(b["variantUs"], ".1f") + (f" (main process {b['rootUs']:.1f})" if b.get("rootUs") is not None else "")
     return [b["case"] or "–", b["variant"], variant, floor, fmt(b["ownUs"], ".1f"),
@@ -350,7 +352,7 @@ BUDGET_TEXT = ("Medians of CPU µs per order answered (a process group's CPU ove
                "a bound for anything that keeps the framework, the load client and the database.")
 
 
-def warmup_text(v: dict) -> str:
+def warmup_text(v: dict[str, Any]) -> str:
     """How a ceiling's warm-up ended: "steady after 15 s", "not steady (45 s)", "fixed 5 s" (older runs: –)."""
     w = v.get("warmup") or {}
     if w.get("mode") == "auto":
@@ -358,7 +360,7 @@ def warmup_text(v: dict) -> str:
     return f"fixed {fmt(w.get('seconds'), '.0f')} s" if w.get("mode") == "fixed" else "–"
 
 
-def calibration_md(cal: dict) -> str:
+def calibration_md(cal: dict[str, Any]) -> str:
     out = ["| ceiling | figure | warm-up | CPU µs per request (row): server or database / load client |",
            "| --- | ---: | --- | --- |"]
     servers = [(f"HTTP, {rt} trivial server", f"HTTP, {rt}", v) for rt, v in (cal.get("http") or {}).items()]

@@ -12,12 +12,14 @@ medians) is worse than the baseline's by more than PCT %.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import intervals
 
 AHEAD, BEHIND, SAME, UNKNOWN = "ahead", "behind", "no difference", "unavailable"
 
 
-def decide(r: dict | None) -> str:
+def decide(r: dict[str, Any] | None) -> str:
     """AHEAD, BEHIND, SAME or UNKNOWN for a ratio interval (intervals.ratio)."""
     if not r or r.get("low") is None or r.get("high") is None:
         return UNKNOWN
@@ -28,7 +30,7 @@ def decide(r: dict | None) -> str:
     return SAME
 
 
-def compare(a_by_process, b_by_process, tag: str = "") -> dict | None:
+def compare(a_by_process: list[list[float]], b_by_process: list[list[float]], tag: str = "") -> dict[str, Any] | None:
     """A ÷ B with its interval and its verdict: {ratio, low, high, verdict}; None when either has no figure."""
     r = intervals.ratio(a_by_process, b_by_process, tag=tag)
     if r is None:
@@ -36,11 +38,11 @@ def compare(a_by_process, b_by_process, tag: str = "") -> dict | None:
     return {**r, "verdict": decide(r)}
 
 
-def bracket(r: dict) -> str:
+def bracket(r: dict[str, Any]) -> str:
     return f"{r['low']:.2f}–{r['high']:.2f}"
 
 
-def text(a: str, b: str, r: dict | None, verb: str = "stores") -> str:
+def text(a: str, b: str, r: dict[str, Any] | None, verb: str = "stores") -> str:
     """One sentence of a verdict of A against B (the ratio A ÷ B)."""
     if not r:
         return f"{a} against {b}: no figure"
@@ -52,7 +54,7 @@ def text(a: str, b: str, r: dict | None, verb: str = "stores") -> str:
     return f"{a} {verb} {r['ratio']:.2f}× {b} [{bracket(r)}]"
 
 
-def short(r: dict | None) -> str:
+def short(r: dict[str, Any] | None) -> str:
     """A verdict in a table's cell: "1.18× [1.09–1.27]", "no difference (0.96–1.05)", "1.18× (no interval)"."""
     if not r:
         return "–"
@@ -64,20 +66,21 @@ def short(r: dict | None) -> str:
     return f"{r['ratio']:.2f}× [{bracket(r)}]"
 
 
-def regression(r: dict | None, higher_is_better: bool = True) -> bool:
+def regression(r: dict[str, Any] | None, higher_is_better: bool = True) -> bool:
     """A detected change for the worse of this tree ÷ the baseline."""
     v = decide(r)
     return v == (BEHIND if higher_is_better else AHEAD)
 
 
-def worse_by(r: dict | None, higher_is_better: bool = True) -> float | None:
+def worse_by(r: dict[str, Any] | None, higher_is_better: bool = True) -> float | None:
     """How much worse the point estimate is, as a share (0.07: 7 % worse); negative when better."""
     if not r or not r.get("ratio"):
         return None
-    return 1 - r["ratio"] if higher_is_better else r["ratio"] - 1
+    ratio = float(r["ratio"])
+    return 1 - ratio if higher_is_better else ratio - 1
 
 
-def fails(r: dict | None, above_pct: float, higher_is_better: bool = True) -> bool:
+def fails(r: dict[str, Any] | None, above_pct: float, higher_is_better: bool = True) -> bool:
     """--fail-above: a regression detected (the ratio's interval entirely on the worse side of 1) and its point
     estimate worse by more than ABOVE_PCT %."""
     w = worse_by(r, higher_is_better)
