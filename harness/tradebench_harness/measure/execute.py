@@ -155,7 +155,7 @@ def placed(db: dbmod.Database, lay: layout.Layout | None) -> Iterator[None]:
     before = layout.allowed(pid) if pid else None
     try:
         if lay is not None:
-            if pid and before:
+            if pid and before and lay.database:
                 layout.pin_running(pid, lay.database)
             if lay.load:
                 os.sched_setaffinity(0, lay.load)    # this thread; the threads it starts from now on inherit it

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+from ..record import ParameterSet
 from . import accuracy, check, fit, params
 from .designs import all_designs
 
 
-def rows_of(pset: dict, folders: list[Path], root: Path) -> tuple[list[dict], list[str]]:
+def rows_of(pset: ParameterSet, folders: list[Path], root: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The open-loop cells of FOLDERS beside PSET's prediction, and the folders' names; ValueError for a folder
     PSET was fitted from, or one with no open-loop cell."""
     designs = all_designs(root)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     names: list[str] = []
     for f in folders:
         run, name = fit.read(f)
@@ -32,7 +34,7 @@ def rows_of(pset: dict, folders: list[Path], root: Path) -> tuple[list[dict], li
     return rows, names
 
 
-def two_sittings(pset: dict, first: list[Path], second: list[Path], root: Path) -> dict:
+def two_sittings(pset: ParameterSet, first: list[Path], second: list[Path], root: Path) -> dict[str, Any]:
     """PSET's heldOut from two later sittings: the score over both, the intervals from FIRST's residuals, and
     their coverage on SECOND's cells."""
     rows_a, names_a = rows_of(pset, first, root)
