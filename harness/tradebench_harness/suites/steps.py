@@ -6,7 +6,7 @@ import sys
 
 
 class Steps:
-    def __init__(self):
+    def __init__(self) -> None:
         self.passed = 0
         self.skipped = 0
         self.failed: list[str] = []
