@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.cli import main, measure, options
+from tradebench_harness.cli import main, measure, options, sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,7 +97,7 @@ def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():
         ("latency", ["sweep", "latency", "all", "--db-latency", "0"]), ("rates", ["sweep", "rates", "all", "--rates", "1"]),
         ("engines", ["sweep", "engines", "all", "--engines", "1"]),
         ("in-flight", ["sweep", "in-flight", "all", "--in-flight", "4"]), ("cores", ["sweep", "cores", "all", "--cores", "1"])]} \
-        == measure.SWEEP_COMMANDS
+        == sweep.SWEEP_COMMANDS
     latency, cores = docs.options_md("sweep latency"), docs.options_md("sweep cores")
     assert "--settle" in latency and "--rates" not in latency and "--cores" not in latency
     assert "--cores" in cores and "--settle" not in cores and "--calibration" not in cores

@@ -1,9 +1,9 @@
 """python -m tradebench_harness COMMAND ...: every command of ./tradebench, dispatched by one parser.
 
 Every command's parser is defined in this package (cli/): this module's, measure.py's (the measuring commands),
-calibrate.py's and predict.py's. The parser makes each command's options one frozen object (cli/options.py for the
-measuring commands, the small ones below for the others), checks it and hands it to the command; nothing below
-the command line changes it.
+sweep.py's, calibrate.py's and predict.py's. The parser makes each command's options one frozen object
+(cli/options.py for the measuring commands, the small ones below for the others), checks it and hands it to the
+command; nothing below the command line changes it.
 
 The launcher (./tradebench, scripts/lib/bootstrap.sh) creates the virtual environment with this package in it,
 finds a JDK and Node, and calls this with TB_ROOT, JAVA_HOME and TB_NODE in the environment; the rest (the
@@ -27,7 +27,7 @@ from ..run.context import Context
 from ..run.variants import ManifestError, by_name, discover, select
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
-from . import calibrate, measure, predict
+from . import calibrate, measure, predict, sweep
 from .options import OptionsError, made
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
@@ -270,7 +270,10 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
             "cluster members on PORT, PORT+1, PORT+2)", made(Serve))
     s.add_argument("variant")
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
-    sweeps = measure.add(sub)
+    measure.add(sub)
+    sweeps = sweep.add(sub)
+    measure.add_map(sub)
+    measure.add_results(sub)
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
         "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
         "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
@@ -347,7 +350,7 @@ def parse(argv: list[str]) -> Parsed:
         return Parsed(argv[0], command.get_default("func"), Given(tuple(argv[1:])), False, False)
     if argv[0] == "sweep" and len(argv) > 1 and argv[1] not in sweeps and argv[1] not in ("-h", "--help"):
         try:
-            rest, note = measure.older_sweep(sweeps, argv[1:])
+            rest, note = sweep.older_sweep(sweeps, argv[1:])
         except ValueError as e:
             refuse(str(e))
         say(f"note: {note}")
