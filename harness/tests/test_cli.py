@@ -65,6 +65,8 @@ def test_the_options_object_is_frozen_and_holds_no_list():
     kept = o.recorded(baseline_cases=["a", "b"])
     kept["duration"] = 1
     assert o.duration == 30 and "baseline_cases" not in o.recorded()
+    # a sweep's record keeps its own axis, not the other kinds' empty ones
+    assert s.recorded()["latencies"] == (0, 5) and not {"rates", "cores", "in_flight"} & set(s.recorded())
 
 
 @pytest.mark.parametrize("old, new", [

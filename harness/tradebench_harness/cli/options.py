@@ -176,6 +176,11 @@ class Sweep(Measure):
     settle: int = 5
     equal_in_flight: int | None = None
 
+    def recorded(self, **more: Any) -> dict[str, Any]:
+        """As Measure's, without the other kinds' axes (empty)."""
+        axes = ("latencies", "rates", "engines_list", "in_flight", "cores")
+        return {k: v for k, v in super().recorded(**more).items() if not (k in axes and not v)}
+
     def refusal(self) -> str | None:
         if self.kind not in SWEEPS:
             return f"no sweep {self.kind!r} (the sweeps: {', '.join(SWEEPS)})"
