@@ -1,4 +1,4 @@
-"""The benchmark commands: bench, profile, compare, map, diff, report (the sweeps: sweep.py, on these helpers).
+"""The benchmark commands: bench, profile, compare, map, diff, report; the sweeps (sweep.py) measure with the functions here.
 
   ./tradebench bench VARIANT [options]          one variant (--repeat 1 by default)
   ./tradebench compare [options]                each design's first row (--all-rows: every row) in fresh processes,
