@@ -2,7 +2,7 @@
 `<!-- /options -->` is what cli/docs.py makes from the parser now, and every measuring command has one."""
 from pathlib import Path
 
-from tradebench_harness.cli import docs
+from tradebench_harness.cli import docs, options
 
 OPTIONS = Path(__file__).resolve().parents[2] / "docs" / "harness-options.md"
 
@@ -17,7 +17,8 @@ def test_every_options_table_of_the_readme_is_the_parsers():
 
 def test_the_page_has_the_options_of_every_measuring_command():
     have = {m.group("command") for m in docs.BLOCK.finditer(OPTIONS.read_text())}
-    assert {"bench", "compare", "sweep", "map", "fuzz", "e2e"} <= have
+    sweeps = {f"sweep {k}" for k in options.SWEEPS}
+    assert {"bench", "compare", "map", "fuzz", "e2e", *sweeps} <= have
 
 
 def test_a_changed_option_is_found():

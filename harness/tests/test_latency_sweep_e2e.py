@@ -45,7 +45,7 @@ def drawn(dom: str, chart: str) -> bool:
 @pytest.fixture(scope="module")
 def sweep(ctx, tmp_path_factory):
     out = tmp_path_factory.mktemp("sweep") / "run"
-    r = harness(ctx, "sweep", "java-threads,java-spray-async", "--db-latency", "0,20", "--duration", "4",
+    r = harness(ctx, "sweep", "latency", "java-threads,java-spray-async", "--db-latency", "0,20", "--duration", "4",
                 "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--out", str(out),
                 STACK="akka")   # java-spray-async's Akka row alone: the test's time is the suite's
     return out, results.load(str(out), out.parent), r.stdout

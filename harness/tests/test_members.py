@@ -4,6 +4,7 @@ import sys
 import time
 
 from tradebench_harness.cli import measure as bench_cli
+from tradebench_harness.cli.options import Measure
 from tradebench_harness.run import members, process
 
 
@@ -41,7 +42,7 @@ def test_the_sampler_adds_up_every_member(tmp_path):
 def test_nodes_makes_a_labelled_case():
     p = bench_cli.argparse.ArgumentParser()
     bench_cli.common(p, repeat=1)
-    c = bench_cli.case_of(p.parse_args(["--nodes", "3", "--engines", "6"]))
+    c = bench_cli.case_of(Measure.of(p.parse_args(["--nodes", "3", "--engines", "6"])))
     assert (c.nodes, c.engines, c.label) == (3, 6, "3-members")
-    c = bench_cli.case_of(p.parse_args([]))
+    c = bench_cli.case_of(Measure.of(p.parse_args([])))
     assert (c.nodes, c.label) == (1, "")

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import fit, fsync, params, plan
 from tradebench_harness.model import predict as m
-from tradebench_harness.model.cli import main as predict_main
 from tradebench_harness.model.designs import all_designs
 
 MACHINE = m.Machine(sales_per_order=0.9, db_own_ms=0.2, cores=2.0)

@@ -8,9 +8,10 @@ import os
 
 import pytest
 
+from tradebench_harness.cli import predict as predict_cli
+from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, check, cli, fit, params, plan
 from tradebench_harness.model import predict as m
-from tradebench_harness.model.cli import main as predict_main
 from tradebench_harness.model.designs import all_designs
 
 HOLDOUT = json.loads((params.COMMITTED.parent / "holdout.json").read_text())
@@ -40,11 +41,11 @@ def test_nan_inf_negative_and_missing_inputs_are_refused_with_an_error_and_no_an
 
 
 def test_the_number_types_say_what_they_accept():
-    assert cli.positive("--rate")("3000") == 3000.0
-    assert cli.not_negative("--db-latency")("0") == 0.0
+    assert predict_cli.positive("--rate")("3000") == 3000.0
+    assert predict_cli.not_negative("--db-latency")("0") == 0.0
     for bad, why in (("nan", "finite"), ("-inf", "finite"), ("-1", "at least 0"), ("x", "a number")):
         with pytest.raises(argparse.ArgumentTypeError) as e:
-            cli.not_negative("--db-latency")(bad)
+            predict_cli.not_negative("--db-latency")(bad)
         assert why in str(e.value)
 
 
@@ -71,14 +72,14 @@ def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx
 
 
 def test_the_answers_options_are_one_typed_object_built_at_the_edge():
-    a = cli.answer_parser().parse_args(["--db-latency", "7", "--rate", "3000", "--cores", "4"])
-    q = cli.question_of(a)
+    a = predict_cli.answer_parser().parse_args(["--db-latency", "7", "--rate", "3000", "--cores", "4"])
+    q = predict_cli.question_of(a)
     assert q == cli.Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, "shared") and not q.saturation
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.rate = 1.0                                     # frozen: not changed after the edge
-    assert cli.question_of(cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation
-    assert cli._legacy(["--fit", "a", "b", "--out", "x"]) == ["fit", "a", "b", "--out", "x"]
-    assert cli._legacy(["--probe-fsync"]) == ["probe-fsync"]
+    assert predict_cli.question_of(predict_cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation
+    assert predict_cli._legacy(["--fit", "a", "b", "--out", "x"]) == ["fit", "a", "b", "--out", "x"]
+    assert predict_cli._legacy(["--probe-fsync"]) == ["probe-fsync"]
 
 
 # --- intervals and coverage --------------------------------------------------------------------------------------

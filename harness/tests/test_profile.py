@@ -314,9 +314,10 @@ def test_profile_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path, variant, ro
 
 def test_profile_is_bench_with_a_profile_and_no_calibration_and_compare_takes_the_option():
     from tradebench_harness.cli import main, measure
-    a = main.parse(["profile", "java-threads", "--duration", "3"])
-    assert a.func is measure.cmd_profile and a.profile and a.no_calibrate and a.needs_loadclient
+    p = main.parse(["profile", "java-threads", "--duration", "3"])
+    a = p.options
+    assert p.func is measure.cmd_profile and a.profile and a.no_calibrate and p.needs_loadclient
     assert measure.timing_of(a).profile and measure.timing_of(a).window == 3
-    assert measure.timing_of(main.parse(["compare", "--profile"])).profile
-    assert measure.timing_of(main.parse(["bench", "java-akka", "--profile"])).profile
-    assert not measure.timing_of(main.parse(["bench", "java-akka"])).profile
+    assert measure.timing_of(main.parse(["compare", "--profile"]).options).profile
+    assert measure.timing_of(main.parse(["bench", "java-akka", "--profile"]).options).profile
+    assert not measure.timing_of(main.parse(["bench", "java-akka"]).options).profile

@@ -22,7 +22,7 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
-    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "node-engine", "--rates", "100,300",
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "rates", "node-engine", "--rates", "100,300",
                         "--engines", "1,2", "--duration", "3", "--warmup", "auto", "--warmup-max", "12", "--no-verify",
                         "--no-calibrate",
                         "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)

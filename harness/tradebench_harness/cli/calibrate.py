@@ -3,23 +3,28 @@ set of this machine made of them (model/calibrate.py says what is measured and w
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
 
 from ..measure import plan
 from ..measure.execute import execute
 from ..measure.plan import Series, Timing, Window
 from ..model import calibrate as model_calibrate
+from ..model.calibrate import HELD_OUT_LATENCY, HELD_OUT_LOAD, JIT_WARMUP_MAX, LOADS, SETTLE, WINDOW, CalibrateOptions
 from ..run import layout
+from ..run.context import Context
 from ..run.variants import select
+from .options import OptionsError
 
 
-def windows(o: model_calibrate.CalibrateOptions) -> list[Window]:
+def windows(o: CalibrateOptions) -> list[Window]:
     """The light loads next door, the held-out window, the closed loop with no pause last."""
     return ([Window(0, rate=r) for r in o.loads] + [Window(o.held_out_latency, rate=o.held_out_load)]
             + [Window(0)])
 
 
-def cmd_calibrate(ctx, a: argparse.Namespace) -> int:
-    o = model_calibrate.options_of(a)
+def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     series = []
     for v in select(ctx.root, o.variants):
         row = v.rows_given(ctx.env)[0]
@@ -30,14 +35,47 @@ def cmd_calibrate(ctx, a: argparse.Namespace) -> int:
                link=True, layout=layout.build("isolated"))
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
-    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, vars(o), cells=grid)
-    return model_calibrate.write(ctx.root, folder, doc, o)
+    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)
+    return int(model_calibrate.write(ctx.root, folder, doc, o))
 
 
-def add(sub, add_command) -> None:
+def options(p: argparse.ArgumentParser) -> None:
+    """The command's options."""
+    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant, as configured)")
+    p.add_argument("--loads", default=",".join(map(str, LOADS)), metavar="R,R,R",
+                   help="the light loads, orders/s at +0 ms (at least three cells at two rates or more)")
+    p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
+                   help="orders/s of the window the set is scored on and not fitted from")
+    p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
+                   help="ms added to its round trip")
+    p.add_argument("--window", type=int, default=WINDOW, metavar="S", help="measured seconds of each window")
+    p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
+    p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
+                   help="a JVM design's JIT warm-up bound")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="the parameter file to write (default .tradebench/model-parameters.json, which predict reads)")
+
+
+def options_of(a: argparse.Namespace) -> CalibrateOptions:
+    """The command's options, checked: OptionsError (exit 2) where they cannot make a parameter set."""
+    try:
+        loads = tuple(int(x) for x in str(a.loads).split(",") if x)
+    except ValueError:
+        raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
+    numbers = [*loads, a.held_out_load, a.window]
+    if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.settle < 0 \
+            or a.jit_warmup_max < 0:
+        raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
+    if a.held_out_load in loads and a.held_out_latency == 0:
+        raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
+    return CalibrateOptions(a.variants, loads, a.held_out_load, a.held_out_latency, a.window, a.settle,
+                            a.jit_warmup_max, a.out)
+
+
+def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:
     """The command on the parser (ADD_COMMAND: cli.main's way of adding one)."""
     p = add_command(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 8 minutes (five "
                     "designs: light loads, a held-out window, saturation), scored on the window it did not fit; "
-                    "predict then uses them")
-    model_calibrate.options(p)
+                    "predict then uses them", options_of)
+    options(p)
     p.set_defaults(needs_loadclient=True)

@@ -1,6 +1,7 @@
 """The options tables of docs/harness-options.md, made from the parser itself so that they cannot drift from it.
 
-A table sits between `<!-- options: COMMAND -->` and `<!-- /options -->`; `python -m
+A table sits between `<!-- options: COMMAND -->` (a sweep: `<!-- options: sweep KIND -->`) and `<!-- /options -->`;
+`python -m
 tradebench_harness.cli.docs docs/harness-options.md` writes every such table again (harness/tests/test_docs.py
 fails while one differs from the parser)."""
 from __future__ import annotations
@@ -9,38 +10,55 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from .main import parser
 
-BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z0-9-]+) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
+BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z0-9-]+(?: [a-z0-9-]+)?) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
+
+
+def _shown(d: Any) -> str:
+    return ",".join(map(_number, d)) if isinstance(d, (list, tuple)) else str(d)
+
+
+def _number(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 def _default(a: argparse.Action) -> str:
     if isinstance(a, (argparse._StoreTrueAction, argparse._StoreFalseAction)) or a.default in (None, argparse.SUPPRESS):
         return ""
-    d = a.default
-    return ",".join(map(str, d)) if isinstance(d, list) else str(d)
+    return _shown(a.default)
+
+
+def command_parser(command: str) -> argparse.ArgumentParser:
+    """COMMAND's parser: a command's (`map`), or a sweep's (`sweep latency`)."""
+    _, commands, sweeps = parser()
+    name, _, kind = command.partition(" ")
+    return sweeps[kind] if name == "sweep" and kind else commands[name]
 
 
 def options_md(command: str) -> str:
     """The Markdown table of COMMAND's options: flag, default, what it does (its help text)."""
-    sub = parser().commands[command]
+    sub = command_parser(command)
     rows = ["| option | default | what |", "| --- | --- | --- |"]
     for a in sub._actions:
         if isinstance(a, argparse._HelpAction):
             continue
         name = ", ".join(a.option_strings) if a.option_strings else a.dest.upper()
-        if a.option_strings and a.metavar is None and a.nargs != 0:
-            name += " " + a.dest.upper()
+        if a.option_strings and a.nargs != 0:
+            name += " " + str(a.metavar or a.dest.upper())
         what = (a.help or "").replace("%%", "%").replace("|", "\\|")
         default = sub.get_default(a.dest) if a.option_strings else None
-        shown = _default(a) if default is None or default == a.default else str(default)
+        shown = _default(a) if default is None or default == a.default else _shown(default)
         rows.append(f"| `{name}` | {shown} | {what} |")
     return "\n".join(rows) + "\n"
 
 
 def refresh(text: str) -> str:
-    return BLOCK.sub(lambda m: m.group(1) + options_md(m.group("command")) + m.group(4), text)
+    def table(m: re.Match[str]) -> str:
+        return m.group(1) + options_md(m.group("command")) + m.group(4)
+    return BLOCK.sub(table, text)
 
 
 def main(argv: list[str]) -> int:

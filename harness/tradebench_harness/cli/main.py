@@ -1,5 +1,10 @@
 """python -m tradebench_harness COMMAND ...: every command of ./tradebench, dispatched by one parser.
 
+Every command's parser is defined in this package (cli/): this module's, measure.py's (the measuring commands),
+sweep.py's, calibrate.py's and predict.py's. The parser makes each command's options one frozen object
+(cli/options.py for the measuring commands, the small ones below for the others), checks it and hands it to the
+command; nothing below the command line changes it.
+
 The launcher (./tradebench, scripts/lib/bootstrap.sh) creates the virtual environment with this package in it,
 finds a JDK and Node, and calls this with TB_ROOT, JAVA_HOME and TB_NODE in the environment; the rest (the
 database, Maven, the other tools, the tests) is the harness's.
@@ -11,36 +16,94 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, NoReturn, TypeAlias
 
-from ..model import cli as model_cli
 from ..run import build, context, members, process, tools
 from ..run import db as dbmod
+from ..run.context import Context
 from ..run.variants import ManifestError, by_name, discover, select
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
-from . import calibrate, measure
+from . import calibrate, measure, predict, sweep
+from .options import OptionsError, made
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
-Options of a command: ./tradebench COMMAND --help (bench, compare, sweep, map, e2e, fuzz, ...).
+Options of a command: ./tradebench COMMAND --help (bench, compare, sweep KIND, map, e2e, fuzz, ...).
 A command stops the private database at its end when it started it (`db start` keeps it up), and everything it
 started within seconds of a SIGTERM or Ctrl-C."""
+
+Handler = Callable[[Context, Any], int]
 
 
 def say(msg: str) -> None:
     print(f"tradebench: {msg}", file=sys.stderr, flush=True)
 
 
-def cmd_variants(ctx, args) -> int:
+# --- the small commands' options -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Nothing:
+    """A command without options."""
+
+
+@dataclass(frozen=True)
+class Given:
+    """A command that hands its arguments on as they are (db, load, verify, replay, bench-model, predict)."""
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Serve:
+    variant: str
+
+
+@dataclass(frozen=True)
+class E2e:
+    variants: str | None
+
+
+@dataclass(frozen=True)
+class Reliability:
+    variants: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fuzz:
+    variants: tuple[str, ...]
+    seed: str | None
+    max_examples: int | None
+
+    def __post_init__(self) -> None:
+        if self.max_examples is not None and self.max_examples <= 0:
+            raise OptionsError(f"--max-examples {self.max_examples}: at least one case per operation")
+
+
+@dataclass(frozen=True)
+class ClusterTest:
+    only: str | None
+
+
+@dataclass(frozen=True)
+class Test:
+    tier: str | None
+
+
+# --- the commands --------------------------------------------------------------------------------------------------
+
+def cmd_variants(ctx: Context, o: Nothing) -> int:
     for v in discover(ctx.root):
         print(v.name)
     return 0
 
 
-def cmd_serve(ctx, args) -> int:
+def cmd_serve(ctx: Context, o: Serve) -> int:
     """The variant in the foreground, on the private database unless DB_HOST names one. A SIGTERM or Ctrl-C
     reaches the variant (it drains), and the private database, when this command started it, stops after it."""
-    (v,) = select(ctx.root, args.variant)
-    v = v.for_settings(os.environ)   # STACK=pekko ./tradebench serve java-akka: its Pekko build
+    (v,) = select(ctx.root, o.variant)
+    v = v.for_settings(dict(os.environ))   # STACK=pekko ./tradebench serve java-akka: its Pekko build
     v.ensure_built(ctx)
     env = dict(os.environ)
     if not env.get("DB_HOST"):
@@ -54,7 +117,7 @@ def cmd_serve(ctx, args) -> int:
             return 2
         port = int(env.get("PORT") or 3000)
         say(f"serving {v.name} as {nodes} cluster members on ports {port}..{port + nodes - 1} ({where})")
-        return members.serve(ctx, v, env, nodes)
+        return int(members.serve(ctx, v, env, nodes))
     say(f"serving {v.name} on port {env.get('PORT', '3000')} ({where})")
     child = subprocess.Popen(v.command(ctx), env=env, cwd=ctx.root)
     try:
@@ -69,78 +132,90 @@ def cmd_serve(ctx, args) -> int:
         raise
 
 
-def cmd_e2e(ctx, args) -> int:
+def cmd_e2e(ctx: Context, o: E2e) -> int:
     steps = Steps()
-    e2e.run(ctx, select(ctx.root, args.variants), steps)
+    e2e.run(ctx, select(ctx.root, o.variants), steps)
     return steps.close("e2e")
 
 
-def cmd_reliability(ctx, args) -> int:
+def cmd_reliability(ctx: Context, o: Reliability) -> int:
     steps = Steps()
-    reliability.run(ctx, select(ctx.root, ",".join(args.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
+    reliability.run(ctx, select(ctx.root, ",".join(o.variants) or os.environ.get("TB_REL_VARIANTS")), steps)
     return steps.close("reliability")
 
 
-def cmd_cluster_test(ctx, args) -> int:
+def cmd_cluster_test(ctx: Context, o: ClusterTest) -> int:
     try:
         tools.iptables()
     except tools.ToolError as e:
         say(f"{e}: the partition scenario will fail")
     steps = Steps()
-    cluster_test.run(ctx, steps, args.only)
+    cluster_test.run(ctx, steps, o.only)
     return steps.close("cluster")
 
 
-def cmd_fuzz(ctx, args) -> int:
+def cmd_fuzz(ctx: Context, o: Fuzz) -> int:
     steps = Steps()
-    fuzz.run(ctx, select(ctx.root, ",".join(args.variants) or None), steps,
-             fuzz.seed_of(args.seed or os.environ.get("TB_FUZZ_SEED")), args.max_examples)
+    fuzz.run(ctx, select(ctx.root, ",".join(o.variants) or None), steps,
+             fuzz.seed_of(o.seed or os.environ.get("TB_FUZZ_SEED")), o.max_examples)
     return steps.close("fuzz")
 
 
-def cmd_compose_check(ctx, args) -> int:
+def cmd_compose_check(ctx: Context, o: Nothing) -> int:
     try:
         cli = tools.compose(ctx)
     except tools.ToolError as e:
         say(f"error: the compose check needs the Compose CLI: {e}")
         return 1
     # the variant services to check: the variants of the tree (variants.discover)
-    return compose_check.main([str(ctx.root), "--compose", cli])
+    report = compose_check.run(ctx.root, cli=cli)
+    for p in report.problems:
+        print("compose check: " + p)
+    if report.problems:
+        return 1
+    print(f"compose check: docker-compose.yml OK ({report.services} services, resolved by the Compose CLI)",
+          file=sys.stderr)
+    return 0
 
 
-def java_exec(ctx, argv: list[str]) -> int:
+def java_exec(ctx: Context, argv: list[str]) -> NoReturn:
     """Runs the JDK's java with the harness's JVM flags in place of this process (a signal reaches it)."""
-    argv = [ctx.java, *argv]
+    argv = [str(ctx.java), *argv]
     os.execv(argv[0], argv)
 
 
-def cmd_loadclient(ctx, args) -> int:
-    """./tradebench load|verify ARGS: the load client in the foreground (TB_LOADCLIENT_OPTS: more JVM flags)."""
-    return java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), args.command, *args.args])
+def cmd_load(ctx: Context, o: Given) -> int:
+    """./tradebench load ARGS: the load client in the foreground (TB_LOADCLIENT_OPTS: more JVM flags)."""
+    java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), "load", *o.args])
 
 
-def cmd_replay(ctx, args) -> int:
-    if len(args.args) != 2 or args.args[0] not in ("java", "node"):
+def cmd_verify(ctx: Context, o: Given) -> int:
+    """./tradebench verify ARGS: the load client's checks against a running variant."""
+    java_exec(ctx, [*ctx.loadclient_opts, "-jar", str(build.loadclient(ctx)), "verify", *o.args])
+
+
+def cmd_replay(ctx: Context, o: Given) -> int:
+    if len(o.args) != 2 or o.args[0] not in ("java", "node"):
         say("usage: ./tradebench replay java|node SCENARIO.json")
         return 2
-    runtime, scenario = args.args
+    runtime, scenario = o.args
     if not os.path.isfile(scenario):
         say(f"error: no such scenario file: {scenario}")
         return 2
     if runtime == "java":
-        return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx), "tradebench.model.replay.ReplayMain",
-                               scenario])
+        java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx), "tradebench.model.replay.ReplayMain",
+                        scenario])
     by_name(ctx.root, ["node-engine"])[0].ensure_built(ctx)   # its packages (underscore)
-    os.execv(ctx.node, [ctx.node, str(ctx.root / "node-engine" / "src" / "replay.js"), scenario])
+    os.execv(ctx.node, [str(ctx.node), str(ctx.root / "node-engine" / "src" / "replay.js"), scenario])
 
 
-def cmd_bench_model(ctx, args) -> int:
+def cmd_bench_model(ctx: Context, o: Given) -> int:
     """JMH (org.openjdk.jmh.Main): the arguments are JMH's, e.g. -f 1 -wi 2 -i 3, -p orders=1000000, -rf json."""
-    return java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx, bench=True), "org.openjdk.jmh.Main",
-                           r"tradebench\.model\.bench\.MarketJmh", *args.args])
+    java_exec(ctx, [*ctx.jvm_opts, "-cp", build.model_classpath(ctx, bench=True), "org.openjdk.jmh.Main",
+                    r"tradebench\.model\.bench\.MarketJmh", *o.args])
 
 
-def cmd_build(ctx, args) -> int:
+def cmd_build(ctx: Context, o: Nothing) -> int:
     """Every Maven module (installed), then each Node.js variant's packages (its manifest's build)."""
     if build.mvn(ctx, "-DskipTests", "install") != 0:
         say("error: Maven build failed")
@@ -151,90 +226,144 @@ def cmd_build(ctx, args) -> int:
     return 0
 
 
-def cmd_db(ctx, args) -> int:
-    return dbmod.command(ctx, args.args)
+def cmd_db(ctx: Context, o: Given) -> int:
+    return dbmod.command(ctx, list(o.args))
 
 
-def cmd_test(ctx, args) -> int:
-    return testrun.main(ctx, args.args)
+def cmd_test(ctx: Context, o: Test) -> int:
+    return testrun.run(ctx, {o.tier} if o.tier else set(testrun.TIERS), o.tier or "all")
 
 
-def cmd_predict(ctx, args) -> int:
-    return model_cli.main(args.args, root=ctx.root)
+def cmd_predict(ctx: Context, o: Given) -> int:
+    return predict.main(list(o.args), ctx.root)
 
 
-def cmd_help(ctx, args) -> int:
-    parser().print_help()
+def cmd_help(ctx: Context, o: Nothing) -> int:
+    parser()[0].print_help()
     return 0
 
 
-def add(sub, name: str, func, help: str, *, raw: str | None = None, **kw) -> argparse.ArgumentParser:
-    """A command of the parser; RAW: its arguments are handed on as they are (their synopsis)."""
-    p = sub.add_parser(name, help=help, add_help=raw is None, **kw)
+# --- the parser ----------------------------------------------------------------------------------------------------
+
+Sub: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add(sub: Sub, name: str, func: Handler, help: str, options: Callable[[argparse.Namespace], Any] | None = None,
+        *, raw: str | None = None, owns_db: bool = True, **kw: Any) -> argparse.ArgumentParser:
+    """A command of the parser; RAW: its arguments are handed on as they are (their synopsis); OWNS_DB: it runs
+    within dbmod.owned (the private database it starts is stopped at its end)."""
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help, add_help=raw is None, **kw)
     if raw is not None:
         p.add_argument("args", nargs=argparse.REMAINDER, metavar=raw)
-    p.set_defaults(func=func, raw=raw is not None, needs_loadclient=False)
+        options = made(Given)
+    options = options or made(Nothing)
+    p.set_defaults(func=func, options=options, raw=raw is not None, owns_db=owns_db and raw is None,
+                   needs_loadclient=False)
     return p
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench", description="tradebench: one trading engine built several ways, "
-                                "and the harness that measures them", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=FOOTER.format(variants=" | ".join(v.name for v in discover(context.from_env().root))))
-    p.set_defaults(raw=False, needs_loadclient=False)
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    add(sub, "help", cmd_help, "this list")
-    add(sub, "variants", cmd_variants, "the variants found (folders holding a variant.yaml)")
+def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
+    """Every command on SUB; the sweeps' parsers by kind."""
+    add(sub, "help", cmd_help, "this list", owns_db=False)
+    add(sub, "variants", cmd_variants, "the variants found (folders holding a variant.yaml)", owns_db=False)
     s = add(sub, "serve", cmd_serve, "run one variant in the foreground (env: contract section 5; NODES=3: three "
-            "cluster members on PORT, PORT+1, PORT+2)")
+            "cluster members on PORT, PORT+1, PORT+2)", made(Serve))
     s.add_argument("variant")
     add(sub, "db", cmd_db, "the private MariaDB/MySQL: start | stop | status | create NAME | sql [NAME]", raw="ARGS")
     measure.add(sub)
+    sweeps = sweep.add(sub)
+    measure.add_map(sub)
+    measure.add_results(sub)
     add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
         "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
         "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
     calibrate.add(sub, add)
-    add(sub, "load", cmd_loadclient, "the load client's load (loadclient/README.md)", raw="ARGS")
-    add(sub, "verify", cmd_loadclient, "the load client's verify: the contract's checks against a running variant",
+    add(sub, "load", cmd_load, "the load client's load (loadclient/README.md)", raw="ARGS")
+    add(sub, "verify", cmd_verify, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")
     add(sub, "replay", cmd_replay, "deterministic replay of a scenario (contract section 2): java|node FILE", raw="ARGS")
     add(sub, "bench-model", cmd_bench_model, "the engine-model benchmark under JMH: fast vs reference market",
         raw="JMH_ARGS")
     add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages)", raw="")
-    s = add(sub, "e2e", cmd_e2e, "each variant once per e2e configuration of its variant.yaml, checked by loadclient verify")
+    add_suites(sub)
+    for name in ("reliability", "e2e", "cluster-test"):
+        sub.choices[name].set_defaults(needs_loadclient=True)
+    return sweeps
+
+
+def add_suites(sub: Sub) -> None:
+    """The test suites' commands."""
+    s = add(sub, "e2e", cmd_e2e, "each variant once per e2e configuration of its variant.yaml, checked by loadclient "
+            "verify", made(E2e))
     s.add_argument("--variants", default=None, help="comma-separated names (default: all)")
     s = add(sub, "reliability", cmd_reliability, "the reliability suite (bad input, overload, outage, database crash, "
-            "engine crash, shutdown)")
+            "engine crash, shutdown)", made(Reliability))
     s.add_argument("variants", nargs="*")
-    s = add(sub, "fuzz", cmd_fuzz, "Schemathesis against every variant with docs/openapi.yaml (fixed seed)")
+    s = add(sub, "fuzz", cmd_fuzz, "Schemathesis against every variant with docs/openapi.yaml (fixed seed)", made(Fuzz))
     s.add_argument("variants", nargs="*")
     s.add_argument("--seed", default=None, help="a number, or 'random' (default: TB_FUZZ_SEED, else a fixed seed)")
     s.add_argument("--max-examples", type=int, default=None, help="generated cases per operation (default 60)")
     s = add(sub, "cluster-test", cmd_cluster_test, "java-spray-async as three cluster members: cross-member trade, "
-            "verify, kill -9, SIGTERM, partition")
+            "verify, kill -9, SIGTERM, partition", made(ClusterTest))
     s.add_argument("--only", default=None, help="one scenario: cross_member, kill, leave or partition")
     add(sub, "compose-check", cmd_compose_check, "the static check of docker-compose.yml and the Dockerfiles")
-    add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
-        "one tier", raw="[--tier T]")
-    for name in ("bench", "profile", "compare", "sweep", "map", "reliability", "e2e", "cluster-test"):
-        sub.choices[name].set_defaults(needs_loadclient=True)
-    p.commands = sub.choices
-    return p
+    s = add(sub, "test", cmd_test, "every test of the project (what .ci/run calls); --tier unit|integration|system: "
+            "one tier", made(Test), owns_db=False)   # the tests stop what they started themselves
+    s.add_argument("--tier", choices=testrun.TIERS, default=None,
+                   help="one tier: unit (no database), integration (the database) or system (variants started)")
 
 
-def parse(argv: list[str]) -> argparse.Namespace:
-    """The command and its arguments; a command that hands its arguments on gets them as they are (argparse
-    would read a leading --flag of theirs as its own)."""
-    p = parser()
+def parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser], dict[str, argparse.ArgumentParser]]:
+    """The parser of ./tradebench, its commands' parsers by name, and the sweeps' by kind."""
+    p = argparse.ArgumentParser(prog="./tradebench", description="tradebench: one trading engine built several ways, "
+                                "and the harness that measures them", formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=FOOTER.format(variants=" | ".join(v.name for v in discover(context.from_env().root))))
+    p.set_defaults(owns_db=True, needs_loadclient=False)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sweeps = add_commands(sub)
+    return p, dict(sub.choices), sweeps
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A command line, parsed: the command, its options (one frozen object), how it runs."""
+    command: str
+    func: Handler
+    options: Any
+    needs_loadclient: bool
+    owns_db: bool
+
+
+def refuse(why: str) -> NoReturn:
+    """A command line whose options cannot be run: said, exit 2 (as argparse does for a malformed one)."""
+    say(f"error: {why}")
+    raise SystemExit(2)
+
+
+def parse(argv: list[str]) -> Parsed:
+    """The command and its options, checked (exit 2 with the reason where they cannot be run); a command that
+    hands its arguments on gets them as they are (argparse would read a leading --flag of theirs as its own)."""
+    p, commands, sweeps = parser()
     argv = argv or ["help"]
-    command = p.commands.get(argv[0])
+    command = commands.get(argv[0])
     if command is not None and command.get_default("raw"):
-        return argparse.Namespace(command=argv[0], args=argv[1:], func=command.get_default("func"), raw=True,
-                                  needs_loadclient=False)
-    return p.parse_args(argv)
+        return Parsed(argv[0], command.get_default("func"), Given(tuple(argv[1:])), False, False)
+    if argv[0] == "sweep" and len(argv) > 1 and argv[1] not in sweeps and argv[1] not in ("-h", "--help"):
+        try:
+            rest, note = sweep.older_sweep(sweeps, argv[1:])
+        except ValueError as e:
+            refuse(str(e))
+        say(f"note: {note}")
+        argv = ["sweep", *rest]
+    ns = p.parse_args(argv)
+    try:
+        options = ns.options(ns)
+    except OptionsError as e:
+        refuse(str(e))
+    return Parsed(ns.command, ns.func, options, ns.needs_loadclient, ns.owns_db)
 
 
-def _signalled(signum, frame):
+def _signalled(signum: int, frame: FrameType | None) -> None:
     # SIGTERM (timeout, CI runners, service managers) and Ctrl-C stop what the harness started: every command
     # stops its processes in `finally` blocks, which a KeyboardInterrupt runs and a bare SIGTERM does not; from
     # now on each stop is bounded, so the command exits within seconds (process.STOP_WITHIN_S)
@@ -247,13 +376,13 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, _signalled)
     ctx = context.from_env()
     try:
-        args = parse(argv)
-        if args.raw or args.command in ("help", "variants"):
-            return args.func(ctx, args) or 0
-        if args.needs_loadclient:
+        c = parse(argv)
+        if not c.owns_db:
+            return c.func(ctx, c.options) or 0
+        if c.needs_loadclient:
             build.loadclient(ctx)
         with dbmod.owned(ctx):   # a command stops the private database it started
-            return args.func(ctx, args) or 0
+            return c.func(ctx, c.options) or 0
     except (ManifestError, build.BuildError, tools.ToolError, dbmod.DbError) as e:
         say(f"error: {e}")
         return 2

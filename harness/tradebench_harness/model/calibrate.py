@@ -23,7 +23,6 @@ most JIT_WARMUP_MAX s and five windows of SETTLE + WINDOW s.
 """
 from __future__ import annotations
 
-import argparse
 import copy
 import sys
 import tempfile
@@ -55,38 +54,6 @@ class CalibrateOptions:
     settle: int
     jit_warmup_max: int
     out: str | None
-
-
-def options(p: argparse.ArgumentParser) -> None:
-    """The command's options, on the parser the command line gives it."""
-    p.add_argument("--variants", default=None, help="comma-separated names (default: every variant, as configured)")
-    p.add_argument("--loads", default=",".join(map(str, LOADS)), metavar="R,R,R",
-                   help="the light loads, orders/s at +0 ms (at least three cells at two rates or more)")
-    p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
-                   help="orders/s of the window the set is scored on and not fitted from")
-    p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
-                   help="ms added to its round trip")
-    p.add_argument("--window", type=int, default=WINDOW, metavar="S", help="measured seconds of each window")
-    p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
-    p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
-                   help="a JVM design's JIT warm-up bound")
-    p.add_argument("--out", default=None, metavar="FILE",
-                   help="the parameter file to write (default .tradebench/model-parameters.json, which predict reads)")
-
-
-def options_of(a: argparse.Namespace) -> CalibrateOptions:
-    try:
-        loads = tuple(int(x) for x in str(a.loads).split(",") if x)
-    except ValueError:
-        raise SystemExit(f"tradebench: error: --loads: whole orders/s, comma-separated (got {a.loads!r})") from None
-    numbers = [*loads, a.held_out_load, a.window]
-    if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.settle < 0 \
-            or a.jit_warmup_max < 0:
-        raise SystemExit("tradebench: error: calibrate needs two light loads or more, and positive loads and window")
-    if a.held_out_load in loads and a.held_out_latency == 0:
-        raise SystemExit("tradebench: error: the held-out window must differ from the fit's cells (its load or latency)")
-    return CalibrateOptions(a.variants, loads, a.held_out_load, a.held_out_latency, a.window, a.settle,
-                            a.jit_warmup_max, a.out)
 
 
 def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:

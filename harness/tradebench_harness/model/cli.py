@@ -1,25 +1,15 @@
-"""`./tradebench predict`: which design carries a load behind a database, configured how, at what cost, how sure.
-
-    ./tradebench predict --db-latency 7 --rate 3000 [--cores 4] [--persist per-sale|batch] [--params FILE]
-    ./tradebench predict --db-latency 0 --rate 3000 --db-cpu 0.25      # a busy database: held to a quarter core
-    ./tradebench predict --db-latency 0 --rate 3000 --db-durable       # a durable one: every commit synced
-    ./tradebench predict --db-latency 0 --saturation [--cores 8]       # what a compare (closed loop) would store
-    ./tradebench predict fit RUN [RUN...] [--held-out RUN...] [--fsync FILE] [--out FILE]   # fit the parameters
-    ./tradebench predict check RUN [--params FILE]            # the model beside a map's (or sweep's) cells
-    ./tradebench predict probe-fsync [--out FILE]             # what an fsync adds to a commit here (seconds)
-    ./tradebench calibrate                                    # this machine's own parameters, in minutes
+"""What `./tradebench predict` answers: which design carries a load behind a database, configured how, at what
+cost, how sure (answer, answer_saturation), and its fit, check and probe-fsync (do_fit, do_check, do_probe_fsync).
+Each is given its options as one frozen object (Question, FitOptions, CheckOptions, ProbeOptions) and the
+repository's root; the command line that makes them is cli/predict.py's.
 
 No variant is started and no database is needed (but for probe-fsync): the answer is the model's
 (docs/model.md), from a parameter set fitted on this machine (calibrate), else on this kind of machine.
-The older flags --fit, --check and --probe-fsync still name the subcommands.
 """
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,42 +25,6 @@ USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 #: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
 #: is of this order (docs/model.md, "Held against the map")
 CLOSE = 0.20
-SUBCOMMANDS = ("fit", "check", "probe-fsync")
-LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
-LAYOUTS = ("shared", "isolated")
-
-
-def default_root() -> Path:
-    """The repository: TB_ROOT, else the one this package sits in."""
-    return Path(os.environ.get("TB_ROOT") or Path(__file__).resolve().parents[3])
-
-
-# --- the options, typed and checked at the edge ---------------------------------------------------------------
-
-def _number(text: str, what: str, least: float, strict: bool) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number, not {text!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"a finite number, not {text!r}")
-    if v < least or (strict and v == least):
-        raise argparse.ArgumentTypeError(f"a number {'above' if strict else 'at least'} {least:g}, not {text!r}")
-    return v
-
-
-def positive(what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        return _number(text, what, 0.0, strict=True)
-    parse.__name__ = what      # argparse names the type in its message
-    return parse
-
-
-def not_negative(what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        return _number(text, what, 0.0, strict=False)
-    parse.__name__ = what
-    return parse
 
 
 @dataclass(frozen=True)
@@ -109,81 +63,6 @@ class CheckOptions:
 @dataclass(frozen=True)
 class ProbeOptions:
     out: str | None
-
-
-def answer_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench predict", description=__doc__.split("\n\n")[0],
-                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db-latency", type=not_negative("--db-latency"), metavar="MS", required=True,
-                   help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
-    load = p.add_mutually_exclusive_group(required=True)
-    load.add_argument("--rate", type=positive("--rate"), metavar="N", help="offered orders a second")
-    load.add_argument("--saturation", action="store_true",
-                      help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
-    p.add_argument("--cores", type=positive("--cores"), metavar="C",
-                   help="CPUs the variant may use (default: this machine's); saturation scales with it only from "
-                        "measured CPU counts (sweep --cores), and says where it extrapolates")
-    p.add_argument("--layout", choices=LAYOUTS, default="shared",
-                   help="shared: the variant shares the machine's CPUs with the database and the load client (every "
-                        "run before sweep --cores); isolated: CPUs of its own")
-    p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--db-cpu", type=positive("--db-cpu"), metavar="CORES",
-                   help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "
-                        "as the measuring commands' --db-cpu")
-    p.add_argument("--db-durable", action="store_true",
-                   help="a durable database: every commit waits for an fsync (as the measuring commands' --db-durable)")
-    p.add_argument("--params", metavar="FILE", help="a parameter file (default: this machine's from calibrate or fit, "
-                                                    "else the committed)")
-    return p
-
-
-def fit_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench predict fit", description="fit the model's parameters from "
-                                "results folders, and score them on folders they were not fitted on")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="results folders to fit from")
-    p.add_argument("--shape-from", nargs="+", metavar="RUN", default=[],
-                   help="the open-loop runs (a map) that say how CPU per order grows below saturation "
-                        "(default: those among the RUNs)")
-    p.add_argument("--fsync", nargs="+", metavar="FILE", default=[],
-                   help="the fsync time measured by probe-fsync (each file on its own machine)")
-    p.add_argument("--held-out", nargs="+", metavar="RUN", default=[],
-                   help="results folders NOT to fit from: each set is scored on those of its machine, and its "
-                        "intervals drawn from their residuals (a folder the set is fitted from is refused)")
-    p.add_argument("--out", metavar="FILE", help=f"where to write them (default {USER_PARAMS})")
-    return p
-
-
-def check_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench predict check", description="the model beside every open-loop "
-                                "cell of a map or sweep: its score, its intervals' coverage, cell by cell")
-    p.add_argument("run", metavar="RUN")
-    p.add_argument("--params", metavar="FILE", help="a parameter file (default: the committed)")
-    p.add_argument("--in-sample", action="store_true",
-                   help="check a folder the parameters were fitted from (refused otherwise: it is no check)")
-    return p
-
-
-def probe_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="./tradebench predict probe-fsync", description="measure what a durable "
-                                "database adds to each commit (F) on the private database, a few seconds: the "
-                                "round-trip probe with and without every commit synced")
-    p.add_argument("--out", metavar="FILE", help="where to write F (default .tradebench/fsync.json)")
-    return p
-
-
-def _legacy(argv: list[str]) -> list[str]:
-    """The older flags (--fit RUN..., --check RUN, --probe-fsync) as their subcommands."""
-    for flag, sub in LEGACY.items():
-        if flag in argv:
-            rest = list(argv)
-            rest.remove(flag)
-            return [sub, *rest]
-    return argv
-
-
-def question_of(a: argparse.Namespace) -> Question:
-    return Question(db_latency=a.db_latency, rate=None if a.saturation else a.rate, cores=a.cores, persist=a.persist,
-                    db_cpu=a.db_cpu, db_durable=a.db_durable, params=a.params, layout=a.layout)
 
 
 # --- the parameter set ------------------------------------------------------------------------------------------
@@ -650,23 +529,3 @@ def _folder(root: Path, ref: str) -> Path:
         if (cand / "results.json").is_file() or cand.is_file():
             return cand
     raise SystemExit(f"tradebench: no results.json in {ref} (nor in results/{ref}, docs/results/{ref})")
-
-
-def main(argv: list[str], root: Path | None = None) -> int:
-    """./tradebench predict ARGV; ROOT: the repository (the launcher's context), by default default_root()."""
-    root = Path(root) if root is not None else default_root()
-    argv = _legacy(list(argv))
-    if argv and argv[0] == "fit":
-        a = fit_parser().parse_args(argv[1:])
-        return do_fit(FitOptions(tuple(a.runs), tuple(a.shape_from), tuple(a.fsync), tuple(a.held_out), a.out), root)
-    if argv and argv[0] == "check":
-        a = check_parser().parse_args(argv[1:])
-        return do_check(CheckOptions(a.run, a.params, a.in_sample), root)
-    if argv and argv[0] == "probe-fsync":
-        return do_probe_fsync(ProbeOptions(probe_parser().parse_args(argv[1:]).out), root)
-    q = question_of(answer_parser().parse_args(argv))
-    return answer_saturation(q, root) if q.saturation else answer(q, root)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

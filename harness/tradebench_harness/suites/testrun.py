@@ -28,7 +28,6 @@ line counts the steps: `tradebench: N passed, N failed, N skipped`; a step that 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -329,11 +328,3 @@ def run_steps(ctx: Context, steps: Steps, tiers: set[str], label: str) -> None:
             system_tier(ctx, steps)
     with timed("the harness's own tests"):
         harness_tests(ctx, steps, tiers)
-
-
-def main(ctx: Context, argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="./tradebench test", description="every test of the project (what .ci/run calls)")
-    p.add_argument("--tier", choices=TIERS, default=None,
-                   help="one tier: unit (no database), integration (the database) or system (variants started)")
-    args = p.parse_args(argv)
-    return run(ctx, {args.tier} if args.tier else set(TIERS), args.tier or "all")
