@@ -97,8 +97,8 @@ function randomStream(seed, length) {
   return { timeoutMs: 30 + pick(200), events };
 }
 
-function run(MarketClass, stream) {
-  const m = new MarketClass({ timeoutMs: stream.timeoutMs });
+function run(MarketClass, stream, options = {}) {
+  const m = new MarketClass({ timeoutMs: stream.timeoutMs, ...options });
   const cycles = [];
   for (const e of stream.events) {
     if (e.type === 'order') { m.submit({ ...e.order }); continue; }
@@ -124,6 +124,36 @@ test('the fast market and the reference market agree on 300 random streams', () 
     sales += _.reduce(fast.cycles, (n, c) => n + c.sales.length, 0);
   }
   assert.ok(sales > 5000, `the streams must actually trade (${sales} sales)`);
+});
+
+test('the fast market agrees with the reference when its time-out FIFO drops closed orders every cycle', () => {
+  for (let seed = 301; seed <= 350; seed++) {
+    const stream = randomStream(seed, 400);
+    assert.deepEqual(run(Market, stream, { fifoSlack: 0 }), run(ReferenceMarket, stream), `seed ${seed}`);
+  }
+});
+
+test('the time-out FIFO holds about the open orders, not every order joined since the oldest open one', () => {
+  // One buyer on a product nobody sells waits out its TIMEOUT_MS; meanwhile 100,000 orders on another
+  // product fill each other in the cycle they join. A FIFO that only skips closed orders from its head
+  // keeps all of them behind the waiting one: a minute of the load held in the heap.
+  const m = new Market({ timeoutMs: 60000 });
+  m.submit(buy(1, 'patient', '9', 1, null, 0));
+  m.cycle(0);
+  let id = 1;
+  for (let t = 1; t <= 1000; t++) {
+    for (let k = 0; k < 50; k++) {
+      m.submit(sell(++id, `s${k}`, '0', 1, 100, t));
+      m.submit(buy(++id, `b${k}`, '0', 1, null, t));
+    }
+    assert.equal(m.cycle(t).sales.length, 50);
+  }
+  assert.equal(m.openCount, 1);
+  assert.ok(m.fifoCount <= 2 * m.openCount + 1024 + 100, `the FIFO holds ${m.fifoCount} orders for ${m.openCount} open`);
+  // The waiting buyer still times out when it is due, and the FIFO is then empty.
+  assert.deepEqual(m.cycle(60000).timedOut, []);
+  assert.deepEqual(m.cycle(60001).timedOut, [1]);
+  assert.equal(m.fifoCount, 0);
 });
 
 test('a cycle does not cost buyers x sellers', () => {
