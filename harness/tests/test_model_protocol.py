@@ -329,3 +329,21 @@ def test_predict_takes_this_machines_calibrated_set_first_and_says_so(tmp_path, 
     # another machine's CPU count: not this one's
     monkeypatch.setattr(cli, "_this_machine", lambda: ("Some CPU name", 8))
     assert not cli.choose_set(tmp_path, None)[0].get("calibration")
+
+
+def test_hold_out_draws_intervals_from_the_first_sitting_and_counts_them_on_the_second(ctx, tmp_path, capsys):
+    only_epyc = params.document([committed_set("AMD EPYC")])
+    src = tmp_path / "epyc.json"
+    params.save(only_epyc, src)
+    out = tmp_path / "held.json"
+    assert predict_main(["hold-out", "--params", str(src), "--first", "2026-11-26-map",
+                        "--second", "2026-11-26-map", "--out", str(out)], root=ctx.root) == 0
+    held = params.load(out)["sets"][0]["heldOut"]
+    assert held["intervalsFrom"] == "2026-11-26-map" and held["coverageOn"] == "2026-11-26-map"
+    assert held["cells"] == 2 * held["scoreBySitting"]["2026-11-26-map"]["sales"]["of"]
+    assert "a later sitting they were not drawn from" in capsys.readouterr().out
+    # a folder the set was fitted from is no held-out sitting
+    assert predict_main(["hold-out", "--params", str(src), "--first", "2026-11-26-light-loads",
+                        "--second", "2026-11-26-map"], root=ctx.root) == 2
+    assert "cannot be held out" in capsys.readouterr().err
+    assert params.load(src) == only_epyc          # refused: the file is left as it was

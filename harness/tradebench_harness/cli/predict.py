@@ -6,6 +6,7 @@
     ./tradebench predict --db-latency 0 --saturation [--cores 8]       # what a compare (closed loop) would store
     ./tradebench predict fit RUN [RUN...] [--held-out RUN...] [--fsync FILE] [--out FILE]   # fit the parameters
     ./tradebench predict check RUN [--params FILE]            # the model beside a map's (or sweep's) cells
+    ./tradebench predict hold-out --params FILE --first RUN... --second RUN...   # a set against two later sittings
     ./tradebench predict probe-fsync [--out FILE]             # what an fsync adds to a commit here (seconds)
     ./tradebench calibrate                                    # this machine's own parameters, in minutes
 
@@ -21,10 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..model import cli as model
+from ..model import holdout
 from ..model.cli import CheckOptions, FitOptions, ProbeOptions, Question
 from ..run import context
 
-SUBCOMMANDS = ("fit", "check", "probe-fsync")
+SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync")
 LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
 LAYOUTS = ("shared", "isolated")
 DOC = __doc__ or ""
@@ -112,6 +114,19 @@ def check_parser() -> argparse.ArgumentParser:
     return p
 
 
+def hold_out_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict hold-out", description="a parameter set held against "
+                                "two sittings it was not fitted on: its intervals drawn from the first's residuals, "
+                                "their coverage counted on the second's cells, the score over both; kept in the set")
+    p.add_argument("--params", metavar="FILE", required=True, help="the parameter file (calibrate's, or fit's)")
+    p.add_argument("--first", nargs="+", metavar="RUN", required=True,
+                   help="results folders of the first held-out sitting (the intervals come from them)")
+    p.add_argument("--second", nargs="+", metavar="RUN", required=True,
+                   help="results folders of a later sitting (the intervals' coverage is counted on them)")
+    p.add_argument("--out", metavar="FILE", help="where to write the set (default: the --params file)")
+    return p
+
+
 def probe_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="./tradebench predict probe-fsync", description="measure what a durable "
                                 "database adds to each commit (F) on the private database, a few seconds: the "
@@ -145,6 +160,10 @@ def check_options(a: argparse.Namespace) -> CheckOptions:
     return CheckOptions(a.run, a.params, a.in_sample)
 
 
+def hold_out_options(a: argparse.Namespace) -> holdout.HoldOutOptions:
+    return holdout.HoldOutOptions(a.params, tuple(a.first), tuple(a.second), a.out)
+
+
 def probe_options(a: argparse.Namespace) -> ProbeOptions:
     return ProbeOptions(a.out)
 
@@ -157,6 +176,8 @@ def main(argv: list[str], root: Path | None = None) -> int:
         return model.do_fit(fit_options(fit_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "check":
         return model.do_check(check_options(check_parser().parse_args(argv[1:])), root)
+    if argv and argv[0] == "hold-out":
+        return holdout.do_hold_out(hold_out_options(hold_out_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "probe-fsync":
         return model.do_probe_fsync(probe_options(probe_parser().parse_args(argv[1:])), root)
     q = question_of(answer_parser().parse_args(argv))

@@ -7,9 +7,11 @@ score is over both sittings' cells. A folder the set was fitted from is refused:
 """
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ..record import ParameterSet
 from . import accuracy, check, fit, params
@@ -45,3 +47,53 @@ def two_sittings(pset: ParameterSet, first: list[Path], second: list[Path], root
             "intervals": bands, "intervalsFrom": ", ".join(names_a),
             "coverage": accuracy.coverage(rows_b, bands), "coverageOn": ", ".join(names_b),
             "scoreBySitting": {", ".join(names_a): accuracy.score(rows_a), ", ".join(names_b): accuracy.score(rows_b)}}
+
+
+@dataclass(frozen=True)
+class HoldOutOptions:
+    params: str
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    out: str | None
+
+
+def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int:
+    """`predict hold-out`: the set of O.params for the first folder's machine held against the two sittings,
+    kept in the set (heldOut) and written to O.out (default: the same file); its score and coverage printed."""
+    out = out or sys.stdout
+    source = Path(o.params)
+    doc = params.load(source)
+    folders = [_folder(root, f) for f in (*o.first, *o.second)]
+    run, name = fit.read(folders[0])
+    env = run.get("environment") or {}
+    pset = params.for_machine(doc, env.get("cpuModel"), env.get("cores")) or params.calibrated(doc, env.get("cores"))
+    if pset is None:
+        print(f"tradebench: no parameter set in {source} for {name}'s machine ({env.get('cpuModel')}, "
+              f"{env.get('cores')} cores)", file=sys.stderr)
+        return 2
+    try:
+        pset["heldOut"] = two_sittings(pset, folders[:len(o.first)], folders[len(o.first):], root)
+    except ValueError as e:
+        print(f"tradebench: {e}", file=sys.stderr)
+        return 2
+    dest = Path(o.out) if o.out else source
+    params.save(doc, dest)
+    print(f"{params.describe(pset)}, held out:", file=out)
+    for sitting, score in pset["heldOut"]["scoreBySitting"].items():
+        figures = "; ".join(f"{accuracy.NAMES[f]} {s['within']} of {s['of']} within {s['tolerance']:.0%}"
+                            for f, s in score.items() if s["of"])
+        print(f"- {sitting}: {figures}", file=out)
+    print(accuracy.sentence(pset), file=out)
+    print(f"wrote {dest}", file=out)
+    return 0
+
+
+def _folder(root: Path, ref: str) -> Path:
+    """A results folder given by path, or by name under docs/results or results/."""
+    p = Path(ref)
+    if p.exists():
+        return p
+    for base in (root / "docs" / "results", root / "results"):
+        if (base / ref).exists():
+            return base / ref
+    return p
