@@ -74,7 +74,7 @@ def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx
 def test_the_answers_options_are_one_typed_object_built_at_the_edge():
     a = predict_cli.answer_parser().parse_args(["--db-latency", "7", "--rate", "3000", "--cores", "4"])
     q = predict_cli.question_of(a)
-    assert q == cli.Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, "shared") and not q.saturation
+    assert q == cli.Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, None) and not q.saturation
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.rate = 1.0                                     # frozen: not changed after the edge
     assert predict_cli.question_of(predict_cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation

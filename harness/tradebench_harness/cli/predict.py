@@ -72,11 +72,13 @@ def answer_parser() -> argparse.ArgumentParser:
     load.add_argument("--saturation", action="store_true",
                       help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
     p.add_argument("--cores", type=positive("--cores"), metavar="C",
-                   help="CPUs the variant may use (default: this machine's); saturation scales with it only from "
+                   help="CPUs the variant may use (default: this machine's, in the layout: the isolated layout's share "
+                        "of them, or all of them shared); saturation scales with it only from "
                         "measured CPU counts (sweep cores), and says where it extrapolates")
-    p.add_argument("--layout", choices=LAYOUTS, default="shared",
-                   help="shared: the variant shares the machine's CPUs with the database and the load client (every "
-                        "run before sweep cores); isolated: CPUs of its own")
+    p.add_argument("--layout", choices=LAYOUTS, default=None,
+                   help="shared: the variant shares the machine's CPUs with the database and the load client; "
+                        "isolated: CPUs of its own, as the measuring commands lay it out (default: the layout the "
+                        "parameter set measured: isolated for a calibrated set, shared for the committed ones)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
     p.add_argument("--db-cpu", type=positive("--db-cpu"), metavar="CORES",
                    help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "

@@ -8,6 +8,7 @@ No variant is started and no database is needed (but for probe-fsync): the answe
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..record import Parameters, ParameterSet
+from ..run import layout
 from . import accuracy, check, fit, fsync, params
 from .designs import all_designs
 from .plan import Plan, cheapest, plan, saturation
@@ -37,7 +39,7 @@ class Question:
     db_cpu: float | None
     db_durable: bool
     params: str | None
-    layout: str
+    layout: str | None          # None: the layout the set measured (_resolved)
 
     @property
     def saturation(self) -> bool:
@@ -209,16 +211,32 @@ def _setup_outside(m: dict[str, Any], q: Question, cores: float) -> list[str]:
     return out
 
 
-def _question(root: Path, q: Question) -> tuple[ParameterSet, str, Database, float] | None:
-    """The parameter set (and which), the database and one INSERT's round trip the question names; None when its
-    database cannot be modelled (said on stderr)."""
+def _resolved(q: Question, pset: ParameterSet) -> Question:
+    """Q with what it left to the set: the layout (the one the set's saturation runs measured, isolated where they
+    measured it or say nothing, as the measuring commands default to it) and the variant's CPUs (in that layout
+    on this machine: the isolated layout's share, run/layout.py, or every CPU when shared)."""
+    kind = q.layout
+    if kind is None:
+        measured = (pset.get("measured") or {}).get("layouts") or []
+        kind = "isolated" if "isolated" in measured or not measured else "shared"
+    cores = q.cores
+    if cores is None:
+        mine = layout.default(layout.available()).variant if kind == "isolated" else None
+        cores = float(len(mine) if mine else (os.cpu_count() or 1))
+    return dataclasses.replace(q, layout=kind, cores=cores)
+
+
+def _question(root: Path, q: Question) -> tuple[Question, ParameterSet, str, Database, float] | None:
+    """The question with its defaults resolved against the parameter set it takes (and which set), the database
+    and one INSERT's round trip it names; None when its database cannot be modelled (said on stderr)."""
     pset, which = choose_set(root, q.params)
     try:
         db = params.database(pset, q.persist, q.db_cpu, q.db_durable)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return None
-    return pset, which, db, round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms)
+    return (_resolved(q, pset), pset, which, db,
+            round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms))
 
 
 def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
@@ -226,18 +244,19 @@ def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
     asked = _question(root, q)
     if asked is None:
         return 2
-    pset, which, db, rtt = asked
+    q, pset, which, db, rtt = asked
     rate = q.rate
     assert rate is not None            # a question with a rate (answer_saturation answers one without)
     designs = all_designs(root)
-    cores = q.cores if q.cores is not None else (os.cpu_count() or 1)
+    assert q.cores is not None        # resolved
+    cores = q.cores
     plans = [plan(d, q.persist, pset, rate, rtt, cores, db) for d in designs]
     spo = float(pset["salesPerOrder"]["value"])
     borrowed = borrowed_intervals(pset)
     bands = (pset.get("heldOut") or (borrowed or {}).get("heldOut") or {}).get("intervals")
     print(f"{rate:,.0f} orders/s ({rate * spo * 60:,.0f} sales/min at {spo:.3f} sales per order), "
           f"a database {q.db_latency:g} ms away{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), "
-          f"{q.persist}, {cores:g} CPUs for the variant ({q.layout}).", file=out)
+          f"{q.persist}, {cores:g} CPU{'' if cores == 1 else 's'} for the variant ({q.layout}).", file=out)
     print(f"Parameters: {which}.", file=out)
     for line in extrapolated(pset, q, rtt, cores):
         print(f"Extrapolated: {line}.", file=out)
@@ -317,10 +336,11 @@ def answer_saturation(q: Question, root: Path, out: TextIO | None = None) -> int
     asked = _question(root, q)
     if asked is None:
         return 2
-    pset, which, db, rtt = asked
-    cores = q.cores if q.cores is not None else (os.cpu_count() or 1)
+    q, pset, which, db, rtt = asked
+    assert q.cores is not None and q.layout is not None        # resolved
+    cores = q.cores
     print(f"A closed loop with no pause (as ./tradebench compare), a database {q.db_latency:g} ms away"
-          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {q.persist}, {cores:g} CPUs for the variant "
+          f"{_db_kind(db)} (one INSERT's round trip {rtt:.2f} ms), {q.persist}, {cores:g} CPU{'' if cores == 1 else 's'} for the variant "
           f"({q.layout}), each design as configured: the least of what its saturation runs stored at that CPU count "
           f"(\"saturation\"; between measured counts interpolated, beyond them extrapolated and said so), Little's "
           f"law and the database's capacity.", file=out)
