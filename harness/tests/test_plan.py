@@ -127,3 +127,13 @@ def test_the_estimate_counts_each_windows_database_and_probes_each_setting_once(
         + 2 * plan.SETTING_SECONDS
     assert plan.estimate_seconds(synced, t, {}) == plan.estimate_seconds(busy, t, {})
     assert plan.databases(busy + busy) == [(0, 1, None), (0, 0.25, None)]
+
+
+def test_processes_give_every_cell_fresh_processes_round_robin_their_windows_numbered_on():
+    series = [s for s, _ in rows(["java-threads", "java-virtual"])]
+    cells = [Window(0, rate=500), Window(10, rate=500)]
+    units = plan.grid_units(series, cells, 1, processes=2)
+    assert [u.series.variant.name for u in units] == ["java-threads", "java-virtual"] * 2
+    assert units[0].windows == [(1, cells[0]), (1, cells[1])] and units[2].windows == [(2, cells[0]), (2, cells[1])]
+    sweep = plan.window_units(rows(["java-threads"], rate=500), 2, processes=2)
+    assert [[rep for rep, _ in u.windows] for u in sweep] == [[1, 2], [3, 4]]

@@ -169,6 +169,12 @@ def repeat_option(p: argparse.ArgumentParser, repeat: int, fresh: bool = True) -
                         + (" (--fresh: a process each, round-robin)" if fresh else ""))
 
 
+def processes_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--processes", type=positive, default=1,
+                   help="fresh processes of each row, each measuring every window: 2 or more give each figure a "
+                        "95 %% interval across processes (report/intervals.py), at that many times the time")
+
+
 def verify_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-verify", action="store_true", help="skip loadclient verify before measuring")
 
@@ -285,7 +291,8 @@ def measure_cases(ctx: Context, command: str, variants: list[Variant], cases: li
                   experiment: dict[str, Any] | None = None, fresh: bool = False) -> int:
     """bench, compare and the case sweeps: each row a process (FRESH: each repeat of each row one, round-robin)."""
     rows = plan.rows_of(variants, cases, ctx.env)
-    units = plan.fresh_units(rows, o.repeat) if fresh else plan.window_units(rows, o.repeat)
+    processes = o.processes if isinstance(o, Sweep) else 1
+    units = plan.fresh_units(rows, o.repeat) if fresh else plan.window_units(rows, o.repeat, processes)
     _, doc = execute(ctx, command, units, timing_of(o), o.recorded(), calibration=calibration_of(o),
                      experiment=experiment, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
     return failed(doc)
@@ -392,7 +399,7 @@ def measure_grid(ctx: Context, command: str, kind: str, series: list[Series], ce
     the cells' database varies in besides the latency, for the report (report/axis.py)."""
     doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}),
                  "loads": list(dict.fromkeys(c.load_text for c in cells)), **(axis or {})}
-    _, doc = execute(ctx, command, plan.grid_units(series, cells, o.repeat), grid_timing(o), o.recorded(),
+    _, doc = execute(ctx, command, plan.grid_units(series, cells, o.repeat, o.processes), grid_timing(o), o.recorded(),
                      cells=doc_cells, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
     return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
 
@@ -541,6 +548,7 @@ def add_map(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell")
     p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
     p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
+    processes_option(p)
     p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
     verify_options(p)
     error_rate_option(p, "window")

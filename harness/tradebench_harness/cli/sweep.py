@@ -43,6 +43,7 @@ from .measure import (
     out_option,
     persist_option,
     positive,
+    processes_option,
     rate_option,
     repeat_option,
     slow_database,
@@ -105,7 +106,7 @@ def cmd_in_flight_sweep(ctx: Context, o: Sweep) -> int:
                 rows.append((Series(v.for_settings({**ctx.env, **row}), engines, o.persist, {**row, **extra},
                                     f"{n} in flight"),
                              Window(o.db_latency, o.concurrency, o.wait, o.rate or None)))
-    _, doc = execute(ctx, "sweep-in-flight", plan.window_units(rows, o.repeat), timing_of(o), o.recorded(),
+    _, doc = execute(ctx, "sweep-in-flight", plan.window_units(rows, o.repeat, o.processes), timing_of(o), o.recorded(),
                      calibration=calibration_of(o), out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
     return failed(doc)
 
@@ -117,7 +118,7 @@ def cmd_cores_sweep(ctx: Context, o: Sweep) -> int:
     series = all_series(select(ctx.root, o.variant), o.engines, o.persist, ctx.env)
     rows = [(Series(s.variant, s.engines, s.persist, s.settings, f"{n} CPU" + ("" if n == 1 else "s"), cores=n),
              Window(o.db_latency, o.concurrency, o.wait, o.rate or None)) for n in o.cores for s in series]
-    _, doc = execute(ctx, "sweep-cores", plan.window_units(rows, o.repeat), timing_of(o), o.recorded(),
+    _, doc = execute(ctx, "sweep-cores", plan.window_units(rows, o.repeat, o.processes), timing_of(o), o.recorded(),
                      out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
     return failed(doc)
 
@@ -162,6 +163,7 @@ def sweep_common(p: argparse.ArgumentParser, duration: int, *, warm: bool = True
     window_options(p, duration, warm=warm, compare=False)
     persist_option(p)
     repeat_option(p, 1, fresh=False)
+    processes_option(p)
     verify_options(p)
     error_rate_option(p)
     out_option(p)

@@ -216,9 +216,11 @@ def fresh_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
     return [Unit(s, [(rep, w)]) for rep in range(1, repeat + 1) for s, w in rows]
 
 
-def window_units(rows: list[tuple[Series, Window]], repeat: int) -> list[Unit]:
-    """One process per row, its repeats windows of that process back to back."""
-    return [Unit(s, [(rep, w) for rep in range(1, repeat + 1)]) for s, w in rows]
+def window_units(rows: list[tuple[Series, Window]], repeat: int, processes: int = 1) -> list[Unit]:
+    """One process per row (PROCESSES fresh ones each, round-robin), its repeats windows of that process back to
+    back, numbered on across its processes."""
+    return [Unit(s, [(p * repeat + rep, w) for rep in range(1, repeat + 1)])
+            for p in range(processes) for s, w in rows]
 
 
 def databases(units: list[Unit]) -> list[tuple[int, float | None, bool | None]]:
@@ -226,9 +228,11 @@ def databases(units: list[Unit]) -> list[tuple[int, float | None, bool | None]]:
     return list(dict.fromkeys(w.database for u in units for _, w in u.windows))
 
 
-def grid_units(series: list[Series], cells: list[Window], repeat: int) -> list[Unit]:
-    """One process per series, measured at every cell, REPEAT passes over the cells (interleaved in time)."""
-    return [Unit(s, [(rep, c) for rep in range(1, repeat + 1) for c in cells]) for s in series]
+def grid_units(series: list[Series], cells: list[Window], repeat: int, processes: int = 1) -> list[Unit]:
+    """One process per series (PROCESSES fresh ones each, round-robin: a cell then has an interval across them),
+    measured at every cell, REPEAT passes over the cells (interleaved in time), numbered on across its processes."""
+    return [Unit(s, [(p * repeat + rep, c) for rep in range(1, repeat + 1) for c in cells])
+            for p in range(processes) for s in series]
 
 
 def builds_of(units: list[Unit]) -> list[Any]:
