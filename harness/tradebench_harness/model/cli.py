@@ -395,12 +395,12 @@ def _db_notes(db: Database, pset: ParameterSet, persist: str, offered_sales: flo
 
 def do_fit(o: FitOptions, root: Path, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    folders = [_folder(root, r) for r in o.runs]
-    shape = [_folder(root, r) for r in o.shape_from] or None
+    folders = [results_folder(root, r) for r in o.runs]
+    shape = [results_folder(root, r) for r in o.shape_from] or None
     probes = [fsync.read(f) for f in o.fsync]
     doc = fit.fit_document(folders, all_designs(root), shape, probes)
     try:
-        score_held_out(doc, [_folder(root, r) for r in o.held_out], root)
+        score_held_out(doc, [results_folder(root, r) for r in o.held_out], root)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return 2
@@ -443,7 +443,7 @@ def score_held_out(doc: Parameters, folders: list[Path], root: Path) -> None:
 
 def do_check(o: CheckOptions, root: Path, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    doc, name = fit.read(_folder(root, o.run))
+    doc, name = fit.read(results_folder(root, o.run))
     pset = _set_to_check_against(o, doc, name)
     if pset is None:
         return 2
@@ -543,7 +543,8 @@ def do_probe_fsync(o: ProbeOptions, root: Path, out: TextIO | None = None) -> in
     return 0
 
 
-def _folder(root: Path, ref: str) -> Path:
+def results_folder(root: Path, ref: str) -> Path:
+    """A results folder given by path, or by name under results/ or docs/results/; SystemExit when none."""
     p = Path(ref)
     for cand in (p, root / "results" / ref, root / "docs" / "results" / ref):
         if (cand / "results.json").is_file() or cand.is_file():

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from ..record import ParameterSet
 from . import accuracy, check, fit, params
+from .cli import results_folder
 from .designs import all_designs
 
 
@@ -63,7 +64,7 @@ def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int
     out = out or sys.stdout
     source = Path(o.params)
     doc = params.load(source)
-    folders = [_folder(root, f) for f in (*o.first, *o.second)]
+    folders = [results_folder(root, f) for f in (*o.first, *o.second)]
     run, name = fit.read(folders[0])
     env = run.get("environment") or {}
     pset = params.for_machine(doc, env.get("cpuModel"), env.get("cores")) or params.calibrated(doc, env.get("cores"))
@@ -87,13 +88,3 @@ def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int
     print(f"wrote {dest}", file=out)
     return 0
 
-
-def _folder(root: Path, ref: str) -> Path:
-    """A results folder given by path, or by name under docs/results or results/."""
-    p = Path(ref)
-    if p.exists():
-        return p
-    for base in (root / "docs" / "results", root / "results"):
-        if (base / ref).exists():
-            return base / ref
-    return p
