@@ -167,8 +167,13 @@ def test_the_map_is_drawn_along_the_kind_of_slow_database_asked_for():
     assert [(w.latency_ms, w.db_cpu, w.db_durable) for w in grid] == [(0, None, False), (0, None, True)]
 
 
+def test_a_budget_of_nothing_gives_each_row_its_processes_and_no_more():
+    assert main.parse(["compare", "--budget", "0", "--processes", "2"]).options.budget == 0
+
+
 @pytest.mark.parametrize("argv", [["map", "--db-kind", "slow"], ["map", "--db-kind", "busy", "--db-cpus", "0"],
-                                  ["map", "--db-kind", "busy", "--db-cpus", "x"], ["map", "--db-cpus", ","]])
+                                  ["map", "--db-kind", "busy", "--db-cpus", "x"], ["map", "--db-cpus", ","],
+                                  ["compare", "--budget", "-1"], ["compare", "--target", "0"]])
 def test_a_wrong_kind_or_core_count_is_refused(argv):
     with pytest.raises(SystemExit) as e:
         main.parse(argv)

@@ -502,7 +502,8 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="percent: a row is done when its sales/min 95 %% interval is within ± this of its median")
     p.add_argument("--budget", type=float, default=adaptive.BUDGET_S / 60,
                    help="minutes from the command's start (builds included) after which no row gets another "
-                        "process; the rows still outside --target are said to have stopped short")
+                        "process; the rows still outside --target are said to have stopped short (0: each row gets its "
+                        "--processes and no more)")
     p.add_argument("--fail-above", type=float, default=None, metavar="PCT",
                    help="with --baseline: exit 1 when a row's sales/min regression is detected (the 95 %% interval "
                         "of this tree ÷ the baseline lies entirely below 1) and its point estimate is more than PCT "

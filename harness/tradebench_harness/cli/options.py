@@ -158,8 +158,10 @@ class Compare(Measure):
             return "--cases names an experiment's cases: add --experiment NAME"
         if self.fail_above is not None and not self.baseline:
             return "--fail-above judges a row against its baseline: add --baseline REF"
-        if self.target <= 0 or self.budget <= 0:
-            return "--target and --budget: above 0"
+        if self.target <= 0:
+            return "--target: above 0"
+        if self.budget < 0:       # 0: each row gets its --processes and no more
+            return "--budget: 0 or more minutes"
         return super().refusal()
 
 
