@@ -122,6 +122,7 @@ def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():
     (["compare", "--fail-above", "5"], "--fail-above judges a row against its baseline"),
     (["fuzz", "--max-examples", "0"], "--max-examples 0"),
     (["calibrate", "--loads", "300"], "two light loads or more"),
+    (["calibrate", "--far-load", "2000", "--far-latency", "1"], "the held-out window must differ"),
     (["map", "--db-kind", "busy", "--latencies", "0,10"], "--latencies is the far map's axis"),
     (["map", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
     (["map", "--db-kind", "durable", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
@@ -165,6 +166,15 @@ def test_the_map_is_drawn_along_the_kind_of_slow_database_asked_for():
     grid, axis = measure.map_grid(durable)
     assert axis == {"axis": "durable", "durable": [False, True]}
     assert [(w.latency_ms, w.db_cpu, w.db_durable) for w in grid] == [(0, None, False), (0, None, True)]
+
+
+def test_calibrate_fits_light_loads_next_door_and_one_far_away_scores_its_held_out_window_and_saturates_last():
+    from tradebench_harness.cli import calibrate
+    o = main.parse(["calibrate"]).options
+    cells = [(w.latency_ms, w.rate) for w in calibrate.windows(o)]
+    assert cells == [(0, 300), (0, 1000), (0, 3000), (5, 300), (1, 2000), (0, None)]
+    near = main.parse(["calibrate", "--far-latency", "0"]).options
+    assert (5, 300) not in [(w.latency_ms, w.rate) for w in calibrate.windows(near)]
 
 
 def test_a_budget_of_nothing_gives_each_row_its_processes_and_no_more():

@@ -59,6 +59,39 @@ def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
     assert b["rssMaxMb"] > 1 and b["threadsMax"] >= 1
 
 
+def test_a_busy_loop_outside_the_parties_is_counted_as_others_and_a_party_is_not(tmp_path):
+    busy = process.start("busy", [sys.executable, "-c", "while True: pass"], tmp_path / "busy.log")
+    party = process.start("party", [sys.executable, "-c", "while True: pass"], tmp_path / "party.log")
+    try:
+        s = process.Sampler(interval=0.5)
+        s.add("party", party.pid)
+        s.add_machine()
+        cpu0, t0 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
+        s.start()
+        time.sleep(3)
+        samples = s.stop()
+        cpu1, t1 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
+    finally:
+        busy.stop(2)
+        party.stop(2)
+    got = (cpu1 - cpu0) / (t1 - t0) * 100        # what the kernel gave the loop nobody measures
+    m = process.summarize_machine(samples[process.MACHINE])
+    mine = process.summarize(samples["party"])["cpuPercent"]
+    assert m is not None and m["samples"] >= 3
+    # others hold the unmeasured loop, and not the party's loop beside it (both got about as much)
+    assert m["othersPercent"] == pytest.approx(got, abs=max(10.0, 0.35 * got)), (m, got)
+    assert m["othersPercent"] < got + 0.5 * mine, (m, got, mine)
+    assert 0 <= m["stealPercent"] <= 100 * psutil.cpu_count()
+
+
+def test_the_machines_window_is_the_mean_of_its_samples_inside_it():
+    samples = [{"t": 1000, "cpuPercent": 50.0, "stealPercent": 2.0}, {"t": 2000, "cpuPercent": 30.0, "stealPercent": 0.0},
+               {"t": 9000, "cpuPercent": 20.0, "stealPercent": 0.0}]
+    assert process.summarize_machine(samples, start_ms=1000, end_ms=2000) == {
+        "othersPercent": 40.0, "stealPercent": 1.0, "samples": 2}
+    assert process.summarize_machine(samples, start_ms=20_000) is None
+
+
 def sampled(tmp_path, **argvs) -> dict:
     """Starts each named command line, samples the groups every 0.5 s for 3 s, stops them: their summaries."""
     procs = {name: process.start(name, argv, tmp_path / f"{name}.log") for name, argv in argvs.items()}

@@ -11,7 +11,17 @@ from ..measure import plan
 from ..measure.execute import execute
 from ..measure.plan import Series, Timing, Window
 from ..model import calibrate as model_calibrate
-from ..model.calibrate import HELD_OUT_LATENCY, HELD_OUT_LOAD, JIT_WARMUP_MAX, LOADS, SETTLE, WINDOW, CalibrateOptions
+from ..model.calibrate import (
+    FAR_LATENCY,
+    FAR_LOAD,
+    HELD_OUT_LATENCY,
+    HELD_OUT_LOAD,
+    JIT_WARMUP_MAX,
+    LOADS,
+    SETTLE,
+    WINDOW,
+    CalibrateOptions,
+)
 from ..run import layout
 from ..run.context import Context
 from ..run.variants import select
@@ -19,8 +29,9 @@ from .options import OptionsError
 
 
 def windows(o: CalibrateOptions) -> list[Window]:
-    """The light loads next door, the held-out window, the closed loop with no pause last."""
-    return ([Window(0, rate=r) for r in o.loads] + [Window(o.held_out_latency, rate=o.held_out_load)]
+    """The light loads next door, the far one, the held-out window, the closed loop with no pause last."""
+    far = [Window(o.far_latency, rate=o.far_load)] if o.far_latency else []
+    return ([Window(0, rate=r) for r in o.loads] + far + [Window(o.held_out_latency, rate=o.held_out_load)]
             + [Window(0)])
 
 
@@ -44,6 +55,11 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant, as configured)")
     p.add_argument("--loads", default=",".join(map(str, LOADS)), metavar="R,R,R",
                    help="the light loads, orders/s at +0 ms (at least three cells at two rates or more)")
+    p.add_argument("--far-load", type=int, default=FAR_LOAD, metavar="R",
+                   help="orders/s of the light load behind --far-latency (it tells the fixed cost from the engines' "
+                        "cycles)")
+    p.add_argument("--far-latency", type=int, default=FAR_LATENCY, metavar="MS",
+                   help="ms added to that load's round trip (0: no such window)")
     p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
                    help="orders/s of the window the set is scored on and not fitted from")
     p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
@@ -62,14 +78,15 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
         loads = tuple(int(x) for x in str(a.loads).split(",") if x)
     except ValueError:
         raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
-    numbers = [*loads, a.held_out_load, a.window]
-    if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.settle < 0 \
-            or a.jit_warmup_max < 0:
+    numbers = [*loads, a.far_load, a.held_out_load, a.window]
+    if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
+            or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
-    if a.held_out_load in loads and a.held_out_latency == 0:
+    fitted = {(r, 0) for r in loads} | ({(a.far_load, a.far_latency)} if a.far_latency else set())
+    if (a.held_out_load, a.held_out_latency) in fitted:
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
-    return CalibrateOptions(a.variants, loads, a.held_out_load, a.held_out_latency, a.window, a.settle,
-                            a.jit_warmup_max, a.out)
+    return CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
+                            a.window, a.settle, a.jit_warmup_max, a.out)
 
 
 def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:

@@ -60,7 +60,8 @@ def run_figures(load: dict[str, Any], samples: dict[str, Any], hgrm: Path | None
     drift = halves.get("drift")
     spm = dbf.get("salesPerMinute")
     ops = load.get("requestsPerSecond")
-    cpu = {g: process.summarize(s, start, end) for g, s in samples.items()}
+    cpu = {g: process.summarize(s, start, end) for g, s in samples.items() if g != process.MACHINE}
+    machine = samples.get(process.MACHINE)
     return {
         "salesPerMinute": spm,
         "salesPerSecond": round(spm / 60, 1) if spm is not None else None,
@@ -80,6 +81,7 @@ def run_figures(load: dict[str, Any], samples: dict[str, Any], hgrm: Path | None
         "drift": drift,
         "driftFlagged": drift is not None and abs(drift) > stats.DRIFT_FLAG,
         "cpu": cpu,
+        "machineCpu": process.summarize_machine(machine, start, end) if machine else None,
         # what one order cost each process group in CPU: the variant's figure is what the CPU budget is about
         "cpuUsPerOrder": cpu_us_per_order(cpu, ops),
         "latencyPercentiles": thin(parse_hgrm(hgrm)) if hgrm else None,

@@ -185,6 +185,7 @@ class Instance:
             self.db.sql("DELETE FROM SALES")     # a user without the DROP privilege TRUNCATE needs
         load_json, hgrm = out / "load.json", out / "latency.hgrm"
         sampler = process.Sampler(1.0)
+        sampler.add_machine()
         sampler.add("variant", *self.running.pids)
         sampler.add("database", self.db.pid())
         if self.link:

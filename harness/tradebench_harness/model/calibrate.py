@@ -6,6 +6,8 @@ windows on one path with the map (measure.execute, through the link, no verify):
 
   light loads   LOADS orders/s, open loop, next door (+0 ms): the cost below saturation (K, its cycles, m),
                 its memory and its latency curve (p50, p99 per rate)
+  far           FAR_LOAD orders/s behind FAR_LATENCY ms: next door every rate cycles its engines alike, so that
+                the fixed cost K and the cycles' cost are told apart only by a round trip that slows the cycles
   held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
                 every design's bound;
                 the set is scored on it and never fitted from it
@@ -18,8 +20,10 @@ parameter set of the run without its held-out cells, fills what the run did not 
 INSERT's round trip, each design's saturation), not by the CPU's name. The set is written to
 .tradebench/model-parameters.json (replacing an earlier calibration), where `predict` finds it first and says so.
 
-At the defaults, five designs take about 8 minutes beside the build: per design its start, a JIT warm-up of at
-most JIT_WARMUP_MAX s and five windows of SETTLE + WINDOW s.
+At the defaults, five designs take about 9 minutes beside the build: per design its start, a JIT warm-up of at
+most JIT_WARMUP_MAX s and six windows of SETTLE + WINDOW s. Shorter windows cost CPU: the first seconds after a
+change of load spend more per order (java-virtual at 1,000/s: 17.3 % of its CPU in 6 s after 2 s of settling,
+12.4 % in 10 s after 5 s, the same hour; docs/model.md).
 """
 from __future__ import annotations
 
@@ -37,10 +41,12 @@ from . import accuracy, check, fit, params
 from .designs import all_designs, key_of
 
 LOADS = (300, 1000, 3000)
+FAR_LOAD = 300
+FAR_LATENCY = 5
 HELD_OUT_LOAD = 2000
 HELD_OUT_LATENCY = 1
-WINDOW = 6
-SETTLE = 2
+WINDOW = 7
+SETTLE = 3
 JIT_WARMUP_MAX = 20
 
 
@@ -48,6 +54,8 @@ JIT_WARMUP_MAX = 20
 class CalibrateOptions:
     variants: str | None
     loads: tuple[int, ...]
+    far_load: int
+    far_latency: int
     held_out_load: int
     held_out_latency: int
     window: int

@@ -73,6 +73,14 @@ class Sample(TypedDict):
     rssMb: NotRequired[float | None]
     threads: NotRequired[int | None]
     processes: NotRequired[int | None]
+    stealPercent: NotRequired[float | None]        # the machine's samples (run/process.py MACHINE)
+
+
+class MachineCpu(TypedDict):
+    """The rest of the machine over a measured window, 100 = one core (run/process.py `summarize_machine`)."""
+    othersPercent: float              # every process but the measured parties' and the harness's
+    stealPercent: float               # what the hypervisor gave to others
+    samples: int
 
 
 class Halves(TypedDict):
@@ -141,6 +149,7 @@ class Window(TypedDict):
     drift: NotRequired[float | None]
     driftFlagged: NotRequired[bool]
     cpu: NotRequired[dict[str, CpuGroup]]
+    machineCpu: NotRequired[MachineCpu | None]
     cpuUsPerOrder: NotRequired[dict[str, float | None]]
     # raw.json.gz
     samples: NotRequired[dict[str, list[Sample]]]

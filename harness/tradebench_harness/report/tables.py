@@ -122,6 +122,9 @@ def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]
         notes.append("⚠ drift")
     if r.get("unstable"):
         notes.append("⚠ unstable: its windows fall")
+    others = r.get("othersCpuPercent")
+    if others and others["max"] > stats.BUSY_FLAG:
+        notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
     notes += jit_note(r)
     short = ((doc or {}).get("adaptive") or {}).get("rows", {}).get(f"{r['case']}|{r['variant']}")
     if short and not short.get("withinTarget"):
@@ -172,7 +175,10 @@ def summary_md(doc: dict[str, Any]) -> str:
              f"{INTERVAL_TEXT} ≈: no difference detected in sales/min with that row (the 95 % interval of the ratio of the "
              "two holds 1). ⚠ drift: the two halves of a window differ by over 10 %: such a window is set aside when "
              "every process of its row has a steady one (the compare measures more in its place), else counted and "
-             "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ JIT: the JVM's JIT compiler "
+             "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ busy machine: processes other than "
+             f"the measured parties (and the harness) took over {stats.BUSY_FLAG:g} % of a core in one of the row's windows; "
+             "a neighbour costs the parties more CPU per order than its own share (caches and a host's hyperthreads are "
+             "shared), so the row's CPU figures are a busy machine's. ⚠ JIT: the JVM's JIT compiler "
              "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "
              "a JVM variant got the load before the measured one, until its JIT compiler used under 5 % of a core. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
