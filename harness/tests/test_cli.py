@@ -47,7 +47,9 @@ def test_the_measuring_commands_get_their_defaults_and_need_the_load_client():
     b = main.parse(["bench", "java-threads", "--db-cpu", "0.25", "--db-durable"]).options
     assert (b.repeat, b.duration, b.db_cpu, b.db_durable, b.pin) == (1, 30, 0.25, True, ())
     m = main.parse(["map"]).options
-    assert (m.latencies, m.loads, m.duration) == ((0, 2, 10, 50), (500, 2000, 8000), 10)
+    assert (m.latencies, m.loads, m.duration, m.processes) == ((0, 2, 10, 50), (500, 2000, 8000), 10, 2)
+    # every sweep's and map's figure has an interval by default: each series in two fresh processes
+    assert main.parse(["sweep", "rates", "java-threads", "--rates", "100"]).options.processes == 2
     assert not main.parse(["variants"]).needs_loadclient
 
 

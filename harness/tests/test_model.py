@@ -186,8 +186,11 @@ def test_a_fit_takes_a_designs_light_load_cost_from_its_own_open_loop_runs(ctx, 
         return run("java-threads", rate=rate, rttMs=rtt, dbLatencyMs=0 if rtt < 1 else 10, ordersPerSecond=rate,
                    acceptedPerSecond=rate, salesPerSecond=rate * 0.9, boundFraction=0.1,
                    cpu=(F + a * cyc + mu * rate) / 1e4)
+    # a fifth window, crowded by other processes and costing twice as much, is left out of the fit
+    crowded = {**cell(2000, 0.2), "machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0, "samples": 8}}
+    crowded["cpu"]["variant"]["cpuPercent"] *= 2
     light_map = results_doc(tmp_path, "light", "CPU X", "2026-11-25T11:00:00+0000",
-                            [cell(300, 0.2), cell(1000, 0.2), cell(4000, 0.2), cell(300, 10.2)])
+                            [cell(300, 0.2), cell(1000, 0.2), cell(4000, 0.2), cell(300, 10.2), crowded])
     sat = results_doc(tmp_path, "sat", "CPU X", "2026-11-25T10:00:00+0000", [
         run("java-threads", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000),
         run("java-akka", cpu=100.0, ordersPerSecond=20_000, acceptedPerSecond=20_000, salesPerSecond=18_000)])

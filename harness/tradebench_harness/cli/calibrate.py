@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from .. import record
 from ..measure import plan
 from ..measure.execute import execute
 from ..measure.plan import Series, Timing, Window
@@ -22,6 +23,7 @@ from ..model.calibrate import (
     WINDOW,
     CalibrateOptions,
 )
+from ..report import results
 from ..run import layout
 from ..run.context import Context
 from ..run.variants import select
@@ -36,6 +38,8 @@ def windows(o: CalibrateOptions) -> list[Window]:
 
 
 def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
+    if o.refit:
+        return refit(ctx, o, o.refit)
     series = []
     for v in select(ctx.root, o.variants):
         row = v.rows_given(ctx.env)[0]
@@ -48,6 +52,21 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)
     return int(model_calibrate.write(ctx.root, folder, doc, o))
+
+
+def refit(ctx: Context, o: CalibrateOptions, ref: str) -> int:
+    """The set of an earlier calibration's folder made again (after a change of the fit), its held-out window as
+    that calibration was asked for; nothing is measured."""
+    try:
+        doc = results.load(ref, ctx.root / "results")
+    except (FileNotFoundError, ValueError) as e:
+        raise OptionsError(f"--refit {ref}: {e}") from None
+    if doc.get("command") != "calibrate":
+        raise OptionsError(f"--refit {ref}: a {doc.get('command')} folder, not a calibration's")
+    asked = {**asdict(o), **(doc.get("options") or {}), "refit": ref, "out": o.out}
+    asked["loads"] = tuple(asked["loads"])
+    folder = record.results_file(ref, ctx.root / "results").parent
+    return int(model_calibrate.write(ctx.root, folder, dict(doc), CalibrateOptions(**asked)))
 
 
 def options(p: argparse.ArgumentParser) -> None:
@@ -68,6 +87,8 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
     p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
                    help="a JVM design's JIT warm-up bound")
+    p.add_argument("--refit", default=None, metavar="FOLDER",
+                   help="measure nothing: make the set again from an earlier calibration's results folder")
     p.add_argument("--out", default=None, metavar="FILE",
                    help="the parameter file to write (default .tradebench/model-parameters.json, which predict reads)")
 
@@ -86,7 +107,7 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
     if (a.held_out_load, a.held_out_latency) in fitted:
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
     return CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
-                            a.window, a.settle, a.jit_warmup_max, a.out)
+                            a.window, a.settle, a.jit_warmup_max, a.out, a.refit)
 
 
 def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:

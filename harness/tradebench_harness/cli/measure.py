@@ -170,9 +170,10 @@ def repeat_option(p: argparse.ArgumentParser, repeat: int, fresh: bool = True) -
 
 
 def processes_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--processes", type=positive, default=1,
-                   help="fresh processes of each row, each measuring every window: 2 or more give each figure a "
-                        "95 %% interval across processes (report/intervals.py), at that many times the time")
+    p.add_argument("--processes", type=positive, default=2,
+                   help="fresh processes of each row, each measuring every window, round-robin: 2 or more give each "
+                        "figure a 95 %% interval across processes (report/intervals.py); 1 for a quick look at half "
+                        "the time, its figures without an interval")
 
 
 def verify_options(p: argparse.ArgumentParser) -> None:

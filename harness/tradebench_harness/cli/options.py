@@ -177,7 +177,7 @@ class Sweep(Measure):
     cores: tuple[int, ...] = ()           # cores
     settle: int = 5
     equal_in_flight: int | None = None
-    processes: int = 1
+    processes: int = 2
 
     def recorded(self, **more: Any) -> dict[str, Any]:
         """As Measure's, without the other kinds' axes (empty)."""
@@ -209,7 +209,7 @@ class Map(Measure):
     db_cpus: tuple[float, ...] = MAP_DB_CPUS
     loads: tuple[int, ...] = MAP_LOADS
     settle: int = 5
-    processes: int = 1
+    processes: int = 2
 
     def refusal(self) -> str | None:
         if self.db_kind != "far" and self.latencies != MAP_LATENCIES:

@@ -62,6 +62,7 @@ class CalibrateOptions:
     settle: int
     jit_warmup_max: int
     out: str | None
+    refit: str | None = None       # an earlier calibration's folder, fitted again
 
 
 def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:

@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..run.process import crowded
 from .predict import cycles_per_s
 
 #: the fewest cells that stored their load, at two rates or more, for the three terms
@@ -68,10 +69,12 @@ def _unstored(r: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def cells(runs: list[dict[str, Any]]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's."""
+    """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's. A window other
+    processes crowded is left out (run/process.py `crowded`): a neighbour costs the variant more CPU per order than
+    its own share, caches (and a host's hyperthreads) being shared."""
     below, above = [], []
     for r in runs:
-        if not r.get("rate") or r.get("rttMs") is None or r.get("errors"):
+        if not r.get("rate") or r.get("rttMs") is None or r.get("errors") or crowded(r):
             continue
         if carried(r):
             below.append((r["ordersPerSecond"], cycles_of(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))

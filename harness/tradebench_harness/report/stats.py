@@ -9,12 +9,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..record import Derived, Run, group_figure, per_order
+from ..run import process
 from . import intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
 DRIFT_FLAG = 0.10
 # other processes on the machine took more than this share of a core in a window: its figures are a busy machine's
-BUSY_FLAG = 10.0
+BUSY_FLAG = process.CROWDED_PERCENT
 # the JVM's JIT compiler threads using more than this (% of a core) in the measured window: still warming up
 JIT_FLAG = 5.0
 

@@ -245,6 +245,14 @@ def connections_to(roots: Iterable[int], ports: Iterable[int | str | None]) -> i
 
 #: the samples of the whole machine beside the groups', under this name
 MACHINE = "machine"
+#: other processes took more than this share of a core (%) in a window: its figures are a crowded machine's
+CROWDED_PERCENT = 10.0
+
+
+def crowded(run: Mapping[str, Any]) -> bool:
+    """Other processes took more than CROWDED_PERCENT of a core in RUN's window (False: not sampled)."""
+    m = run.get("machineCpu")
+    return m is not None and m["othersPercent"] > CROWDED_PERCENT
 
 
 def stolen_ticks() -> int:
