@@ -113,6 +113,17 @@ def test_a_drifting_window_is_set_aside_when_its_process_has_a_steady_one_else_c
     assert row["driftCounted"] == 1 and "⚠ drift in 1 of 3 window(s), counted" in "; ".join(tables.row_notes(row))
 
 
+def test_a_row_a_neighbour_crowded_is_marked_and_a_quiet_one_is_not():
+    quiet = windows("q", [[500_000, 510_000], [505_000, 499_000]],
+                    machineCpu={"othersPercent": 2.0, "stealPercent": 0.0, "samples": 8})
+    rs = windows("c", [[500_000, 510_000], [505_000, 499_000]], first_process=3,
+                 machineCpu={"othersPercent": 2.0, "stealPercent": 0.0, "samples": 8})
+    rs[1] = {**rs[1], "machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0, "samples": 8}}
+    rows = {r["variant"]: r for r in stats.summarize(quiet + rs)}
+    assert "⚠ busy machine: other processes took up to 53 % of a core" in tables.row_notes(rows["c"])
+    assert not [n for n in tables.row_notes(rows["q"]) if "busy" in n]
+
+
 def test_a_row_whose_windows_fall_steadily_is_unstable_and_its_figures_shown():
     falling = windows("n", [[766_456, 461_392, 280_176], [700_000, 500_000, 300_000]])
     steady = windows("m", [[500_000, 510_000, 495_000], [505_000, 499_000, 502_000]], first_process=3)

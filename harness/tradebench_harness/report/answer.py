@@ -127,7 +127,8 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
              "rssMb": stats.figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
              "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
-             "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs)}
+             "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs),
+             "othersCpuPercent": stats.spread(stats.others_percent(r) for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
@@ -252,6 +253,9 @@ def point_cells(p: dict[str, Any]) -> list[str]:
         notes.append("≈ " + ", ".join(p["withinNoiseOf"]))
     if p["error"]:
         notes.append(f"failed: {p['error'][:120]}")
+    others = p.get("othersCpuPercent")
+    if others and others["max"] > stats.BUSY_FLAG:
+        notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
     res = p["rssMb"], p["threads"], p["processes"]
     return [p["series"], Axis(p.get("axis") or "far").name(at(p)), fmt_rtt(p["rttMs"]), p["load"],
             tables.cell(p["salesPerMinute"]),
