@@ -38,6 +38,17 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     fitted = json.loads((Path(cal["folder"]) / "results.json").read_text())
     assert any(x.get("rate") == 600 for x in fitted["runs"])
     assert "Accuracy, held against 1 cells" in r.stdout
+    # the fit's cells: the light loads next door and one behind 5 ms (the fixed cost told from the cycles')
+    assert {(x.get("dbLatencyMs"), x.get("rate")) for x in fitted["runs"]} >= {(0, 200), (0, 400), (0, 800), (5, 300)}
+
+    # the same folder fitted again, nothing measured: the same set
+    again = tmp_path / "again.json"
+    f = subprocess.run([sys.executable, "-m", "tradebench_harness", "calibrate", "--refit", cal["folder"],
+                        "--out", str(again)], env=env, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert f.returncode == 0, f.stderr[-3000:]
+    (t,) = [x for x in json.loads(again.read_text())["sets"] if x.get("calibration")]
+    assert t["designs"]["java-threads"] == s["designs"]["java-threads"]
+    assert t["heldOut"]["score"] == held["score"]
 
     p = subprocess.run([sys.executable, "-m", "tradebench_harness", "predict", "--db-latency", "1", "--rate", "500",
                         "--params", str(out)], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
