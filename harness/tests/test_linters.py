@@ -2,6 +2,7 @@
 JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts, mypy (strict)
 over the harness package."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -90,3 +91,26 @@ def test_mypy_fails_on_a_finding_and_names_it(tmp_path):
     (tmp_path / "untyped.py").write_text("def twice(x):\n    return 2 * x\n")
     r = mypy(str(tmp_path / "untyped.py"))
     assert r.returncode == 1 and "untyped.py:1: error" in r.stdout and "[no-untyped-def]" in r.stdout, r.stdout
+
+
+#: a read of a record's key that makes a renamed or misspelled key 0 without a word: what the record's typed
+#: reads replace (record/__init__.py: a required key read plainly, an optional one through an accessor saying
+#: what its absence means)
+QUIET_ZERO = re.compile(r'get\("[a-zA-Z]*"\) or 0')
+
+
+def quiet_zero_reads(root: Path) -> list[str]:
+    """Every line of a Python file under ROOT that reads a key as QUIET_ZERO does, as path:line."""
+    return [f"{p.relative_to(root)}:{i}" for p in sorted(root.rglob("*.py")) if "node_modules" not in p.parts
+            for i, line in enumerate(p.read_text().splitlines(), 1) if QUIET_ZERO.search(line)]
+
+
+def test_no_read_in_the_harness_turns_a_missing_key_into_0():
+    assert quiet_zero_reads(ROOT / "harness") == []
+
+
+def test_a_read_turning_a_missing_key_into_0_is_found_and_named(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "typed.py").write_text('x = run["engines"]\ny = run.get("rate")\n')
+    (tmp_path / "pkg" / "quiet.py").write_text('lat = 1\nlat = run.get("dbLatencyMs")' + ' or 0\n')   # not one here
+    assert quiet_zero_reads(tmp_path) == ["pkg/quiet.py:2"]

@@ -5,6 +5,7 @@ import math
 
 import pytest
 
+from tests import records
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import check, fit, light, params, plan
 from tradebench_harness.model import predict as m
@@ -205,9 +206,9 @@ def test_a_fit_takes_a_designs_light_load_cost_from_its_own_open_loop_runs(ctx, 
 
 
 def run(variant, **kw):
-    r = {"variant": variant, "persist": "per-sale", "engines": 4, "rate": None, "dbLatencyMs": 0, "waitMs": 0,
-         "settings": {"ENGINES": "4", "DELAY_MS": "3"}, "answers503": 0, "errors": 0, "driftFlagged": False,
-         "inFlight": 4, "boundFraction": None}
+    r = records.window(variant, persist="per-sale", engines=4, rate=None, dbLatencyMs=0, waitMs=0,
+                       settings={"ENGINES": "4", "DELAY_MS": "3"}, answers503=0, errors=0, driftFlagged=False,
+                       inFlight=4, boundFraction=None)
     r.update(kw)
     cpu = r.pop("cpu", 100.0)
     r["cpu"] = {"variant": {"cpuPercent": cpu, "rssMaxMb": r.pop("rss", 1000.0)}}

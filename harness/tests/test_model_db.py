@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests import records
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import fit, fsync, params, plan
 from tradebench_harness.model import predict as m
@@ -113,7 +114,7 @@ def test_the_committed_sets_have_the_databases_cpu_per_sale_and_an_fsync_with_wh
 # --- the fit -------------------------------------------------------------------------------------------------
 
 def run(variant, db_cpu, sales, **kw):
-    r = {"variant": variant, "persist": "per-sale", "engines": 4, "rate": None, "dbLatencyMs": 0, "waitMs": 0,
+    r = {**records.window(variant), "persist": "per-sale", "engines": 4, "rate": None, "dbLatencyMs": 0, "waitMs": 0,
          "settings": {"ENGINES": "4", "DELAY_MS": "3"}, "answers503": 0, "errors": 0, "driftFlagged": False,
          "inFlight": 4, "boundFraction": None, "ordersPerSecond": sales / 0.9, "acceptedPerSecond": sales / 0.9,
          "salesPerSecond": sales,

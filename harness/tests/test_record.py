@@ -1,10 +1,12 @@
 """The results record's reader: every committed results folder reads through it, and a key no class names, or
 a required key missing, is refused with its name and the file's."""
+import ast
 import json
 from pathlib import Path
 
 import pytest
 
+from tests import records
 from tradebench_harness import record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +30,7 @@ def test_the_committed_parameters_read_through_the_record():
 
 def small_doc() -> dict:
     return {"schemaVersion": 3, "runId": "t", "command": "compare", "environment": {"cores": 2},
-            "runs": [{"variant": "java-threads", "case": "", "repeat": 1, "salesPerMinute": 1.0, "cpu": {}}]}
+            "runs": [records.window("java-threads", salesPerMinute=1.0, cpu={})]}
 
 
 def test_a_misspelled_key_is_refused_with_its_name_and_the_file(tmp_path):
@@ -55,3 +57,50 @@ def test_a_misspelled_key_of_a_parameter_set_is_refused(tmp_path):
     (tmp_path / "p.json").write_text(json.dumps(doc))
     with pytest.raises(record.SchemaError, match=r"sets\[0\] lacks the key 'designs'"):
         record.load_parameters(tmp_path / "p.json")
+
+
+@pytest.mark.parametrize("key", sorted(record.Run.__required_keys__))
+def test_a_run_without_a_key_every_writer_writes_is_refused_naming_it(tmp_path, key):
+    doc = small_doc()
+    record.write_results(tmp_path, doc)
+    del doc["runs"][0][key]
+    (tmp_path / "results.json").write_text(json.dumps(doc))
+    with pytest.raises(record.SchemaError, match=rf"results\.json: the document\.runs\[0\] lacks the key '{key}'"):
+        record.load_results(tmp_path)
+
+
+def test_a_misspelled_setting_of_a_window_is_refused_naming_both_keys(tmp_path):
+    doc = small_doc()
+    doc["runs"][0]["dbLatency"] = doc["runs"][0].pop("dbLatencyMs")
+    (tmp_path / "results.json").write_text(json.dumps(doc))
+    with pytest.raises(record.SchemaError, match=r"runs\[0\] lacks the key 'dbLatencyMs'"):
+        record.load_results(tmp_path)
+    doc["runs"][0]["dbLatencyMs"] = 0
+    (tmp_path / "results.json").write_text(json.dumps(doc))
+    with pytest.raises(record.SchemaError, match=r"runs\[0\] has the unknown key 'dbLatency'"):
+        record.load_results(tmp_path)
+
+
+def test_the_keys_measure_writes_into_every_run_are_the_required_ones():
+    """measure/instance.py's record of a window (a failed one's too) holds every required key: a key made
+    required that no writer writes would refuse every new folder."""
+    from tradebench_harness.measure import instance  # noqa: PLC0415
+    from tradebench_harness.measure.plan import Window  # noqa: PLC0415
+    # the unit's keys: the dict measure_unit starts every record of its windows from (`base = {...}`)
+    (base,) = [n.value for n in ast.walk(ast.parse(Path(instance.__file__).read_text()))
+               if isinstance(n, ast.Assign) and [getattr(t, "id", None) for t in n.targets] == ["base"]
+               and isinstance(n.value, ast.Dict)]
+    unit_keys = {k.value for k in base.keys if isinstance(k, ast.Constant)}
+    rec = instance._window_record(dict.fromkeys(unit_keys), {}, 1, Window())
+    assert set(rec) >= record.Run.__required_keys__, record.Run.__required_keys__ - set(rec)
+
+
+def test_an_absent_optional_key_reads_as_the_record_says():
+    run = records.window("java-threads")
+    assert record.process_number(run) == 0
+    run["process"] = 3
+    assert record.process_number(run) == 3
+    entry = {"cpuUsPerOrder": 1.0, "from": {}, "cycleUs": None, "orderUs": 2.5}
+    assert record.cost_term(entry, "cycleUs") == 0.0 and record.cost_term(entry, "fixedUsPerS") == 0.0
+    assert record.cost_term(entry, "orderUs") == 2.5
+    assert record.rss_engines(entry) == 0 and record.rss_engines({**entry, "rssEngines": 4}) == 4

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import records
 from tradebench_harness.measure import calibrate, experiments, figures
 from tradebench_harness.report import diff, results, stats, tables
 
@@ -24,7 +25,7 @@ HGRM = """       Value     Percentile TotalCount 1/(1-Percentile)
 
 
 def run(variant, repeat, spm, ops=100.0, case="", runtime="java", persist="per-sale", conns=8, **kw):
-    r = {"variant": variant, "runtime": runtime, "case": case, "repeat": repeat, "engines": 4, "persist": persist,
+    r = {**records.window(variant), "variant": variant, "runtime": runtime, "case": case, "repeat": repeat, "engines": 4, "persist": persist,
          "rate": None, "settings": {"ENGINES": "4"}, "dbConnections": conns, "salesPerMinute": spm,
          "salesPerSecond": spm / 60 if spm is not None else None, "ordersPerSecond": ops, "p50Ms": 1.0, "p99Ms": 5.0, "p999Ms": 9.0,
          "cpu": {"variant": {"cpuPercent": 150.0}, "loadclient": {"cpuPercent": 30.0}, "database": {"cpuPercent": 10.0}},

@@ -21,6 +21,8 @@ import sys
 import time
 from typing import Any
 
+from .. import record
+from ..record import Run
 from ..report import intervals, stats
 from .plan import Series, Timing, Unit, Window, estimate_seconds
 
@@ -99,9 +101,10 @@ class Adaptive:
     @staticmethod
     def failing(doc: dict[str, Any], s: Series) -> bool:
         """Every window of S's latest process failed: it is not measured again (its errors are in the summary)."""
-        mine = [r for r in doc["runs"] if r.get("series") == s.name]
-        last = max((r.get("process") or 0 for r in mine), default=None)
-        latest = [r for r in mine if (r.get("process") or 0) == last]
+        runs: list[Run] = doc["runs"]
+        mine = [r for r in runs if r["series"] == s.name]
+        last = max((record.process_number(r) for r in mine), default=None)
+        latest = [r for r in mine if record.process_number(r) == last]
         return bool(latest) and all(r.get("error") for r in latest)
 
     def more(self, doc: dict[str, Any]) -> list[Unit]:

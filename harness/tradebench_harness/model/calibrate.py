@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import record
-from ..record import ParameterSet
+from ..record import ParameterSet, Run
 from . import accuracy, check, fit, params
 from .designs import all_designs, key_of
 
@@ -65,8 +65,9 @@ class CalibrateOptions:
     refit: str | None = None       # an earlier calibration's folder, fitted again
 
 
-def held_out(run: dict[str, Any], o: CalibrateOptions) -> bool:
-    return run.get("rate") == o.held_out_load and (run.get("dbLatencyMs") or 0) == o.held_out_latency
+def held_out(run: Run, o: CalibrateOptions) -> bool:
+    """A window of the calibration's held-out cell: its load at its round trip."""
+    return run["rate"] == o.held_out_load and run["dbLatencyMs"] == o.held_out_latency
 
 
 def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out: TextIO | None = None) -> int:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..record import Parameters, ParameterSet
+from .. import record
+from ..record import Parameters, ParameterSet, Run
 from . import params
 from .designs import Design, all_designs, key_of
 from .plan import predict_design
@@ -36,8 +37,9 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
     cores = env.get("cores")
     rtts = (doc.get("cells") or {}).get("rttMs") or {}
     out = []
-    for r in doc.get("runs", []):
-        if "error" in r or r.get("rate") is None or r.get("salesPerSecond") is None:
+    runs: list[Run] = doc.get("runs", [])
+    for r in runs:
+        if "error" in r or r["rate"] is None or r.get("salesPerSecond") is None:
             continue
         key = key_of(r, designs)
         if key not in by_key:
@@ -48,8 +50,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
         rtt = r.get("rttMs") or rtts.get(str(lat))
         if rtt is None:
             continue
-        overrides = {k: v for k, v in (r.get("settings") or {}).items() if k in d.variant.settings and k != "PERSIST"}
-        persist = r.get("persist") or "per-sale"
+        overrides = {k: v for k, v in r["settings"].items() if k in d.variant.settings and k != "PERSIST"}
+        persist = r["persist"]
         # a durable database's fsync is in the probe's round trip already (the probe runs with the cell's
         # database: docs/model.md's RTT + F, F measured in the same hour); a busy one's capacity is not, and is
         # added from the cores the cell held it to
@@ -60,23 +62,23 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
         if share:
             p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
                                waiting_share=share)
-        cpu = (r.get("cpu") or {}).get("variant") or {}
+        cpu_pct, rss = record.group_figure(r, "variant", "cpuPercent"), record.group_figure(r, "variant", "rssMaxMb")
         row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
                "rate": r["rate"],
                "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
                "limit": p.limit, "salesError": _err(p.sales_per_minute, r["salesPerMinute"]),
-               "cpuPercent": cpu.get("cpuPercent"),
+               "cpuPercent": cpu_pct,
                "predictedCpuPercent": None if p.cores is None else round(p.cores * 100, 1),
-               "cpuError": _err(None if p.cores is None else p.cores * 100, cpu.get("cpuPercent")),
-               "rssMb": cpu.get("rssMaxMb"), "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
-               "rssError": _err(p.rss_mb, cpu.get("rssMaxMb"))}
+               "cpuError": _err(None if p.cores is None else p.cores * 100, cpu_pct),
+               "rssMb": rss, "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
+               "rssError": _err(p.rss_mb, rss)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve
         fig = params.figures(pset, key, persist)
-        lat = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
-        for name, i in (("p50", 0), ("p99", 1)):
-            pred = None if lat is None else round(float(lat[i]), 3)
-            row[f"{name}Ms"], row[f"predicted{name.upper()}Ms"] = r.get(f"{name}Ms"), pred
-            row[f"{name}Error"] = _err(pred, r.get(f"{name}Ms"))
+        curve = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
+        for name, i, measured in (("p50", 0, r.get("p50Ms")), ("p99", 1, r.get("p99Ms"))):
+            pred = None if curve is None else round(float(curve[i]), 3)
+            row[f"{name}Ms"], row[f"predicted{name.upper()}Ms"] = measured, pred
+            row[f"{name}Error"] = _err(pred, measured)
         out.append(row)
     return out
 
@@ -96,12 +98,12 @@ def waiting_share(d: Design, overrides: dict[str, Any], rate: float, stored: flo
     return min(1.0, max(0.0, (full_at - settle) / window))
 
 
-def _cores(run: dict[str, Any], env: dict[str, Any]) -> float | None:
+def _cores(run: Run, env: dict[str, Any]) -> float | None:
     v = run["dbCpuCores"] if "dbCpuCores" in run else env.get("databaseCpuCores")
     return float(v) if v else None
 
 
-def _durable(run: dict[str, Any], env: dict[str, Any]) -> bool:
+def _durable(run: Run, env: dict[str, Any]) -> bool:
     return bool(run["dbDurable"] if "dbDurable" in run else env.get("databaseDurable"))
 
 

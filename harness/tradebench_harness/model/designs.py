@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..record import Run
 from ..run.variants import Variant, discover, evaluate, row_label
 
 
@@ -68,16 +69,16 @@ def all_designs(root: Path) -> list[Design]:
     return out
 
 
-def key_of(run: dict[str, Any], designs: list[Design]) -> str | None:
+def key_of(run: Run, designs: list[Design]) -> str | None:
     """The design a results.json run measured: its variant, and the row whose settings it ran with.
 
     Runs of compare carry every setting (WORKERS=processes); runs of a sweep or map carry their row's
     label too. A run whose variant has no manifest here (renamed, removed) is nobody's: None."""
-    name = run.get("variant")
+    name = run["variant"]
     mine = [d for d in designs if d.variant.name == name]
     if not mine:
         return None
-    settings = run.get("settings") or {}
+    settings = run["settings"]
     defaults = mine[0].variant.effective_settings({})
     matching = [d for d in mine if all(str(settings.get(k, defaults.get(k))) == str(v) for k, v in d.row.items())]
     # the most specific row the run's settings satisfy: {} matches every run, {WORKERS: threads} only its own

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import record
-from ..record import Parameters, ParameterSet
+from ..record import Parameters, ParameterSet, Run
 from . import light, params
 from .designs import Design, key_of
 
@@ -68,13 +68,19 @@ def machine_of(doc: dict[str, Any]) -> tuple[str | None, int | None]:
     return env.get("cpuModel"), env.get("cores")
 
 
-def _ok(run: dict[str, Any]) -> bool:
+def _ok(run: Run) -> bool:
     return bool("error" not in run and run.get("salesPerSecond") is not None and run.get("ordersPerSecond")
-            and (run.get("cpu") or {}).get("variant", {}).get("cpuPercent") is not None)
+            and record.group_figure(run, "variant", "cpuPercent") is not None)
 
 
-def _saturation(run: dict[str, Any]) -> bool:
-    return run.get("rate") is None and not (run.get("dbLatencyMs") or 0) and not (run.get("waitMs") or 0)
+def _rss_of(run: Run) -> float | None:
+    """The variant's peak RSS (MB) over RUN's window; None where it was not sampled."""
+    return record.group_figure(run, "variant", "rssMaxMb")
+
+
+def _saturation(run: Run) -> bool:
+    """A closed loop with no pause against a database next door: what the design stores at most."""
+    return run["rate"] is None and not run["dbLatencyMs"] and not run["waitMs"]
 
 
 def _median(xs: Iterable[Any]) -> Any:
@@ -94,8 +100,9 @@ class _Folder:
         self.doc, self.name = doc, name
         self.started = doc.get("startedAt") or ""
         self.rtt0 = ((doc.get("cells") or {}).get("rttMs") or {}).get("0")
-        self.runs = []
-        for r in doc.get("runs", []):
+        self.runs: list[tuple[str, Run]] = []
+        runs: list[Run] = doc.get("runs", [])
+        for r in runs:
             if _ok(r):
                 k = key_of(r, designs)
                 if k:
@@ -106,12 +113,12 @@ class _Folder:
         return {"runId": self.doc.get("runId"), "folder": self.name, "command": self.doc.get("command"),
                 "gitCommit": (env.get("gitCommit") or "")[:7], "startedAt": self.started}
 
-    def cpus(self, run: dict[str, Any]) -> int:
+    def cpus(self, run: Run) -> int:
         """The CPUs RUN's variant was pinned to; a run that does not say shared all the machine's."""
         return int(run.get("variantCpus") or (self.doc.get("environment") or {}).get("cores") or 1)
 
-    def saturation_runs(self, key: str, persist: str) -> list[dict[str, Any]]:
-        return [r for k, r in self.runs if k == key and r.get("persist") == persist and _saturation(r)]
+    def saturation_runs(self, key: str, persist: str) -> list[Run]:
+        return [r for k, r in self.runs if k == key and r["persist"] == persist and _saturation(r)]
 
     def saturation(self, key: str, persist: str) -> dict[int, dict[str, Any]]:
         """Engines -> median cpu µs/s, orders/s, rss and DELAY_MS of its saturation runs of KEY in PERSIST, on the
@@ -122,31 +129,32 @@ class _Folder:
         if not ref and rs:
             most = max(self.cpus(r) for r in rs)
             ref = [r for r in rs if self.cpus(r) == most]
-        by: dict[int, list[Any]] = {}
+        by: dict[int, list[Run]] = {}
         for r in ref:
-            by.setdefault(int(r.get("engines") or 0), []).append(r)
+            by.setdefault(r["engines"], []).append(r)
         out = {}
         for e, rs in by.items():
-            out[e] = {"cpuUsPerS": _median([r["cpu"]["variant"]["cpuPercent"] * 1e4 for r in rs]),
+            out[e] = {"cpuUsPerS": _median([light.cpu_us_per_s(r) for r in rs]),
                       "orders": _median([r["ordersPerSecond"] for r in rs]),
                       "sales": _median([r["salesPerSecond"] for r in rs]),
-                      "rss": _median([r["cpu"]["variant"].get("rssMaxMb") for r in rs]),
-                      "delay": _median([light.number((r.get("settings") or {}).get("DELAY_MS"), 3) for r in rs])}
+                      "rss": _median([_rss_of(r) for r in rs]),
+                      "delay": _median([light.number(r["settings"].get("DELAY_MS"), 3) for r in rs])}
         return out
 
 
-def layout_of(run: dict[str, Any]) -> str:
+def layout_of(run: Run) -> str:
     """How RUN's CPUs were laid out: "isolated" (the variant, the database and the load client each on CPUs of its
     own) or "shared" (all on all the machine's CPUs: every run that does not say)."""
-    return ((run.get("layout") or {}).get("kind")) or "shared"
+    lay = run.get("layout")
+    return (lay["kind"] if lay else None) or "shared"
 
 
 def saturation_by_cpus(f: _Folder, key: str, persist: str, engines: int, ratio: float = 1.0) -> list[dict[str, Any]]:
     """What KEY's saturation runs in F at ENGINES stored per count of CPUs the variant had and layout (sweep
     --cores; a run that does not say: the machine's CPUs, shared), × RATIO where F's hour is scaled to another's."""
-    by: dict[tuple[Any, ...], list[Any]] = {}
+    by: dict[tuple[int, str], list[Run]] = {}
     for r in f.saturation_runs(key, persist):
-        if int(r.get("engines") or 0) == engines:
+        if r["engines"] == engines:
             by.setdefault((f.cpus(r), layout_of(r)), []).append(r)
     return [{"cpus": c, "layout": lay, "orders": _r(_median([r["ordersPerSecond"] for r in rs]) / ratio, 0),
              "sales": _r(_median([r["salesPerSecond"] for r in rs]) / ratio, 0), "runs": len(rs), "folder": f.name}
@@ -163,10 +171,10 @@ def margin_cells(folders: list[_Folder], key: str, persist: str, sales_per_order
     out = []
     for f in folders:
         for k, r in f.runs:
-            n, rtt = r.get("inFlight"), r.get("rttMs")
-            if (k == key and r.get("persist") == persist and r.get("rate") and n and rtt and not r.get("errors")
+            n, rtt, rate = r["inFlight"], r["rttMs"], r["rate"]
+            if (k == key and r["persist"] == persist and rate and n and rtt and not r.get("errors")
                     and sales_per_order):
-                offered = r["rate"] * sales_per_order
+                offered = rate * sales_per_order
                 out.append((offered * rtt / 1000.0 / n, min(1.0, r["salesPerSecond"] / offered)))
     return out
 
@@ -218,11 +226,12 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
     median over their round trips), in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
     "from"}."""
     for f in folders:                                   # newest first
-        by: dict[int, list[Any]] = {}
+        by: dict[int, list[Run]] = {}
         for k, r in f.runs:
-            if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
+            rate = r["rate"]
+            if (k == key and r["persist"] == persist and rate and light.carried(r)
                     and r.get("p50Ms") is not None and r.get("p99Ms") is not None):
-                by.setdefault(int(r["rate"]), []).append(r)
+                by.setdefault(int(rate), []).append(r)
         if len(by) >= 2:
             pts = [[rate, _r(_median([r["p50Ms"] for r in rs])), _r(_median([r["p99Ms"] for r in rs]))]
                    for rate, rs in sorted(by.items())]
@@ -234,12 +243,12 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
 def domain(own: list[_Folder], shape: list[_Folder]) -> dict[str, Any]:
     """What a set's runs measured, for the answer to say where it extrapolates: the open-loop rates, the round trips,
     the variant's CPU counts and layouts, the persist modes with saturation runs."""
-    rates = sorted({r["rate"] for f in own for _, r in f.runs if r.get("rate")})
+    rates = sorted({rate for f in own for _, r in f.runs if (rate := r["rate"])})
     rates_from = "this machine's open-loop runs"
     if not rates:
-        rates = sorted({r["rate"] for f in shape for _, r in f.runs if r.get("rate")})
+        rates = sorted({rate for f in shape for _, r in f.runs if (rate := r["rate"])})
         rates_from = "the shape's open-loop runs (another machine's, or none of this one)"
-    rtts = [r["rttMs"] for f in own for _, r in f.runs if r.get("rttMs") is not None]
+    rtts: list[float] = [rtt for f in own for _, r in f.runs if (rtt := r["rttMs"]) is not None]
     rtts += [v for f in own for v in ((f.doc.get("cells") or {}).get("rttMs") or {}).values() if v is not None]
     sat = [(f, r) for f in own for _, r in f.runs if _saturation(r)]
     return {"rates": [min(rates), max(rates)] if rates else None, "ratesFrom": rates_from,
@@ -301,9 +310,10 @@ def _sales_per_order(folders: list[_Folder]) -> dict[str, Any]:
     for f in folders:
         for _, r in f.runs:
             bf = r.get("boundFraction")
-            if (not r.get("answers503") and not r.get("errors") and (r.get("acceptedPerSecond") or 0) > 0
+            accepted = r.get("acceptedPerSecond")     # a window's figure: every run a _Folder keeps has it
+            if (not r.get("answers503") and not r.get("errors") and accepted is not None and accepted > 0
                     and not r.get("driftFlagged") and (bf is None or bf < 0.5)):
-                spo.append(r["salesPerSecond"] / r["acceptedPerSecond"])
+                spo.append(r["salesPerSecond"] / accepted)
                 spo_from.add(f.name)
     return {"value": _r(_median(spo)), "n": len(spo), "from": sorted(spo_from)}
 
@@ -381,13 +391,16 @@ def _design_figures(folders: list[_Folder], k: str, persist: str, c: dict[str, A
                  "rssSaturationMb": f"the saturation runs' peak at {e} engines"}}
 
 
-def _at_its_bound(r: dict[str, Any], designs: list[Design], k: str) -> bool:
-    """A per-sale cell that Little's law holds to its in-flight bound (0.75–1.25 of it, at least 1 ms added, a
-    closed loop or refusing): there the round trip and the design's own time per insert set its sales."""
-    bf, n, rtt = r.get("boundFraction"), r.get("inFlight"), r.get("rttMs")
-    return bool(r.get("persist") == "per-sale" and n and rtt and (r.get("dbLatencyMs") or 0) >= 1 and bf
-                and 0.75 <= bf <= 1.25 and (r.get("rate") is None or r.get("answers503"))
-                and r["salesPerSecond"] > 0 and int(r.get("engines") or 0) == _default_engines(designs, k))
+def _own_time_at_its_bound(r: Run, designs: list[Design], k: str) -> float | None:
+    """In a per-sale cell that Little's law holds to its in-flight bound (0.75–1.25 of it, at least 1 ms added, a
+    closed loop or refusing), where the round trip and the design's own time per insert set its sales: that own
+    time, in flight ÷ sales/s − the round trip (ms). None in any other cell."""
+    bf, n, rtt = r.get("boundFraction"), r["inFlight"], r["rttMs"]
+    if (r["persist"] == "per-sale" and n and rtt and r["dbLatencyMs"] >= 1 and bf
+            and 0.75 <= bf <= 1.25 and (r["rate"] is None or r.get("answers503"))
+            and r["salesPerSecond"] > 0 and r["engines"] == _default_engines(designs, k)):
+        return n * 1000.0 / r["salesPerSecond"] - rtt
+    return None
 
 
 def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict[str, Any]) -> None:
@@ -396,8 +409,9 @@ def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict[
     overhead: dict[str, list[Any]] = {}
     for f in folders:
         for k, r in f.runs:
-            if _at_its_bound(r, designs, k):
-                overhead.setdefault(k, []).append((r["inFlight"] * 1000.0 / r["salesPerSecond"] - r["rttMs"], f.name))
+            own = _own_time_at_its_bound(r, designs, k)
+            if own is not None:
+                overhead.setdefault(k, []).append((own, f.name))
     everyone = _median([x for xs in overhead.values() for x, _ in xs])
     for k in [d.key for d in designs]:
         entry = figs[k].get("per-sale")
@@ -413,11 +427,11 @@ def _insert_overheads(folders: list[_Folder], designs: list[Design], figs: dict[
             entry["from"]["insertOverheadMs"] = "no cell of its own at its bound: the median of the designs with one"
 
 
-def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[dict[str, Any]]:
+def refusing_runs(folders: list[_Folder], key: str, persist: str) -> list[Run]:
     """KEY's closed-loop runs in PERSIST that refused 90 % of their load or more (a sweep behind a slow database:
     nearly every order a 503), in the newest folder of the machine with some."""
     for f in folders:
-        rs = [r for k, r in f.runs if k == key and r.get("persist") == persist and light.refusing(r)]
+        rs = [r for k, r in f.runs if k == key and r["persist"] == persist and light.refusing(r)]
         if rs:
             return rs
     return []
@@ -446,7 +460,7 @@ def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: d
     ρ_w where that folder measured them); None where no folder has enough."""
     refusing = refusing_runs(folders, k, persist)
     for f in folders:
-        runs = [r for kk, r in f.runs if kk == k and r.get("persist") == persist]
+        runs = [r for kk, r in f.runs if kk == k and r["persist"] == persist]
         got = light.light_cost(runs, sales_per_order, refusing)
         if got is None:
             continue
@@ -483,13 +497,14 @@ def _costs_without_cells(figs: dict[str, Any], costs: dict[tuple[str, str], dict
                                                   f"of the machine with one")
 
 
-def _db_cpu_of(run: dict[str, Any]) -> float | None:
+def _db_cpu_of(run: Run) -> float | None:
     """The database's CPU µs per sale stored in a run's window (a compare records it; a sweep's CPU samples say it)."""
-    if run.get("dbCpuUsPerSale") is not None:
-        us: float | None = run["dbCpuUsPerSale"]
+    us = run.get("dbCpuUsPerSale")
+    if us is not None:
         return us
-    pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
-    return pct * 1e4 / run["salesPerSecond"] if pct is not None and run.get("salesPerSecond") else None
+    pct = record.group_figure(run, "database", "cpuPercent")
+    sales = run.get("salesPerSecond")
+    return pct * 1e4 / sales if pct is not None and sales else None
 
 
 def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict[str, Any]:
@@ -503,11 +518,11 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
             if not rs:
                 continue
             want = _default_engines(designs, k)
-            e = min({int(r.get("engines") or 0) for r in rs}, key=lambda n: (n != want, n))
-            xs = [_db_cpu_of(r) for r in rs if int(r.get("engines") or 0) == e]
+            e = min({r["engines"] for r in rs}, key=lambda n: (n != want, n))
+            xs = [_db_cpu_of(r) for r in rs if r["engines"] == e]
             if _median(xs) is not None:
                 per_design[k] = _median(xs)
-                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if int(r.get("engines") or 0) == e]
+                ceilings += [r.get("insertCeilingDbCpuUsPerRow") for r in rs if r["engines"] == e]
         if per_design:
             ceiling = _median(ceilings)
             shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_design.items()))
@@ -541,12 +556,12 @@ def _fsync_for(machine: dict[str, Any], probes: list[dict[str, Any]]) -> dict[st
                        if len(mine) > 1 else "")}
 
 
-def _pairs(f: _Folder, key: str, persist: str) -> dict[Any, dict[int, list[dict[str, Any]]]]:
+def _pairs(f: _Folder, key: str, persist: str) -> dict[float, dict[int, list[Run]]]:
     """Latency -> engines -> runs of KEY in PERSIST in folder F, closed loop (where the equal in-flight rows are)."""
-    by: dict[Any, dict[int, list[dict[str, Any]]]] = {}
+    by: dict[float, dict[int, list[Run]]] = {}
     for k, r in f.runs:
-        if k == key and r.get("persist") == persist and r.get("rate") is None and not (r.get("waitMs") or 0):
-            by.setdefault(r.get("dbLatencyMs") or 0, {}).setdefault(int(r.get("engines") or 0), []).append(r)
+        if k == key and r["persist"] == persist and r["rate"] is None and not r["waitMs"]:
+            by.setdefault(r["dbLatencyMs"], {}).setdefault(r["engines"], []).append(r)
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
@@ -556,8 +571,8 @@ def _rss_per_engine(folders: list[_Folder], key: str, persist: str) -> tuple[flo
         slopes = []
         for es in _pairs(f, key, persist).values():
             lo, hi = min(es), max(es)
-            a = _median([r["cpu"]["variant"].get("rssMaxMb") for r in es[lo]])
-            b = _median([r["cpu"]["variant"].get("rssMaxMb") for r in es[hi]])
+            a = _median([_rss_of(r) for r in es[lo]])
+            b = _median([_rss_of(r) for r in es[hi]])
             if a is not None and b is not None:
                 slopes.append((b - a) / (hi - lo))
         if slopes:
@@ -570,9 +585,9 @@ def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple[A
     out = []
     for f in folders:
         for k, r in f.runs:
-            if (k == key and r.get("persist") == persist and r.get("rate") and light.carried(r)
-                    and r.get("rttMs") is not None):
-                out.append((r["ordersPerSecond"], light.cycles_of(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
+            if (k == key and r["persist"] == persist and r["rate"] and light.carried(r)
+                    and r["rttMs"] is not None):
+                out.append((r["ordersPerSecond"], light.cycles_of(r), light.cpu_us_per_s(r)))
     return out
 
 
@@ -633,11 +648,10 @@ def light_rss_of(folders: list[_Folder], keys: list[str]) -> LightRss:
     for k in keys:
         for persist in PERSISTS:
             rs = [(r, f.name) for f in folders for kk, r in f.runs
-                  if kk == k and r.get("persist") == persist and r.get("rate")
-                  and (r["cpu"]["variant"].get("rssMaxMb") is not None)]
+                  if kk == k and r["persist"] == persist and r["rate"] and _rss_of(r) is not None]
             if rs:
-                engines = int(_median([r.get("engines") or 0 for r, _ in rs]))
-                out[(k, persist)] = (_median([r["cpu"]["variant"]["rssMaxMb"] for r, _ in rs]), engines,
+                engines = int(_median([r["engines"] for r, _ in rs]))
+                out[(k, persist)] = (_median([_rss_of(r) for r, _ in rs]), engines,
                                      f"the median peak of {len(rs)} open-loop runs in "
                                      f"{', '.join(sorted({n for _, n in rs}))}, {engines} engines")
     return out
@@ -660,8 +674,8 @@ def _refused_cost(folders: list[_Folder], key: str, persist: str, order_us: floa
     ratios, names = [], set()
     for f in folders:
         for k, r in f.runs:
-            if k == key and r.get("persist") == persist and light.refusing(r):
-                per_answer = r["cpu"]["variant"]["cpuPercent"] * 1e4 / r["ordersPerSecond"]
+            if k == key and r["persist"] == persist and light.refusing(r):
+                per_answer = light.cpu_us_per_s(r) / r["ordersPerSecond"]
                 taken = order_us * (sat_orders / r["ordersPerSecond"]) ** beta if r["ordersPerSecond"] < sat_orders \
                     else order_us
                 ratios.append(per_answer / taken)
@@ -705,13 +719,13 @@ def _designs_from(s: dict[str, Any], other: dict[str, Any], persist: str) -> Non
                                                                     other["machine"]["cpuModel"])
 
 
-def _scaled_entry(theirs: dict[str, Any], ratio: float, both: list[str], theirs_name: str) -> dict[str, Any]:
+def _scaled_entry(theirs: record.DesignFigures, ratio: float, both: list[str], theirs_name: str) -> dict[str, Any]:
     """Another machine's figures of a design as this machine's: every µs × RATIO, every saturation ÷ it, no latency,
     each figure saying whose it is."""
-    e = dict(theirs)
-    e["from"] = dict(e["from"])
+    e: dict[str, Any] = {**theirs}
+    e["from"] = dict(theirs["from"])
     e["cpuUsPerOrder"] = _r(e["cpuUsPerOrder"] * ratio, 2)
-    e["cycleUs"] = _r((e.get("cycleUs") or 0) * ratio, 2)
+    e["cycleUs"] = _r(record.cost_term(theirs, "cycleUs") * ratio, 2)
     for us in ("fixedUsPerS", "orderUs"):      # the light-load terms are µs too
         if e.get(us) is not None:
             e[us] = _r(e[us] * ratio, 2)
@@ -744,7 +758,7 @@ def _ratios_from(s: dict[str, Any], other: dict[str, Any]) -> None:
                     and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
                 e["rssPerEngineMb"] = o["rssPerEngineMb"]
                 e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
-                    max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * (e.get("rssEngines") or 0)), 1)
+                    max(0.0, e["rssBaseMb"] - o["rssPerEngineMb"] * record.rss_engines(e)), 1)
                 e["from"]["rssPerEngineMb"] = f"one engine count on this machine: {other['machine']['cpuModel']}'s, " \
                                               f"{o['from']['rssPerEngineMb']}"
             if (o and e["from"].get("refusedCost", "").startswith("no cell that refused")

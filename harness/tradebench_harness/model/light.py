@@ -22,6 +22,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import record
+from ..record import Run
 from ..run.process import crowded
 from .predict import cycles_per_s
 
@@ -43,41 +45,50 @@ def number(v: object, default: float) -> float:
         return default
 
 
-def cycles_of(r: dict[str, Any]) -> float:
+def cpu_us_per_s(r: Run) -> float:
+    """The variant's CPU µs per second over run R's window (its CPU % × 10^4). A window measured without it (a
+    failed one) is no cell of the model's: an error naming it."""
+    pct = record.group_figure(r, "variant", "cpuPercent")
+    if pct is None:
+        raise ValueError(f"a window without the variant's CPU: {r['variant']}, repeat {r['repeat']}")
+    return pct * 1e4
+
+
+def cycles_of(r: Run) -> float:
     """The engine cycles a second of run R: its engines, DELAY_MS, round trip and sales (predict.cycles_per_s)."""
-    delay = number((r.get("settings") or {}).get("DELAY_MS"), 3)
-    return cycles_per_s(int(r.get("engines") or 1), delay, LOOPBACK_RTT_MS if r.get("rttMs") is None else r["rttMs"], r["salesPerSecond"],
-                        r.get("inFlight"))
+    delay = number(r["settings"].get("DELAY_MS"), 3)
+    rtt = r["rttMs"]
+    return cycles_per_s(r["engines"], delay, LOOPBACK_RTT_MS if rtt is None else rtt, r["salesPerSecond"],
+                        r["inFlight"])
 
 
-def carried(r: dict[str, Any]) -> bool:
+def carried(r: Run) -> bool:
     """Run R stored what it was offered: no 503, no error, under CARRIED_BELOW of its bound."""
     bf = r.get("boundFraction")
     return not r.get("answers503") and not r.get("errors") and (bf is None or bf < CARRIED_BELOW)
 
 
-def refusing(r: dict[str, Any]) -> bool:
+def refusing(r: Run) -> bool:
     """Run R is a closed loop that refused 90 % of its orders or more: nearly every answer a 503."""
-    return (r.get("rate") is None and r["ordersPerSecond"] > 0
+    return (r["rate"] is None and r["ordersPerSecond"] > 0
             and r["acceptedPerSecond"] <= 0.1 * r["ordersPerSecond"])
 
 
-def _unstored(r: dict[str, Any]) -> tuple[Any, ...]:
+def _unstored(r: Run) -> tuple[Any, ...]:
     """(orders/s, sales/s, accepted orders/s, cycles/s, CPU µs/s) of a cell that did not store all it answered."""
-    return (r["ordersPerSecond"], r["salesPerSecond"], r["acceptedPerSecond"], cycles_of(r),
-            r["cpu"]["variant"]["cpuPercent"] * 1e4)
+    return (r["ordersPerSecond"], r["salesPerSecond"], r["acceptedPerSecond"], cycles_of(r), cpu_us_per_s(r))
 
 
-def cells(runs: list[dict[str, Any]]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def cells(runs: list[Run]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's. A window other
     processes crowded is left out (run/process.py `crowded`): a neighbour costs the variant more CPU per order than
     its own share, caches (and a host's hyperthreads) being shared."""
     below, above = [], []
     for r in runs:
-        if not r.get("rate") or r.get("rttMs") is None or r.get("errors") or crowded(r):
+        if not r["rate"] or r["rttMs"] is None or r.get("errors") or crowded(r):
             continue
         if carried(r):
-            below.append((r["ordersPerSecond"], cycles_of(r), r["cpu"]["variant"]["cpuPercent"] * 1e4))
+            below.append((r["ordersPerSecond"], cycles_of(r), cpu_us_per_s(r)))
         else:
             above.append(_unstored(r))
     return below, above
@@ -166,7 +177,7 @@ def unstored_costs(terms: dict[str, Any], above: list[tuple[Any, ...]], refusing
     return _ratio(usable), rho
 
 
-def light_cost(runs: list[dict[str, Any]], sales_per_order: float | None, refusing: Sequence[dict[str, Any]] = ()) -> dict[str, Any] | None:
+def light_cost(runs: list[Run], sales_per_order: float | None, refusing: Sequence[Run] = ()) -> dict[str, Any] | None:
     """The terms from one folder's open-loop runs of one design in one persist mode (None: too few cells); ρ_w and
     ρ from its cells above its bound and REFUSING, the machine's closed-loop runs of it that refused nearly every
     order (503s beside a few stored: the stored orders' share, whose cost the light runs set, is small there)."""

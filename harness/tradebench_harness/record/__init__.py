@@ -47,6 +47,19 @@ Blob = dict[str, Any]
 Derived = dict[str, Any]
 
 
+class Spread(TypedDict):
+    """A figure over a row's windows (report/stats.py `spread`, and `figure` with its interval across processes):
+    derived, never read from a file. Its min and max are there wherever its median is: all three are of the
+    windows that had the figure."""
+    median: float
+    min: float
+    max: float
+    n: int
+    low: NotRequired[float | None]
+    high: NotRequired[float | None]
+    processes: NotRequired[int]
+
+
 class SchemaError(ValueError):
     """A results or parameter file that does not hold to the record's classes: names the key and the file."""
 
@@ -176,27 +189,38 @@ class Window(TypedDict):
 
 
 class Run(Window):
-    """One run: a window of one variant (one row of its settings) in one case, one repeat (a `runs[]` entry)."""
+    """One run: a window of one variant (one row of its settings) in one case, one repeat (a `runs[]` entry).
+
+    The keys from `variant` to `rttMs` are the unit's and the window's own settings, which measure/instance.py
+    writes into every record it makes, a failed window's too (`measure_unit`, `_window_record`): a file
+    without one is refused. The rest are optional: figures a failed window has not, and keys added since
+    committed folders were written (`layout`, `variantCpus`, `process`, `dbCpuCores`, `dbDurable`...), whose
+    absence means something of its own (`process_number` below, report/stats.py `process_of`,
+    report/tables.py) that a filled-in value would not say."""
     variant: str
-    runtime: NotRequired[str]
-    case: NotRequired[str]
-    row: NotRequired[str]
-    repeat: NotRequired[int]
-    series: NotRequired[str | None]
-    engines: NotRequired[int]
-    persist: NotRequired[str]
-    waitMs: NotRequired[int | None]
-    rate: NotRequired[int | float | None]
-    concurrency: NotRequired[int]
-    dbLatencyMs: NotRequired[int | float]
+    runtime: str
+    case: str
+    row: str
+    repeat: int
+    #: the row's name in its run's plan; null in folders written before series were named
+    series: str | None
+    engines: int
+    persist: str
+    #: the client's pause between orders (closed loop); null in an open loop (`rate`)
+    waitMs: int | None
+    #: orders/s offered (open loop); null in a closed loop
+    rate: int | float | None
+    concurrency: int
+    #: the latency added to the database's round trip (0: next door)
+    dbLatencyMs: int | float
+    settings: dict[str, str]
+    dbConnections: int
+    nodes: int
+    floor: str | None
+    inFlight: int | None
+    rttMs: float | None
     dbCpuCores: NotRequired[float | None]
     dbDurable: NotRequired[bool | None]
-    settings: NotRequired[dict[str, str]]
-    dbConnections: NotRequired[int]
-    nodes: NotRequired[int]
-    floor: NotRequired[str | None]
-    inFlight: NotRequired[int | None]
-    rttMs: NotRequired[float | None]
     boundSalesPerMinute: NotRequired[float | None]
     boundFraction: NotRequired[float | None]
     layout: NotRequired[Layout]
@@ -226,6 +250,13 @@ def per_order(run: Run, group: str) -> float | None:
     """The CPU µs per order of a process GROUP of RUN (`cpuUsPerOrder.<group>`); None where it has none."""
     us = run.get("cpuUsPerOrder")
     return us.get(group) if us else None
+
+
+def process_number(run: Run) -> int:
+    """The number of the process RUN's window was measured in, counted from 1 within its results folder
+    (measure/execute.py writes it into every record); 0 in a folder written before the number was kept, whose
+    windows this number cannot tell apart (report/stats.py `process_of` falls back to their pids)."""
+    return run.get("process", 0)
 
 
 # --- a results folder -----------------------------------------------------------------------------------------
@@ -401,6 +432,24 @@ DesignFigures = TypedDict("DesignFigures", {
 })
 
 
+#: a term of a design's CPU cost that the fit may leave out (DesignFigures)
+CostTerm = Literal["cycleUs", "fixedUsPerS", "orderUs"]
+
+
+def cost_term(e: DesignFigures, name: CostTerm) -> float:
+    """The term NAME of E's CPU cost; a term the fit left out (absent, or null where nothing measured it: a design
+    without open-loop runs has no cost per cycle) adds nothing: 0, as model/params.py reads it."""
+    value = e.get(name)
+    return 0.0 if value is None else float(value)
+
+
+def rss_engines(e: DesignFigures) -> int:
+    """The engine count E's base memory (`rssBaseMb`) is given at; the fit writes it with every memory figure
+    (model/fit.py), and 0 where there is none (nothing to take an engine's memory from)."""
+    engines = e.get("rssEngines")
+    return 0 if engines is None else engines
+
+
 class ParameterSet(TypedDict):
     """The model's figures for the designs on one machine (model/params.py)."""
     machine: Machine
@@ -482,8 +531,9 @@ def upgrade(doc: dict[str, Any], raw: list[dict[str, Any]] | None, path: Path) -
     - schema 2 (each run's RAW_KEYS in raw.json.gz, the summary and profiles kept in the file) and 3 (those
       computed on reading): each run's RAW_KEYS put back from RAW; a summary the file keeps is kept.
     Fields added since without a new schema version (`cells.axis`, a run's `dbCpuCores` and `dbDurable`,
-    `layout`, `process`) are optional in the classes; report/axis.py and report/stats.py say how their absence
-    reads."""
+    `layout`, `variantCpus`, `process`) are optional in the classes; report/axis.py, report/stats.py and
+    report/tables.py say how their absence reads, which a value filled in here would change. A run's required
+    keys (a window's settings, `Run`) are in every run since schema 1: none needs filling."""
     version = doc.get("schemaVersion", 1)
     if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise SchemaError(f"{path}: schemaVersion {version!r} is not one this harness reads (1 to {SCHEMA_VERSION})")

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from ..record import Run  # noqa: E402
+from ..record import Run, Spread  # noqa: E402
 from . import breakdown, profile_rules, stats, tables  # noqa: E402
 
 #: pyplot, with the Agg backend chosen above (answer.py draws with it too)
@@ -62,7 +62,7 @@ def error_bars(rows: list[dict[str, Any]], key: str, scale: float = 1.0) -> tupl
     return [b[0] for b in bars], [b[1] for b in bars], [b[2] for b in bars]
 
 
-def bar(s: dict[str, Any] | None, scale: float = 1.0) -> tuple[float, float, float]:
+def bar(s: Spread | None, scale: float = 1.0) -> tuple[float, float, float]:
     """(median, distance down, distance up) of the figure S: to its 95 % interval's ends (none drawn where the
     interval is unavailable: one process), or to its min and max where no interval was computed; no figure (no
     run of the row had it): no bar."""
@@ -73,7 +73,7 @@ def bar(s: dict[str, Any] | None, scale: float = 1.0) -> tuple[float, float, flo
         if s["low"] is None or s["high"] is None:
             return m, 0.0, 0.0
         return m, max(0.0, m - s["low"] * scale), max(0.0, s["high"] * scale - m)
-    return m, max(0.0, m - (s.get("min") or 0) * scale), max(0.0, (s.get("max") or 0) * scale - m)
+    return m, max(0.0, m - s["min"] * scale), max(0.0, s["max"] * scale - m)
 
 
 def finish_bars(fig: Figure, ax: Axes, rows: list[dict[str, Any]], ylabel: str, title: str, legend: bool) -> str:
