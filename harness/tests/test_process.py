@@ -33,26 +33,35 @@ def test_stop_reports_a_clean_exit_code(tmp_path):
     assert r.exit_ms is not None and r.exit_ms < 10000
 
 
-def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
-    busy = process.start("busy", [sys.executable, "-c", "while True: pass"], tmp_path / "busy.log")
-    idle = process.start("idle", ["sleep", "60"], tmp_path / "idle.log")
+def sample_beside(tmp_path, second: list[str], groups: tuple[str, ...], machine: bool = False):
+    """A busy loop ("busy") and SECOND ("other") started, GROUPS of them sampled every 0.5 s for 3 s (and the
+    machine, with MACHINE): (the samples, the % of a core the kernel gave the busy loop meanwhile)."""
+    procs = {"busy": process.start("busy", [sys.executable, "-c", "while True: pass"], tmp_path / "busy.log"),
+             "other": process.start("other", second, tmp_path / "other.log")}
     try:
         s = process.Sampler(interval=0.5)
-        s.add("busy", busy.pid)
-        s.add("idle", idle.pid)
-        cpu0, t0 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
+        for name in groups:
+            s.add(name, procs[name].pid)
+        if machine:
+            s.add_machine()
+        cpu0, t0 = sum(psutil.Process(procs["busy"].pid).cpu_times()[:2]), time.monotonic()
         s.start()
         time.sleep(3)
         samples = s.stop()
-        cpu1, t1 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
+        cpu1, t1 = sum(psutil.Process(procs["busy"].pid).cpu_times()[:2]), time.monotonic()
     finally:
-        busy.stop(2)
-        idle.stop(2)
+        for r in procs.values():
+            r.stop(2)
+    return samples, (cpu1 - cpu0) / (t1 - t0) * 100
+
+
+def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
+    samples, got = sample_beside(tmp_path, ["sleep", "60"], ("busy", "other"))
+    samples["idle"] = samples.pop("other")
     b, i = process.summarize(samples["busy"]), process.summarize(samples["idle"])
     assert b["samples"] >= 3 and i["samples"] >= 3
     # what the kernel says the busy loop got (a crowded machine gives it less than a core): the
     # sampler must report about that, and the sleeping process about nothing
-    got = (cpu1 - cpu0) / (t1 - t0) * 100
     assert got > 1, f"the busy loop got no CPU at all ({got:.1f} %)"
     assert b["cpuPercent"] == pytest.approx(got, abs=max(10.0, 0.35 * got)), (b, got)
     assert i["cpuPercent"] < 5 and b["cpuPercent"] > i["cpuPercent"]
@@ -60,21 +69,9 @@ def test_sampler_sees_a_busy_tree_and_an_idle_one_apart(tmp_path):
 
 
 def test_a_busy_loop_outside_the_parties_is_counted_as_others_and_a_party_is_not(tmp_path):
-    busy = process.start("busy", [sys.executable, "-c", "while True: pass"], tmp_path / "busy.log")
-    party = process.start("party", [sys.executable, "-c", "while True: pass"], tmp_path / "party.log")
-    try:
-        s = process.Sampler(interval=0.5)
-        s.add("party", party.pid)
-        s.add_machine()
-        cpu0, t0 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
-        s.start()
-        time.sleep(3)
-        samples = s.stop()
-        cpu1, t1 = sum(psutil.Process(busy.pid).cpu_times()[:2]), time.monotonic()
-    finally:
-        busy.stop(2)
-        party.stop(2)
-    got = (cpu1 - cpu0) / (t1 - t0) * 100        # what the kernel gave the loop nobody measures
+    # the busy loop is measured by nobody; the other, as busy, is a party
+    samples, got = sample_beside(tmp_path, [sys.executable, "-c", "while True: pass"], ("other",), machine=True)
+    samples["party"] = samples.pop("other")
     m = process.summarize_machine(samples[process.MACHINE])
     mine = process.summarize(samples["party"])["cpuPercent"]
     assert m is not None and m["samples"] >= 3
