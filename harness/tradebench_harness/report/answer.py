@@ -16,6 +16,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from ..model import check
 from ..record import Run, group_figure, per_order
+from ..run import process
 from . import bounds, stats, tables, verdict
 from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, png, table
@@ -128,7 +129,7 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
              "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
              "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs),
-             "othersCpuPercent": stats.spread(stats.others_percent(r) for r in rs)}
+             "othersCpuPercent": stats.spread(process.others_percent(r) for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
@@ -253,9 +254,7 @@ def point_cells(p: dict[str, Any]) -> list[str]:
         notes.append("≈ " + ", ".join(p["withinNoiseOf"]))
     if p["error"]:
         notes.append(f"failed: {p['error'][:120]}")
-    others = p.get("othersCpuPercent")
-    if others and others["max"] > stats.BUSY_FLAG:
-        notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
+    notes += tables.busy_note(p.get("othersCpuPercent"))
     res = p["rssMb"], p["threads"], p["processes"]
     return [p["series"], Axis(p.get("axis") or "far").name(at(p)), fmt_rtt(p["rttMs"]), p["load"],
             tables.cell(p["salesPerMinute"]),

@@ -14,8 +14,6 @@ from . import intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
 DRIFT_FLAG = 0.10
-# other processes on the machine took more than this share of a core in a window: its figures are a busy machine's
-BUSY_FLAG = process.CROWDED_PERCENT
 # the JVM's JIT compiler threads using more than this (% of a core) in the measured window: still warming up
 JIT_FLAG = 5.0
 
@@ -104,12 +102,6 @@ def shown(run: Run) -> str:
     return str(run["variant"]) + (f" {run['row']}" if run.get("row") else "")
 
 
-def others_percent(run: Run) -> float | None:
-    """What processes other than the measured parties took in RUN's window, % of one core (None: not sampled)."""
-    m = run.get("machineCpu")
-    return m["othersPercent"] if m else None
-
-
 def summarize(runs: list[Run]) -> list[Derived]:
     """Per (case, variant): median, min and max of each figure over its repeats, and which other variants
     of the case have an overlapping sales/min range (a difference within noise)."""
@@ -157,7 +149,7 @@ def summarize(runs: list[Run]) -> list[Derived]:
             "insertCeilingDbCpuUsPerRow": spread(r.get("insertCeilingDbCpuUsPerRow") for r in rs),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
-            "othersCpuPercent": spread(others_percent(r) for r in rs),
+            "othersCpuPercent": spread(process.others_percent(r) for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
             "rssMb": figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),

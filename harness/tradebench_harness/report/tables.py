@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..run import layout
+from ..run import layout, process
 from . import breakdown, stats, verdict
 
 
@@ -107,6 +107,13 @@ INTERVAL_TEXT = ("Each figure: median [95 % interval] over the row's windows, me
                  "inside it; \"no interval\": the row was measured in one process.")
 
 
+def busy_note(others: dict[str, Any] | None) -> list[str]:
+    """The note of a row or cell whose windows others crowded (OTHERS: the spread of their % of a core)."""
+    if not others or others["max"] <= process.CROWDED_PERCENT:
+        return []
+    return [f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core"]
+
+
 def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]:
     """A row's notes: the rows it is not told apart from, its drifting windows, its fall, its JIT, whether its
     interval reached the compare's target."""
@@ -122,9 +129,7 @@ def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]
         notes.append("⚠ drift")
     if r.get("unstable"):
         notes.append("⚠ unstable: its windows fall")
-    others = r.get("othersCpuPercent")
-    if others and others["max"] > stats.BUSY_FLAG:
-        notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
+    notes += busy_note(r.get("othersCpuPercent"))
     notes += jit_note(r)
     short = ((doc or {}).get("adaptive") or {}).get("rows", {}).get(f"{r['case']}|{r['variant']}")
     if short and not short.get("withinTarget"):
@@ -176,7 +181,7 @@ def summary_md(doc: dict[str, Any]) -> str:
              "two holds 1). ⚠ drift: the two halves of a window differ by over 10 %: such a window is set aside when "
              "every process of its row has a steady one (the compare measures more in its place), else counted and "
              "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ busy machine: processes other than "
-             f"the measured parties (and the harness) took over {stats.BUSY_FLAG:g} % of a core in one of the row's windows; "
+             f"the measured parties (and the harness) took over {process.CROWDED_PERCENT:g} % of a core in one of the row's windows; "
              "a neighbour costs the parties more CPU per order than its own share (caches and a host's hyperthreads are "
              "shared), so the row's CPU figures are a busy machine's. ⚠ JIT: the JVM's JIT compiler "
              "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "

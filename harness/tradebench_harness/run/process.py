@@ -249,10 +249,16 @@ MACHINE = "machine"
 CROWDED_PERCENT = 10.0
 
 
+def others_percent(run: Mapping[str, Any]) -> float | None:
+    """What processes other than the measured parties took in RUN's window, % of one core (None: not sampled)."""
+    m = run.get("machineCpu")
+    return None if m is None else float(m["othersPercent"])
+
+
 def crowded(run: Mapping[str, Any]) -> bool:
     """Other processes took more than CROWDED_PERCENT of a core in RUN's window (False: not sampled)."""
-    m = run.get("machineCpu")
-    return m is not None and m["othersPercent"] > CROWDED_PERCENT
+    others = others_percent(run)
+    return others is not None and others > CROWDED_PERCENT
 
 
 def stolen_ticks() -> int:
