@@ -125,6 +125,8 @@ def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():
     (["fuzz", "--max-examples", "0"], "--max-examples 0"),
     (["calibrate", "--loads", "300"], "two light loads or more"),
     (["calibrate", "--far-load", "2000", "--far-latency", "1"], "the held-out window must differ"),
+    (["calibrate", "--waiting-load", "2000", "--waiting-latency", "1"], "the held-out window must differ"),
+    (["calibrate", "--waiting-latency", "-1"], "positive loads"),
     (["map", "--db-kind", "busy", "--latencies", "0,10"], "--latencies is the far map's axis"),
     (["map", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
     (["map", "--db-kind", "durable", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
@@ -170,13 +172,14 @@ def test_the_map_is_drawn_along_the_kind_of_slow_database_asked_for():
     assert [(w.latency_ms, w.db_cpu, w.db_durable) for w in grid] == [(0, None, False), (0, None, True)]
 
 
-def test_calibrate_fits_light_loads_next_door_and_one_far_away_scores_its_held_out_window_and_saturates_last():
+def test_calibrate_fits_light_loads_next_door_one_far_away_and_one_waiting_scores_its_held_out_window_and_saturates_last():
     from tradebench_harness.cli import calibrate
     o = main.parse(["calibrate"]).options
     cells = [(w.latency_ms, w.rate) for w in calibrate.windows(o)]
-    assert cells == [(0, 300), (0, 1000), (0, 3000), (5, 300), (1, 2000), (0, None)]
-    near = main.parse(["calibrate", "--far-latency", "0"]).options
-    assert (5, 300) not in [(w.latency_ms, w.rate) for w in calibrate.windows(near)]
+    assert cells == [(0, 300), (0, 1000), (0, 3000), (5, 300), (25, 1800), (1, 2000), (0, None)]
+    near = main.parse(["calibrate", "--far-latency", "0", "--waiting-latency", "0"]).options
+    assert [(w.latency_ms, w.rate) for w in calibrate.windows(near)] == [(0, 300), (0, 1000), (0, 3000), (1, 2000),
+                                                                          (0, None)]
 
 
 def test_a_budget_of_nothing_gives_each_row_its_processes_and_no_more():

@@ -153,16 +153,20 @@ def test_the_load_shape_is_recovered_from_runs_the_model_itself_made():
 
 
 def test_the_light_load_terms_are_recovered_from_cells_the_form_itself_made():
-    F, a, mu, rho, spo = 50_000.0, 15.0, 55.0, 0.4, 0.9
-    below = [(r, cyc, F + a * cyc + mu * r) for r, cyc in [(300, 1290), (1000, 1280), (4000, 1250), (300, 290)]]
+    F, a, mu, rho, spo, g = 50_000.0, 15.0, 1100.0, 0.4, 0.9, light.ORDER_EXPONENT
+    below = [(r, cyc, F + a * cyc + mu * r ** g) for r, cyc in [(300, 1290), (1000, 1280), (4000, 1250), (300, 290)]]
     got = light.fit_terms(below)
     assert (got["fixedUsPerS"], got["cycleUs"], got["orderUs"]) == pytest.approx((F, a, mu), rel=1e-6)
+    assert got["orderExponent"] == g
+    # the linear form (γ = 1) is the same fit with another column
+    linear = light.fit_terms([(r, cyc, F + a * cyc + 55.0 * r) for r, cyc, _ in below], exponent=1.0)
+    assert (linear["fixedUsPerS"], linear["cycleUs"], linear["orderUs"]) == pytest.approx((F, a, 55.0), rel=1e-6)
     # above its bound: orders waiting in the inboxes (accepted, not stored) cost ρ_w, a 503 ρ of a stored order
     rho_w = 0.8
 
     def unstored(orders, sales, accepted, cyc):
         stored = sales / spo
-        cpu = F + a * cyc + mu * (stored + rho_w * (accepted - stored) + rho * (orders - accepted))
+        cpu = F + a * cyc + mu * (stored + rho_w * (accepted - stored) + rho * (orders - accepted)) ** g
         return orders, sales, accepted, cyc, cpu
     above = [unstored(1000, 330, 1000, 290), unstored(4000, 330, 2500, 290)]
     # closed loop behind a slow database: nearly every order a 503
@@ -172,7 +176,7 @@ def test_the_light_load_terms_are_recovered_from_cells_the_form_itself_made():
     assert light.unstored_costs(got, above, [], spo) == pytest.approx((rho_w, None))
     assert light.unstored_costs(got, [], [], spo) == (None, None)
     # a term the cells would make negative is left out, and the rest fitted without it
-    falling = [(r, cyc, 2000 + 60 * r - 5 * cyc) for r, cyc in [(300, 1290), (1000, 300), (4000, 1250)]]
+    falling = [(r, cyc, 2000 + 1100 * r ** g - 5 * cyc) for r, cyc in [(300, 1290), (1000, 300), (4000, 1250)]]
     assert light.fit_terms(falling)["cycleUs"] == 0.0
     assert light.fit_terms(below[:2]) is None                       # two cells: too few for three terms
     assert light.fit_terms([(300, c, y) for _, c, y in below]) is None    # one rate says nothing of m
@@ -180,13 +184,13 @@ def test_the_light_load_terms_are_recovered_from_cells_the_form_itself_made():
 
 def test_a_fit_takes_a_designs_light_load_cost_from_its_own_open_loop_runs(ctx, tmp_path):
     designs = all_designs(ctx.root)
-    F, a, mu = 40_000.0, 10.0, 60.0
+    F, a, mu = 40_000.0, 10.0, 1200.0
 
     def cell(rate, rtt, engines=4):
         cyc = m.cycles_per_s(engines, 3, rtt, rate * 0.9, 4)
         return run("java-threads", rate=rate, rttMs=rtt, dbLatencyMs=0 if rtt < 1 else 10, ordersPerSecond=rate,
                    acceptedPerSecond=rate, salesPerSecond=rate * 0.9, boundFraction=0.1,
-                   cpu=(F + a * cyc + mu * rate) / 1e4)
+                   cpu=(F + a * cyc + mu * rate ** light.ORDER_EXPONENT) / 1e4)
     # a fifth window, crowded by other processes and costing twice as much, is left out of the fit
     crowded = {**cell(2000, 0.2), "machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0, "samples": 8}}
     crowded["cpu"]["variant"]["cpuPercent"] *= 2

@@ -38,8 +38,11 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     fitted = json.loads((Path(cal["folder"]) / "results.json").read_text())
     assert any(x.get("rate") == 600 for x in fitted["runs"])
     assert "Accuracy, held against 1 cells" in r.stdout
-    # the fit's cells: the light loads next door and one behind 5 ms (the fixed cost told from the cycles')
-    assert {(x.get("dbLatencyMs"), x.get("rate")) for x in fitted["runs"]} >= {(0, 200), (0, 400), (0, 800), (5, 300)}
+    # the fit's cells: the light loads next door, one behind 5 ms (the fixed cost told from the cycles') and one
+    # behind 25 ms, past java-threads' bound: what an order waiting in its inboxes costs, measured here
+    assert {(x.get("dbLatencyMs"), x.get("rate")) for x in fitted["runs"]} >= {(0, 200), (0, 400), (0, 800), (5, 300),
+                                                                               (25, 1800)}
+    assert Path(cal["folder"]).name in threads["from"]["waitingCost"] and 0 <= threads["waitingCost"] <= 1
 
     # the same folder fitted again, nothing measured: the same set
     again = tmp_path / "again.json"

@@ -20,6 +20,8 @@ from ..model.calibrate import (
     JIT_WARMUP_MAX,
     LOADS,
     SETTLE,
+    WAITING_LATENCY,
+    WAITING_LOAD,
     WINDOW,
     CalibrateOptions,
 )
@@ -31,9 +33,11 @@ from .options import OptionsError
 
 
 def windows(o: CalibrateOptions) -> list[Window]:
-    """The light loads next door, the far one, the held-out window, the closed loop with no pause last."""
+    """The light loads next door, the far one, the waiting one, the held-out window, the closed loop with no pause
+    last."""
     far = [Window(o.far_latency, rate=o.far_load)] if o.far_latency else []
-    return ([Window(0, rate=r) for r in o.loads] + far + [Window(o.held_out_latency, rate=o.held_out_load)]
+    waiting = [Window(o.waiting_latency, rate=o.waiting_load)] if o.waiting_latency else []
+    return ([Window(0, rate=r) for r in o.loads] + far + waiting + [Window(o.held_out_latency, rate=o.held_out_load)]
             + [Window(0)])
 
 
@@ -79,6 +83,11 @@ def options(p: argparse.ArgumentParser) -> None:
                         "cycles)")
     p.add_argument("--far-latency", type=int, default=FAR_LATENCY, metavar="MS",
                    help="ms added to that load's round trip (0: no such window)")
+    p.add_argument("--waiting-load", type=int, default=WAITING_LOAD, metavar="R",
+                   help="orders/s of the load behind --waiting-latency, past the bound of a design with few inserts "
+                        "in flight (what an order waiting in an inbox costs)")
+    p.add_argument("--waiting-latency", type=int, default=WAITING_LATENCY, metavar="MS",
+                   help="ms added to that load's round trip (0: no such window)")
     p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
                    help="orders/s of the window the set is scored on and not fitted from")
     p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
@@ -99,20 +108,21 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
         loads = tuple(int(x) for x in str(a.loads).split(",") if x)
     except ValueError:
         raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
-    numbers = [*loads, a.far_load, a.held_out_load, a.window]
+    numbers = [*loads, a.far_load, a.waiting_load, a.held_out_load, a.window]
     if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
-            or a.settle < 0 or a.jit_warmup_max < 0:
+            or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
-    fitted = {(r, 0) for r in loads} | ({(a.far_load, a.far_latency)} if a.far_latency else set())
+    fitted = ({(r, 0) for r in loads} | ({(a.far_load, a.far_latency)} if a.far_latency else set())
+              | ({(a.waiting_load, a.waiting_latency)} if a.waiting_latency else set()))
     if (a.held_out_load, a.held_out_latency) in fitted:
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
     return CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
-                            a.window, a.settle, a.jit_warmup_max, a.out, a.refit)
+                            a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency)
 
 
 def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:
     """The command on the parser (ADD_COMMAND: cli.main's way of adding one)."""
-    p = add_command(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 9 minutes (five "
+    p = add_command(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 10 minutes (five "
                     "designs: light loads, a held-out window, saturation), scored on the window it did not fit; "
                     "predict then uses them", options_of)
     options(p)

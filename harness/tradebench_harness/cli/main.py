@@ -383,7 +383,8 @@ def main(argv: list[str]) -> int:
             build.loadclient(ctx)
         with dbmod.owned(ctx):   # a command stops the private database it started
             return c.func(ctx, c.options) or 0
-    except (ManifestError, build.BuildError, tools.ToolError, dbmod.DbError) as e:
+    except (ManifestError, build.BuildError, tools.ToolError, dbmod.DbError, OptionsError) as e:
+        # OptionsError here: an option only the command can check (calibrate --refit's folder)
         say(f"error: {e}")
         return 2
     except KeyboardInterrupt:

@@ -8,6 +8,10 @@ windows on one path with the map (measure.execute, through the link, no verify):
                 its memory and its latency curve (p50, p99 per rate)
   far           FAR_LOAD orders/s behind FAR_LATENCY ms: next door every rate cycles its engines alike, so that
                 the fixed cost K and the cycles' cost are told apart only by a round trip that slows the cycles
+  waiting       WAITING_LOAD orders/s behind WAITING_LATENCY ms: past the bound of a design with few inserts in
+                flight, so that most of its orders wait in its inboxes: what such an order costs beside a stored
+                one (ρ_w, light.py) is a term of every cell past that bound, and differs by design; a design with
+                many in flight carries this load, and the window is one more light load far away
   held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
                 every design's bound;
                 the set is scored on it and never fitted from it
@@ -20,8 +24,9 @@ parameter set of the run without its held-out cells, fills what the run did not 
 INSERT's round trip, each design's saturation), not by the CPU's name. The set is written to
 .tradebench/model-parameters.json (replacing an earlier calibration), where `predict` finds it first and says so.
 
-At the defaults, five designs take about 9 minutes beside the build: per design its start, a JIT warm-up of at
-most JIT_WARMUP_MAX s and six windows of SETTLE + WINDOW s. Shorter windows cost CPU: the first seconds after a
+At the defaults, five designs take about 10 minutes beside the build: per design its start, a JIT warm-up of at
+most JIT_WARMUP_MAX s and seven windows of SETTLE + WINDOW s, each followed by a drain of what waits in the inboxes
+(next door, seconds). Shorter windows cost CPU: the first seconds after a
 change of load spend more per order (java-virtual at 1,000/s: 17.3 % of its CPU in 6 s after 2 s of settling,
 12.4 % in 10 s after 5 s, the same hour; docs/model.md).
 """
@@ -43,6 +48,8 @@ from .designs import all_designs, key_of
 LOADS = (300, 1000, 3000)
 FAR_LOAD = 300
 FAR_LATENCY = 5
+WAITING_LOAD = 1800
+WAITING_LATENCY = 25
 HELD_OUT_LOAD = 2000
 HELD_OUT_LATENCY = 1
 WINDOW = 7
@@ -63,6 +70,8 @@ class CalibrateOptions:
     jit_warmup_max: int
     out: str | None
     refit: str | None = None       # an earlier calibration's folder, fitted again
+    waiting_load: int = WAITING_LOAD
+    waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
 
 
 def held_out(run: Run, o: CalibrateOptions) -> bool:

@@ -465,10 +465,10 @@ def _light_cost_of_newest(folders: list[_Folder], k: str, persist: str, entry: d
         if got is None:
             continue
         entry.update(fixedUsPerS=_r(got["fixedUsPerS"], 0), cycleUs=_r(got["cycleUs"], 2),
-                     orderUs=_r(got["orderUs"], 2))
+                     orderUs=_r(got["orderUs"], 2), orderExponent=got["orderExponent"])
         entry["from"]["fixedUsPerS, cycleUs and orderUs"] = (
             f"{f.name}: its {got['cells']} open-loop cells that stored their load, least relative squares "
-            f"(rms {got['rmsRelativeError']:.0%})")
+            f"(rms {got['rmsRelativeError']:.0%}), the orders' CPU as their rate to {got['orderExponent']:g}")
         why = {"refusedCost": f"{got['refusingRuns']} closed-loop runs refusing 90 % or more (nearly every "
                               f"order a 503) in the newest folder of the machine with some",
                "waitingCost": f"{f.name}: its {got['cellsAboveBound']} open-loop cells above its bound "

@@ -117,6 +117,7 @@ def figures(s: ParameterSet, key: str, persist: str) -> Figures | None:
                    cycle_us=_term(entry.get("cycleUs")),
                    fixed_us_per_s=_term(entry.get("fixedUsPerS")),
                    order_us=_optional(entry.get("orderUs")),
+                   order_exponent=float(entry.get("orderExponent") or 1.0),
                    refused_cost=float(1.0 if refused is None else refused),
                    waiting_cost=_optional(entry.get("waitingCost")),
                    insert_overhead_ms=_term(entry.get("insertOverheadMs")),

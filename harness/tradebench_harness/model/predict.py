@@ -39,7 +39,8 @@ class Figures:
                                          # 503's (light.py; None: ρ)
     insert_overhead_ms: float = 0.0      # per insert in flight, beyond the probe's round trip
     fixed_us_per_s: float = 0.0          # K: CPU µs/s whatever the load (light.py; with order_us)
-    order_us: float | None = None        # m: CPU µs per order stored at a light load, from the machine's own
+    order_exponent: float = 1.0          # γ: the orders' CPU at a light load grows as m × orders^γ (light.py)
+    order_us: float | None = None        # m: CPU µs/s of one order a second stored at a light load, from the machine's own
                                          # open-loop runs (light.py); None: the saturation figure shaped by β
     rss_base_mb: float | None = None
     rss_per_engine_mb: float = 0.0
@@ -166,8 +167,8 @@ def cores_used(rate: float, taken: float, fig: Figures, cycles: float, waiting: 
     rho_w = rho if fig.waiting_cost is None else min(fig.waiting_cost, 1.0)
     answered = taken + rho_w * waiting + rho * refused
     if fig.order_us is not None:
-        # the machine's own light-load runs: a fixed cost, the cycles, and each order at its light-load cost
-        return (fig.fixed_us_per_s + cycles * fig.cycle_us + fig.order_us * answered) / 1e6
+        # the machine's own light-load runs: a fixed cost, the cycles, and the orders, each the cheaper the more
+        return float(fig.fixed_us_per_s + cycles * fig.cycle_us + fig.order_us * answered ** fig.order_exponent) / 1e6
     return (cycles * fig.cycle_us + cpu_us_per_order_at(rate, fig) * answered) / 1e6
 
 

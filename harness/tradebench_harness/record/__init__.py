@@ -418,6 +418,7 @@ DesignFigures = TypedDict("DesignFigures", {
     "cycleUs": NotRequired[float | None],
     "fixedUsPerS": NotRequired[float | None],
     "orderUs": NotRequired[float | None],
+    "orderExponent": NotRequired[float | None],
     "refusedCost": NotRequired[float | None],
     "waitingCost": NotRequired[float | None],
     "insertOverheadMs": NotRequired[float | None],
