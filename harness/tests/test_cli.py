@@ -182,6 +182,15 @@ def test_calibrate_fits_light_loads_next_door_one_far_away_and_one_waiting_score
                                                                           (0, None)]
 
 
+def test_the_jit_is_warmed_at_the_heaviest_open_loop_window_where_a_unit_has_one():
+    from tradebench_harness.cli import calibrate
+    from tradebench_harness.measure.instance import jit_window
+    from tradebench_harness.measure.plan import Window
+    assert jit_window(calibrate.windows(main.parse(["calibrate"]).options)) == Window(0, rate=3000)
+    # closed loops only (a compare): the heaviest of them
+    assert jit_window([Window(0, wait_ms=10), Window(0, concurrency=128)]) == Window(0, concurrency=128)
+
+
 def test_a_budget_of_nothing_gives_each_row_its_processes_and_no_more():
     assert main.parse(["compare", "--budget", "0", "--processes", "2"]).options.budget == 0
 

@@ -341,6 +341,23 @@ def test_the_check_sets_each_cells_prediction_beside_its_measurement(ctx):
     assert "✗" in check.table(rows)
 
 
+def test_the_check_puts_a_calibrated_sets_cpu_at_the_speed_of_each_window(ctx):
+    designs = all_designs(ctx.root)
+    s = {**a_set(**{"java-threads": {}}), "calibration": {"cpuProbeMs": 20.0}}
+
+    def cell(probe):
+        return run("java-threads", rate=1000, dbLatencyMs=0, rttMs=0.2, salesPerMinute=54_000, salesPerSecond=900,
+                   cpu=5.0, ordersPerSecond=1000, cpuProbeMs=probe)
+    # the same work took the probe 25 % longer: the machine is slower that window, each order costs 25 % more
+    slow, same, unknown = check.against({"environment": {"cores": 2}, "runs": [cell(25.0), cell(20.0), cell(None)]},
+                                        s, designs)
+    assert slow["predictedCpuPercent"] == pytest.approx(6.25, abs=0.05) and slow["speedScale"] == 1.25
+    assert same["predictedCpuPercent"] == pytest.approx(5.0) and unknown["predictedCpuPercent"] == pytest.approx(5.0)
+    # a set with no probe of its own (every committed one) is held at its own speed
+    (plain,) = check.against({"environment": {"cores": 2}, "runs": [cell(25.0)]}, a_set(**{"java-threads": {}}), designs)
+    assert plain["predictedCpuPercent"] == pytest.approx(5.0)
+
+
 # --- the committed parameters and the command ------------------------------------------------------------
 
 def test_the_committed_parameters_cover_every_measured_design_and_say_where_each_figure_came_from(ctx):

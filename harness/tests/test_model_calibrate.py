@@ -25,7 +25,7 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     doc = json.loads(out.read_text())
     (s,) = [x for x in doc["sets"] if x.get("calibration")]
     cal = s["calibration"]
-    assert cal["saturationOrders"]["java-threads"] > 0 and cal["probeMs"] > 0
+    assert cal["saturationOrders"]["java-threads"] > 0 and cal["probeMs"] > 0 and cal["cpuProbeMs"] > 0
     assert s["machine"]["cores"] == os.cpu_count()
     threads = s["designs"]["java-threads"]["per-sale"]
     assert threads["cpuUsPerOrder"] > 0 and threads["latency"] and threads["rssBaseMb"] > 0

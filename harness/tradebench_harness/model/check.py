@@ -2,7 +2,8 @@
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
 offered rate, its database: the probe's round trip at its setting, the cores its server was held to), never
-from what it measured. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
+from what it measured; its CPU at the machine's speed in that window where both the window and a calibrated set
+carry the speed probe (run/speed.py), the set's speed elsewhere. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
 durable database sets it per cell), else, in a folder made before runs carried it, the whole run's. A map calls
 `held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 from .. import record
 from ..record import Parameters, ParameterSet, Run
+from ..run import speed
 from . import params
 from .designs import Design, all_designs, key_of
 from .plan import predict_design
@@ -63,13 +65,16 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
             p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
                                waiting_share=share)
         cpu_pct, rss = record.group_figure(r, "variant", "cpuPercent"), record.group_figure(r, "variant", "rssMaxMb")
+        # the set's CPU is of the speed its machine had when calibrated; this window's may differ (run/speed.py)
+        pace = speed.scale(r.get("cpuProbeMs"), (pset.get("calibration") or {}).get("cpuProbeMs"))
+        used = None if p.cores is None else p.cores * pace
         row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
                "rate": r["rate"],
                "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
                "limit": p.limit, "salesError": _err(p.sales_per_minute, r["salesPerMinute"]),
                "cpuPercent": cpu_pct,
-               "predictedCpuPercent": None if p.cores is None else round(p.cores * 100, 1),
-               "cpuError": _err(None if p.cores is None else p.cores * 100, cpu_pct),
+               "predictedCpuPercent": None if used is None else round(used * 100, 1),
+               "cpuError": _err(None if used is None else used * 100, cpu_pct), "speedScale": round(pace, 3),
                "rssMb": rss, "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
                "rssError": _err(p.rss_mb, rss)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve

@@ -163,6 +163,7 @@ class Window(TypedDict):
     driftFlagged: NotRequired[bool]
     cpu: NotRequired[dict[str, CpuGroup]]
     machineCpu: NotRequired[MachineCpu | None]
+    cpuProbeMs: NotRequired[float | None]    # the machine's speed before the window's load (run/speed.py)
     cpuUsPerOrder: NotRequired[dict[str, float | None]]
     # raw.json.gz
     samples: NotRequired[dict[str, list[Sample]]]
