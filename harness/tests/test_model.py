@@ -345,16 +345,20 @@ def test_the_check_puts_a_calibrated_sets_cpu_at_the_speed_of_each_window(ctx):
     designs = all_designs(ctx.root)
     s = {**a_set(**{"java-threads": {}}), "calibration": {"cpuProbeMs": 20.0}}
 
-    def cell(probe):
+    def cell(probe, process):
         return run("java-threads", rate=1000, dbLatencyMs=0, rttMs=0.2, salesPerMinute=54_000, salesPerSecond=900,
-                   cpu=5.0, ordersPerSecond=1000, cpuProbeMs=probe)
-    # the same work took the probe 25 % longer: the machine is slower that window, each order costs 25 % more
-    slow, same, unknown = check.against({"environment": {"cores": 2}, "runs": [cell(25.0), cell(20.0), cell(None)]},
-                                        s, designs)
-    assert slow["predictedCpuPercent"] == pytest.approx(6.25, abs=0.05) and slow["speedScale"] == 1.25
+                   cpu=5.0, ordersPerSecond=1000, cpuProbeMs=probe, process=process)
+    # the same work took the probe 25 % longer while process 1 ran (the median of its windows', one outlier
+    # aside): the machine was slower then, each order costing 25 % more
+    runs = [cell(25.0, 1), cell(24.0, 1), cell(30.0, 1), cell(20.0, 2), cell(None, 3)]
+    rows = check.against({"environment": {"cores": 2}, "runs": runs}, s, designs)
+    slow, same, unknown = rows[0], rows[3], rows[4]
+    assert {r["speedScale"] for r in rows[:3]} == {1.25}
+    assert slow["predictedCpuPercent"] == pytest.approx(6.25, abs=0.05)
     assert same["predictedCpuPercent"] == pytest.approx(5.0) and unknown["predictedCpuPercent"] == pytest.approx(5.0)
     # a set with no probe of its own (every committed one) is held at its own speed
-    (plain,) = check.against({"environment": {"cores": 2}, "runs": [cell(25.0)]}, a_set(**{"java-threads": {}}), designs)
+    (plain,) = check.against({"environment": {"cores": 2}, "runs": [cell(25.0, 1)]}, a_set(**{"java-threads": {}}),
+                             designs)
     assert plain["predictedCpuPercent"] == pytest.approx(5.0)
 
 

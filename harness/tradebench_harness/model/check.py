@@ -2,13 +2,14 @@
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
 offered rate, its database: the probe's round trip at its setting, the cores its server was held to), never
-from what it measured; its CPU at the machine's speed in that window where both the window and a calibrated set
-carry the speed probe (run/speed.py), the set's speed elsewhere. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
+from what it measured; its CPU at the machine's speed while the run's process was measured where its windows and
+a calibrated set carry the speed probe (run/speed.py), the set's speed elsewhere. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
 durable database sets it per cell), else, in a folder made before runs carried it, the whole run's. A map calls
 `held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
 """
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
     rtts = (doc.get("cells") or {}).get("rttMs") or {}
     out = []
     runs: list[Run] = doc.get("runs", [])
+    paces = process_speeds(runs)
+    then = (pset.get("calibration") or {}).get("cpuProbeMs")
     for r in runs:
         if "error" in r or r["rate"] is None or r.get("salesPerSecond") is None:
             continue
@@ -65,8 +68,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
             p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
                                waiting_share=share)
         cpu_pct, rss = record.group_figure(r, "variant", "cpuPercent"), record.group_figure(r, "variant", "rssMaxMb")
-        # the set's CPU is of the speed its machine had when calibrated; this window's may differ (run/speed.py)
-        pace = speed.scale(r.get("cpuProbeMs"), (pset.get("calibration") or {}).get("cpuProbeMs"))
+        # the set's CPU is of the speed its machine had when calibrated; this process's may differ (run/speed.py)
+        pace = speed.scale(paces.get(r.get("process")), then)
         used = None if p.cores is None else p.cores * pace
         row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
                "rate": r["rate"],
@@ -86,6 +89,17 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
             row[f"{name}Error"] = _err(pred, measured)
         out.append(row)
     return out
+
+
+def process_speeds(runs: list[Run]) -> dict[Any, float]:
+    """The machine's speed while each process of RUNS was measured: the median of its windows' probes (one probe
+    varies by some 5 % from the next; a process's minutes of windows by less)."""
+    by: dict[Any, list[float]] = {}
+    for r in runs:
+        probe = r.get("cpuProbeMs")
+        if probe:
+            by.setdefault(r.get("process"), []).append(float(probe))
+    return {k: statistics.median(v) for k, v in by.items()}
 
 
 def waiting_share(d: Design, overrides: dict[str, Any], rate: float, stored: float, options: dict[str, Any] | None) -> float:
