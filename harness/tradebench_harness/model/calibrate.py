@@ -33,6 +33,7 @@ change of load spend more per order (java-virtual at 1,000/s: 17.3 % of its CPU 
 from __future__ import annotations
 
 import copy
+import statistics
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -102,12 +103,12 @@ def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, ou
     env = doc.get("environment") or {}
     sat = {k: e["per-sale"]["saturationOrders"] for k, e in s["designs"].items()
            if "per-sale" in e and not str(e["per-sale"]["from"].get("cpuUsPerOrder", "")).startswith("not measured")}
-    probes = sorted(float(r["cpuProbeMs"]) for r in doc["runs"] if r.get("cpuProbeMs"))
+    probes = [float(r["cpuProbeMs"]) for r in doc["runs"] if r.get("cpuProbeMs")]
     s["calibration"] = {"measuredAt": doc.get("startedAt"), "command": "./tradebench calibrate", "folder": str(folder),
                         "probeMs": s["dbOwnMs"]["value"], "saturationOrders": sat,
                         # the machine's speed over its windows (run/speed.py): the check puts each prediction at
-                        # the speed of the window it is held against
-                        "cpuProbeMs": probes[len(probes) // 2] if probes else None,
+                        # the speed of the process it is held against
+                        "cpuProbeMs": statistics.median(probes) if probes else None,
                         "heldOut": {"rate": o.held_out_load, "dbLatencyMs": o.held_out_latency},
                         "cpuModel": env.get("cpuModel")}
     s["machine"] = {"cores": env.get("cores"), "memoryGb": env.get("memoryGb"), "cpuModel": env.get("cpuModel")}

@@ -2,10 +2,11 @@
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
 offered rate, its database: the probe's round trip at its setting, the cores its server was held to), never
-from what it measured; its CPU at the machine's speed while the run's process was measured where its windows and
-a calibrated set carry the speed probe (run/speed.py), the set's speed elsewhere. A run's database is its own (`dbCpuCores`, `dbDurable`: a map along a busy or a
-durable database sets it per cell), else, in a folder made before runs carried it, the whole run's. A map calls
-`held_against(doc, root)` (or `against(doc, pset, designs)`) and prints `table(...)` and `summary(...)`.
+from what it measured; its CPU at the machine's speed while the run's process was measured, where its windows
+and a calibrated set carry the speed probe (run/speed.py), else at the set's. A run's database is its own
+(`dbCpuCores`, `dbDurable`: a map along a busy or a durable database sets it per cell), else, in a folder made
+before runs carried it, the whole run's. A map calls `held_against(doc, root)` (or `against(doc, pset,
+designs)`) and prints `table(...)` and `summary(...)`.
 """
 from __future__ import annotations
 
