@@ -33,9 +33,9 @@ from .predict import cycles_per_s
 #: the fewest cells that stored their load, at two rates or more, for the three terms
 LEAST_POINTS = 3
 #: γ, the orders' CPU growing as X^γ. Chosen on the project's Xeon (docs/model.md, "The form"): with the cells of
-#: 2026-11-27-held-out-c and -d as the check, γ from 0.4 to 0.6 put CPU within 20 % in 59–60 of 70 cells, γ = 1
-#: (the linear form) in 47; those two sittings are therefore in-sample for this choice, and the form is held
-#: against sittings measured after it.
+#: 2026-11-27-held-out-c and -d (out of the tree since) as the check, γ from 0.4 to 0.6 put CPU within 20 % in
+#: 59–60 of 70 cells, γ = 1 (the linear form) in 47; those two sittings are therefore in-sample for this choice,
+#: and the form was held against the sittings of 2026-11-28, measured after it.
 ORDER_EXPONENT = 0.5
 #: a cell that stored what it was offered: under this share of its bound and no 503
 CARRIED_BELOW = 0.8
