@@ -35,10 +35,14 @@ from .options import OptionsError
 def windows(o: CalibrateOptions) -> list[Window]:
     """The light loads next door, the far one, the waiting one, the held-out window, the closed loop with no pause
     last."""
-    far = [Window(o.far_latency, rate=o.far_load)] if o.far_latency else []
-    waiting = [Window(o.waiting_latency, rate=o.waiting_load)] if o.waiting_latency else []
-    return ([Window(0, rate=r) for r in o.loads] + far + waiting + [Window(o.held_out_latency, rate=o.held_out_load)]
-            + [Window(0)])
+    return fitted(o) + [Window(o.held_out_latency, rate=o.held_out_load), Window(0)]
+
+
+def fitted(o: CalibrateOptions) -> list[Window]:
+    """The open-loop windows the set is fitted from: the light loads next door, the far one and the waiting one
+    (each of the last two where its latency is not 0)."""
+    away = [(o.far_latency, o.far_load), (o.waiting_latency, o.waiting_load)]
+    return [Window(0, rate=r) for r in o.loads] + [Window(ms, rate=r) for ms, r in away if ms]
 
 
 def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
@@ -112,12 +116,11 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
     if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
             or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
-    fitted = ({(r, 0) for r in loads} | ({(a.far_load, a.far_latency)} if a.far_latency else set())
-              | ({(a.waiting_load, a.waiting_latency)} if a.waiting_latency else set()))
-    if (a.held_out_load, a.held_out_latency) in fitted:
+    o = CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
+                         a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency)
+    if Window(o.held_out_latency, rate=o.held_out_load) in fitted(o):
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
-    return CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
-                            a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency)
+    return o
 
 
 def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:

@@ -164,7 +164,7 @@ def _split(terms: dict[str, Any], cell: tuple[Any, ...], sales_per_order: float)
     if waiting + refused <= 0.05 * orders or cpu <= 0:
         return None
     spent = max(0.0, cpu - terms["fixedUsPerS"] - terms["cycleUs"] * cyc)
-    weighed = (spent / terms["orderUs"]) ** (1.0 / terms.get("orderExponent", 1.0))
+    weighed = (spent / terms["orderUs"]) ** (1.0 / terms["orderExponent"])
     return waiting, refused, weighed - stored
 
 
