@@ -7,7 +7,7 @@ import pytest
 
 from tests import records
 from tradebench_harness.cli.predict import main as predict_main
-from tradebench_harness.model import check, fit, light, params, plan
+from tradebench_harness.model import check, fit, light, pace, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.cli import newer_runs
 from tradebench_harness.model.designs import all_designs, key_of
@@ -360,6 +360,31 @@ def test_the_check_puts_a_calibrated_sets_cpu_at_the_speed_of_each_window(ctx):
     (plain,) = check.against({"environment": {"cores": 2}, "runs": [cell(25.0, 1)]}, a_set(**{"java-threads": {}}),
                              designs)
     assert plain["predictedCpuPercent"] == pytest.approx(5.0)
+
+
+def test_the_load_clients_cost_per_order_gauges_the_pace_before_the_probe(ctx):
+    designs = all_designs(ctx.root)
+    curve = [[300, 120.0], [3000, 40.0]]
+    s = {**a_set(**{"java-threads": {}}), "calibration": {"cpuProbeMs": 20.0, "loadClientUsPerOrder": curve}}
+    s["designs"]["java-threads"]["per-sale"]["latency"] = [[300, 0.7, 2.0], [3000, 0.7, 2.0]]
+    # at 1,000/s the calibration's load client cost 120 × (1000 ÷ 300)^(ln(40/120) ÷ ln 10) µs an order
+    at_1000 = 120.0 * (1000 / 300) ** (math.log(40 / 120) / math.log(10))
+    assert pace.expected_us(curve, 1000) == pytest.approx(at_1000)
+    assert pace.expected_us(curve, 100) == pytest.approx(120.0 * (100 / 300) ** (math.log(40 / 120) / math.log(10)))
+
+    def cell(load_client_us, process, probe=20.0):
+        return run("java-threads", rate=1000, dbLatencyMs=0, rttMs=0.2, salesPerMinute=54_000, salesPerSecond=900,
+                   cpu=5.0, ordersPerSecond=1000, acceptedPerSecond=1000, cpuProbeMs=probe, process=process,
+                   p50Ms=0.7, p99Ms=2.5, boundFraction=0.1, cpuUsPerOrder={"loadclient": load_client_us})
+    # process 1's load client spent 25 % more per order than the calibration's (its probe said nothing): the hour
+    # was slower, and the variant's CPU and its tail with it; process 2 ran at the calibration's pace
+    runs = [cell(1.25 * at_1000, 1), cell(1.30 * at_1000, 1), cell(1.0 * at_1000, 1), cell(at_1000, 2, probe=30.0)]
+    rows = check.against({"environment": {"cores": 2}, "runs": runs}, s, designs)
+    slow, same = rows[0], rows[3]
+    assert slow["speedScale"] == pytest.approx(1.25, abs=0.001) and same["speedScale"] == pytest.approx(1.0)
+    assert slow["predictedCpuPercent"] == pytest.approx(1.25 * same["predictedCpuPercent"], abs=0.1)
+    assert slow["predictedP99Ms"] == pytest.approx(2.5) and same["predictedP99Ms"] == pytest.approx(2.0)
+    assert slow["predictedP50Ms"] == same["predictedP50Ms"] == pytest.approx(0.7)
 
 
 # --- the committed parameters and the command ------------------------------------------------------------

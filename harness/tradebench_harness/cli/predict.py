@@ -8,6 +8,7 @@
     ./tradebench predict check RUN [--params FILE]            # the model beside a map's (or sweep's) cells
     ./tradebench predict hold-out --params FILE --first RUN... --second RUN...   # a set against two later sittings
     ./tradebench predict probe-fsync [--out FILE]             # what an fsync adds to a commit here (seconds)
+    ./tradebench predict repeatability RUN RUN                # two sittings of the same cells: how far they agree
     ./tradebench calibrate                                    # this machine's own parameters, in minutes
 
 No variant is started and no database is needed (but for probe-fsync): the answer is the model's
@@ -22,11 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..model import cli as model
-from ..model import holdout
+from ..model import holdout, repeatability
 from ..model.cli import CheckOptions, FitOptions, ProbeOptions, Question
 from ..run import context
 
-SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync")
+SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync", "repeatability")
 LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
 LAYOUTS = ("shared", "isolated")
 DOC = __doc__ or ""
@@ -137,6 +138,16 @@ def probe_parser() -> argparse.ArgumentParser:
     return p
 
 
+def repeatability_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="./tradebench predict repeatability", description="two sittings of the same "
+                                "cells (a map measured again) beside each other: per figure, how many agree within "
+                                "its tolerance, how far one sitting strays, and the share of cells a prediction "
+                                "without error of its own would have within it (no model does better)")
+    p.add_argument("first", metavar="RUN")
+    p.add_argument("second", metavar="RUN")
+    return p
+
+
 def _legacy(argv: list[str]) -> list[str]:
     """The older flags (--fit RUN..., --check RUN, --probe-fsync) as their subcommands."""
     for flag, sub in LEGACY.items():
@@ -180,6 +191,9 @@ def main(argv: list[str], root: Path | None = None) -> int:
         return model.do_check(check_options(check_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "hold-out":
         return holdout.do_hold_out(hold_out_options(hold_out_parser().parse_args(argv[1:])), root)
+    if argv and argv[0] == "repeatability":
+        a = repeatability_parser().parse_args(argv[1:])
+        return repeatability.do_repeatability(repeatability.RepeatOptions(a.first, a.second), root)
     if argv and argv[0] == "probe-fsync":
         return model.do_probe_fsync(probe_options(probe_parser().parse_args(argv[1:])), root)
     q = question_of(answer_parser().parse_args(argv))

@@ -43,7 +43,7 @@ from typing import Any, TextIO
 
 from .. import record
 from ..record import ParameterSet, Run
-from . import accuracy, check, fit, params
+from . import accuracy, check, fit, pace, params
 from .designs import all_designs, key_of
 
 LOADS = (300, 1000, 3000)
@@ -106,8 +106,9 @@ def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, ou
     probes = [float(r["cpuProbeMs"]) for r in doc["runs"] if r.get("cpuProbeMs")]
     s["calibration"] = {"measuredAt": doc.get("startedAt"), "command": "./tradebench calibrate", "folder": str(folder),
                         "probeMs": s["dbOwnMs"]["value"], "saturationOrders": sat,
-                        # the machine's speed over its windows (run/speed.py): the check puts each prediction at
-                        # the speed of the process it is held against
+                        # the machine's pace over its windows (model/pace.py): the check puts each prediction at
+                        # the pace of the process it is held against, gauged by the load client's cost per order
+                        "loadClientUsPerOrder": pace.load_client_curve(fitted["runs"]),
                         "cpuProbeMs": statistics.median(probes) if probes else None,
                         "heldOut": {"rate": o.held_out_load, "dbLatencyMs": o.held_out_latency},
                         "cpuModel": env.get("cpuModel")}

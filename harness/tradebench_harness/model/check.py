@@ -2,22 +2,20 @@
 
 Each run is predicted from a parameter set and what the run was asked to do (its design, settings,
 offered rate, its database: the probe's round trip at its setting, the cores its server was held to), never
-from what it measured; its CPU at the machine's speed while the run's process was measured, where its windows
-and a calibrated set carry the speed probe (run/speed.py), else at the set's. A run's database is its own
+from what the variant measured; its CPU and p99 at the machine's pace while the run's process was measured,
+gauged by the load client's cost per order against a calibrated set's (model/pace.py), else at the set's. A run's database is its own
 (`dbCpuCores`, `dbDurable`: a map along a busy or a durable database sets it per cell), else, in a folder made
 before runs carried it, the whole run's. A map calls `held_against(doc, root)` (or `against(doc, pset,
 designs)`) and prints `table(...)` and `summary(...)`.
 """
 from __future__ import annotations
 
-import statistics
 from pathlib import Path
 from typing import Any
 
 from .. import record
 from ..record import Parameters, ParameterSet, Run
-from ..run import speed
-from . import params
+from . import pace, params
 from .designs import Design, all_designs, key_of
 from .plan import predict_design
 from .predict import Database, latency_at
@@ -42,8 +40,7 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
     rtts = (doc.get("cells") or {}).get("rttMs") or {}
     out = []
     runs: list[Run] = doc.get("runs", [])
-    paces = process_speeds(runs)
-    then = (pset.get("calibration") or {}).get("cpuProbeMs")
+    paces = pace.process_paces(runs, pset)
     for r in runs:
         if "error" in r or r["rate"] is None or r.get("salesPerSecond") is None:
             continue
@@ -69,38 +66,28 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
             p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
                                waiting_share=share)
         cpu_pct, rss = record.group_figure(r, "variant", "cpuPercent"), record.group_figure(r, "variant", "rssMaxMb")
-        # the set's CPU is of the speed its machine had when calibrated; this process's may differ (run/speed.py)
-        pace = speed.scale(paces.get(r.get("process")), then)
-        used = None if p.cores is None else p.cores * pace
+        # the set's CPU is of the pace its machine had when calibrated; this process's may differ (model/pace.py)
+        slower = paces.get(r.get("process"), 1.0)
+        used = None if p.cores is None else p.cores * slower
         row = {"design": key, "latencyMs": lat, "dbCpuCores": db_cores, "dbDurable": durable, "rttMs": rtt,
                "rate": r["rate"],
                "salesPerMinute": r["salesPerMinute"], "predictedSalesPerMinute": round(p.sales_per_minute),
                "limit": p.limit, "salesError": _err(p.sales_per_minute, r["salesPerMinute"]),
                "cpuPercent": cpu_pct,
                "predictedCpuPercent": None if used is None else round(used * 100, 1),
-               "cpuError": _err(None if used is None else used * 100, cpu_pct), "speedScale": round(pace, 3),
+               "cpuError": _err(None if used is None else used * 100, cpu_pct), "speedScale": round(slower, 3),
                "rssMb": rss, "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
                "rssError": _err(p.rss_mb, rss)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve
         fig = params.figures(pset, key, persist)
         curve = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
-        for name, i, measured in (("p50", 0, r.get("p50Ms")), ("p99", 1, r.get("p99Ms"))):
-            pred = None if curve is None else round(float(curve[i]), 3)
+        # a tail is CPU work (pauses, queued service): it stretches with the pace; p50 is mostly the network's
+        for name, i, measured, k in (("p50", 0, r.get("p50Ms"), 1.0), ("p99", 1, r.get("p99Ms"), slower)):
+            pred = None if curve is None else round(float(curve[i]) * k, 3)
             row[f"{name}Ms"], row[f"predicted{name.upper()}Ms"] = measured, pred
             row[f"{name}Error"] = _err(pred, measured)
         out.append(row)
     return out
-
-
-def process_speeds(runs: list[Run]) -> dict[Any, float]:
-    """The machine's speed while each process of RUNS was measured: the median of its windows' probes (one probe
-    varies by some 5 % from the next; a process's minutes of windows by less)."""
-    by: dict[Any, list[float]] = {}
-    for r in runs:
-        probe = r.get("cpuProbeMs")
-        if probe:
-            by.setdefault(r.get("process"), []).append(float(probe))
-    return {k: statistics.median(v) for k, v in by.items()}
 
 
 def waiting_share(d: Design, overrides: dict[str, Any], rate: float, stored: float, options: dict[str, Any] | None) -> float:
