@@ -34,15 +34,17 @@ def test_two_sittings_of_the_same_cells_say_how_far_one_strays_and_what_no_model
     got = repeatability.agreement(rows)
     # 10 ÷ 12.5 is 20 % low: within CPU's 20 %; at the first's speed every cell agrees exactly
     assert got["cpu"]["within"] == 4 and got["cpu"]["medianRatio"] == pytest.approx(0.8)
-    at_speed = got["cpuAtSpeed"]
-    assert (at_speed["within"], at_speed["of"], at_speed["ceiling"]) == (4, 4, 1.0)
-    assert at_speed["sigma"] == pytest.approx(0.0, abs=1e-9)
+    at_pace = got["cpuAtPace"]
+    assert (at_pace["within"], at_pace["of"], at_pace["ceiling"]) == (4, 4, 1.0)
+    assert at_pace["sigma"] == pytest.approx(0.0, abs=1e-9)
     # p99 only where both stored their load: 2 ÷ 3 is 33 % low, a miss; 3 ÷ 3.1 and 2 ÷ 2.1 agree
     assert (got["p99"]["within"], got["p99"]["of"]) == (2, 3)
     sigma = math.sqrt((math.log(2 / 3) ** 2 + math.log(3 / 3.1) ** 2 + math.log(2 / 2.1) ** 2) / 3 / 2)
     assert got["p99"]["sigma"] == pytest.approx(sigma)
     assert got["p99"]["ceiling"] == pytest.approx(repeatability.ceiling(sigma, 0.3))
     assert got["sales"]["within"] == 4 and got["sales"]["ceiling"] == 1.0
+    # at the first's pace the second's tail is 20 % shorter: 2 ÷ 2.4 is within 30 %, and 3 ÷ 2.48, 2 ÷ 1.68
+    assert (got["p99AtPace"]["within"], got["p99AtPace"]["of"]) == (3, 3)
 
 
 def test_the_ceiling_is_the_share_of_a_lognormal_measurement_within_the_tolerance():
