@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from .. import record
 from ..record import Run
 from . import accuracy, fit, pace
+from .cli import results_folder
 from .designs import all_designs, key_of
 from .light import carried
 
@@ -129,7 +130,6 @@ class RepeatOptions:
 def do_repeatability(o: RepeatOptions, root: Path, out: TextIO | None = None) -> int:
     """`predict repeatability FIRST SECOND`: the agreement of two sittings of the same cells, per figure."""
     out = out or sys.stdout
-    from .cli import results_folder
     (a, name_a), (b, name_b) = (fit.read(results_folder(root, f)) for f in (o.first, o.second))
     rows = pairs(a, b, root)
     if not rows:
