@@ -75,3 +75,40 @@ def test_the_warm_up_gives_up_at_its_bound_while_the_compiler_keeps_busy(tmp_pat
     assert 4 <= got["seconds"] < 10, got
     assert got["jitCpuPercent"] > jit_warmup.QUIET_PERCENT, got
     assert len(loads) == 1 and not loads[0].alive(), "the warm-up load must be stopped"
+
+
+# a CPU that settles: its share of a core falls from all of it to 0.3 over BURN seconds (a duty cycle of 50 ms),
+# then stays at 0.3
+SETTLING = """
+import sys, time
+burn = float(sys.argv[1])
+t0 = time.monotonic()
+while True:
+    duty = max(0.3, 1 - 0.7 * (time.monotonic() - t0) / burn)
+    t = time.monotonic() + 0.05 * duty
+    while time.monotonic() < t:
+        pass
+    time.sleep(0.05 * (1 - duty))
+"""
+
+
+def test_a_process_without_compiler_threads_warms_until_its_cpu_is_steady(tmp_path):
+    burn = 8.0
+    proc = process.start("settling", [sys.executable, "-c", SETTLING, str(burn)], tmp_path / "settling.log")
+    loads: list = []
+
+    def start_load():
+        r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
+        loads.append(r)
+        return r
+    try:
+        assert not jit_warmup.has_jit([proc.pid])
+        got = jit_warmup.warm_until_steady([proc.pid], start_load, max_s=40, window_s=2, min_s=1, poll_s=0.25)
+    finally:
+        proc.stop(2)
+    assert got["quiet"] is True and got["rule"] == "cpu steady", got
+    # while it falls, one window is a fifth of a core below the one before: steady only once it has settled
+    assert got["seconds"] >= burn - 1.0, got
+    assert got["seconds"] < burn + 20, got
+    assert 20 <= got["cpuPercent"] <= 45, got
+    assert len(loads) == 1 and not loads[0].alive(), "the warm-up load must be stopped"

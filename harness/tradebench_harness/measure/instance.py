@@ -134,9 +134,9 @@ class Instance:
         self.variant = start_variant(self.ctx, self.series, self.env(), self.out, self.port, append=True, db=self.db)
 
     def warm_jit(self, w: Window, max_s: int, say: Callable[[str], None]) -> dict[str, Any] | None:
-        """A JVM's load at W until its JIT compiler is quiet (what it compiles at the heaviest load serves the
-        lighter ones); None for a runtime without one."""
-        if not max_s or not jit_warmup.has_jit(self.running.pids):
+        """The load at W until a JVM's JIT compiler is quiet, another runtime's CPU steady (what it compiles at the
+        heaviest load serves the lighter ones); None with no warm-up asked for (MAX_S 0)."""
+        if not max_s:
             return None
         if self.link:
             self.link.set_latency(0)

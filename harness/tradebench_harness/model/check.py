@@ -17,6 +17,7 @@ from .. import record
 from ..record import Parameters, ParameterSet, Run
 from . import pace, params
 from .designs import Design, all_designs, key_of
+from .light import compiled_cpu_percent
 from .plan import predict_design
 from .predict import Database, latency_at
 
@@ -65,7 +66,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
         if share:
             p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db,
                                waiting_share=share)
-        cpu_pct, rss = record.group_figure(r, "variant", "cpuPercent"), record.group_figure(r, "variant", "rssMaxMb")
+        # the CPU of the variant's compiled code: the JIT compiler's transient is not the model's (light.py)
+        cpu_pct, rss = compiled_cpu_percent(r), record.group_figure(r, "variant", "rssMaxMb")
         # the set's CPU is of the pace its machine had when calibrated; this process's may differ (model/pace.py)
         slower = paces.get(r.get("process"), 1.0)
         used = None if p.cores is None else p.cores * slower

@@ -53,10 +53,25 @@ def number(v: object, default: float) -> float:
         return default
 
 
-def cpu_us_per_s(r: Run) -> float:
-    """The variant's CPU µs per second over run R's window (its CPU % × 10^4). A window measured without it (a
-    failed one) is no cell of the model's: an error naming it."""
+def compiled_cpu_percent(r: Run) -> float | None:
+    """The variant's CPU % over run R's window less its JIT compiler threads' (`jitCpuPercent`, a JVM's C1 and C2):
+    the CPU of its code once compiled, the figure the model predicts below saturation. The compiler's work is a
+    transient of a load the process has not met before: on the project's Xeon it was 2.4-4.9 % of a core in a map's
+    first cell and in the first cell whose inboxes filled (0-0.9 % in the others), a third of such a cell's CPU.
+    A runtime whose compiler is not told apart (node's V8 compiles on its GC's threads) has it left in. None where
+    the window has no CPU figure."""
     pct = record.group_figure(r, "variant", "cpuPercent")
+    if pct is None:
+        return None
+    jit = record.group_figure(r, "variant", "jitCpuPercent") or 0.0
+    return max(0.0, pct - jit)
+
+
+def cpu_us_per_s(r: Run, compiled: bool = True) -> float:
+    """The variant's CPU µs per second over run R's window (its CPU % × 10^4; COMPILED: less its JIT compiler's,
+    compiled_cpu_percent). A window measured without it (a failed one) is no cell of the model's: an error naming
+    it."""
+    pct = compiled_cpu_percent(r) if compiled else record.group_figure(r, "variant", "cpuPercent")
     if pct is None:
         raise ValueError(f"a window without the variant's CPU: {r['variant']}, repeat {r['repeat']}")
     return pct * 1e4

@@ -31,7 +31,7 @@ from ..record import Run
 from . import accuracy, fit, pace
 from .cli import results_folder
 from .designs import all_designs, key_of
-from .light import carried
+from .light import carried, compiled_cpu_percent
 
 #: the figures compared, with the tolerance they are scored at; "…AtPace": the second's at the first sitting's pace
 FIGURES = ("sales", "cpu", "cpuAtPace", "rss", "p50", "p99", "p99AtPace")
@@ -46,7 +46,7 @@ def _cell(r: Run, key: str) -> tuple[Any, ...]:
 
 
 def _values(r: Run, pace: float) -> dict[str, float | None]:
-    cpu = record.group_figure(r, "variant", "cpuPercent")
+    cpu = compiled_cpu_percent(r)
     p99 = r.get("p99Ms") if carried(r) else None
     return {"sales": r.get("salesPerMinute"), "cpu": cpu, "cpuAtPace": None if cpu is None else cpu * pace,
             "rss": record.group_figure(r, "variant", "rssMaxMb"), "p50": r.get("p50Ms") if p99 else None,

@@ -108,9 +108,11 @@ class Halves(TypedDict):
 
 class JitWarmup(TypedDict):
     seconds: float
-    quiet: bool
+    quiet: bool                     # the rule was met before maxS
     jitCpuPercent: float | None
     maxS: NotRequired[float]
+    rule: NotRequired[str]          # "jit quiet" (a JVM) or "cpu steady" (a runtime without compiler threads)
+    cpuPercent: NotRequired[float | None]    # "cpu steady": the process's CPU over the last window
 
 
 class Memory(TypedDict):
