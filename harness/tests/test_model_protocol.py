@@ -5,6 +5,7 @@ import argparse
 import dataclasses
 import json
 import os
+import statistics
 
 import pytest
 
@@ -113,6 +114,23 @@ def test_a_designs_interval_is_its_bias_and_every_designs_spread_about_theirs():
     strays = rows + [row("a", 135, 100)]
     loo = accuracy.coverage(strays, None, leave_one_out=True)["sales"]
     assert loo["of"] == 13 and loo["covered"] < 13
+
+
+def test_p50s_interval_pools_every_design_in_a_normal_prediction_interval():
+    # design a reads 10 % low, b 0 %: p50's error is the rate's, not the design's, so neither keeps a bias
+    rows = [row("a", 90 + d, 100, "p50") for d in (-2, 0, 2)] + [row("b", 100 + d, 100, "p50") for d in (-2, 0, 2)]
+    bands = accuracy.intervals(rows)
+    band, how = accuracy.band_for(bands, "a", "p50")
+    assert how == "every design's" and band["form"] == "normal" and band["n"] == 6
+    es = [r["predictedP50Ms"] / r["p50Ms"] - 1 for r in rows]
+    half = accuracy.t_975(5) * statistics.stdev(es) * (1 + 1 / 6) ** 0.5
+    assert band["low"] == pytest.approx(statistics.fmean(es) - half, abs=1e-4)
+    assert band["high"] == pytest.approx(statistics.fmean(es) + half, abs=1e-4)
+    # a cell of either design at the other's bias is inside it; one 40 % off is not
+    assert accuracy.coverage([row("a", 100, 100, "p50"), row("b", 90, 100, "p50"), row("a", 140, 100, "p50")],
+                             bands)["p50"]["covered"] == 2
+    # Student's t, not the normal's 1.96, with few cells
+    assert accuracy.t_975(2) == pytest.approx(4.303) and accuracy.t_975(16) == pytest.approx(2.120, abs=2e-3)
 
 
 def test_the_score_counts_cells_within_each_figures_tolerance():

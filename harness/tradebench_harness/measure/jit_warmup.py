@@ -10,8 +10,8 @@ The measured load then starts with its usual warm-up rule (it reconnects; its ow
 A process without HotSpot compiler threads (node: V8 compiles on its V8Worker threads, which also run its garbage
 collector, so its JIT cannot be measured apart) gets the same load until its whole CPU is steady instead: two
 consecutive WINDOW_S windows within STEADY_CHANGE of each other (after MIN_S), or MAX seconds. Without it,
-node-engine's first two cells of a map read 22-32 % above what its later cells of the same load cost (the
-project's Xeon, 2026-11-28); its record's jitWarmup says which rule ended the warm-up (`rule`)."""
+node-engine's first two cells of a map read 22-32 % above the model's CPU, its later cells mostly within 15 %
+(the project's Xeon, 2026-11-28); its record's jitWarmup says which rule ended the warm-up (`rule`)."""
 from __future__ import annotations
 
 import time
