@@ -12,6 +12,7 @@ import pytest
 from tradebench_harness.cli import predict as predict_cli
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, check, cli, fit, params, plan
+from tradebench_harness.run import process
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
 
@@ -131,6 +132,17 @@ def test_p50s_interval_pools_every_design_in_a_normal_prediction_interval():
                              bands)["p50"]["covered"] == 2
     # Student's t, not the normal's 1.96, with few cells
     assert accuracy.t_975(2) == pytest.approx(4.303) and accuracy.t_975(16) == pytest.approx(2.120, abs=2e-3)
+
+
+def test_a_crowded_cell_is_left_out_of_the_score_the_intervals_and_their_coverage():
+    rows = [row("a", 100 + d, 100) for d in (-2, 0, 2)] + [row("a", 150, 100) | {"crowded": True}]
+    assert accuracy.score(rows)["sales"]["of"] == 3 and accuracy.score(rows)["sales"]["within"] == 3
+    assert accuracy.intervals(rows)["sales"]["pooled"]["n"] == 3
+    assert accuracy.coverage(rows, accuracy.intervals(rows))["sales"]["of"] == 3
+    # the window's own record says so: processes, or the hypervisor's other guests
+    assert process.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 60.0}})
+    assert process.crowded({"machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0}})
+    assert not process.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 2.0}})
 
 
 def test_the_score_counts_cells_within_each_figures_tolerance():

@@ -57,6 +57,10 @@ def quantile(xs: list[float], q: float) -> float:
 
 
 def residual(row: dict[str, Any], fig: str) -> float | None:
+    """FIG's relative error in a check ROW; None where either figure is missing or the window was crowded (its
+    figures are a busy machine's, check.against)."""
+    if row.get("crowded"):
+        return None
     meas, pred = FIGURES[fig]
     m, p = row.get(meas), row.get(pred)
     if m is None or p is None or m <= 0 or p <= 0:
@@ -203,8 +207,10 @@ def sentence(pset: ParameterSet, borrowed: dict[str, Any] | None = None) -> str:
              for f in FIGURES if s.get(f, {}).get("of")]
     cov = [f"{NAMES[f]} {c[f]['covered']} of {c[f]['of']} (median width {_pct(c[f]['medianWidth'])})"
            for f in FIGURES if (c.get(f) or {}).get("of")]
-    head = (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}, which these parameters were not "
-            f"fitted on: {'; '.join(parts) or 'no figure measured there'}.")
+    crowded = h.get("crowdedCells")
+    left = f" ({crowded} of them left out: a crowded machine's)" if crowded else ""
+    head = (f"Accuracy, held against {h['cells']} cells of {', '.join(h['folders'])}{left}, which these parameters were "
+            f"not fitted on: {'; '.join(parts) or 'no figure measured there'}.")
     if h.get("coverageOn"):        # two held-out sittings (model/holdout.py)
         return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']}; on "
                 f"{h['coverageOn']}, a later sitting they were not drawn from, they covered {'; '.join(cov) or 'no cell'} "

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import record
 from ..record import Parameters, ParameterSet, Run
+from ..run.process import crowded
 from . import pace, params
 from .designs import Design, all_designs, key_of
 from .light import compiled_cpu_percent
@@ -68,6 +69,7 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
                                waiting_share=share)
         # the CPU of the variant's compiled code: the JIT compiler's transient is not the model's (light.py)
         cpu_pct, rss = compiled_cpu_percent(r), record.group_figure(r, "variant", "rssMaxMb")
+        cpu_pct = None if cpu_pct is None else round(cpu_pct, 1)
         # the set's CPU is of the pace its machine had when calibrated; this process's may differ (model/pace.py)
         slower = paces.get(r.get("process"), 1.0)
         used = None if p.cores is None else p.cores * slower
@@ -79,7 +81,9 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
                "predictedCpuPercent": None if used is None else round(used * 100, 1),
                "cpuError": _err(None if used is None else used * 100, cpu_pct), "speedScale": round(slower, 3),
                "rssMb": rss, "predictedRssMb": None if p.rss_mb is None else round(p.rss_mb),
-               "rssError": _err(p.rss_mb, rss)}
+               "rssError": _err(p.rss_mb, rss),
+               # a window others crowded (processes, or the hypervisor's other guests) is no measure of the model
+               "crowded": crowded(r)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve
         fig = params.figures(pset, key, persist)
         curve = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
@@ -145,8 +149,8 @@ def _database(r: dict[str, Any]) -> str:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """The rows as a Markdown table, prediction beside measurement, a miss marked ✗; the database's column where
-    a row's database was busy or durable."""
+    """The rows as a Markdown table, prediction beside measurement, a miss marked ✗, a crowded window's row (left
+    out of every score) marked ⚠; the database's column where a row's database was busy or durable."""
     db_col = any(_database(r) for r in rows)
     lines = ["| design | +ms | " + ("database | " if db_col else "") + "round trip ms | load | sales/min | predicted "
              "| error | limit | variant CPU % | predicted | error | RSS MB | predicted | error |",
@@ -160,7 +164,8 @@ def table(rows: list[dict[str, Any]]) -> str:
         return r["design"], r["latencyMs"], -(r.get("dbCpuCores") or float("inf")), bool(r.get("dbDurable")), r["rate"]
 
     for r in sorted(rows, key=order):
-        lines.append(f"| {r['design']} | {r['latencyMs']} | " + (f"{_database(r) or 'free'} | " if db_col else "")
+        busy = " ⚠ crowded, left out" if r.get("crowded") else ""
+        lines.append(f"| {r['design']}{busy} | {r['latencyMs']} | " + (f"{_database(r) or 'free'} | " if db_col else "")
                      + f"{r['rttMs']:.3g} | {r['rate']:,}/s | "
                      f"{r['salesPerMinute']:,.0f} | {r['predictedSalesPerMinute']:,.0f} | {mark(r['salesError'])} | "
                      f"{r['limit']} | {r['cpuPercent'] if r['cpuPercent'] is not None else ''} | "

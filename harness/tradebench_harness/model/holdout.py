@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..record import ParameterSet
+from ..run.process import CROWDED_PERCENT, STOLEN_PERCENT
 from . import accuracy, check, fit, params
 from .cli import results_folder
 from .designs import all_designs
@@ -45,6 +46,7 @@ def two_sittings(pset: ParameterSet, first: list[Path], second: list[Path], root
     bands = accuracy.intervals(rows_a)
     return {"folders": names_a + names_b, "checkedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "cells": len(rows_a) + len(rows_b), "score": accuracy.score(rows_a + rows_b),
+            "crowdedCells": sum(bool(r.get("crowded")) for r in rows_a + rows_b),
             "intervals": bands, "intervalsFrom": ", ".join(names_a),
             "coverage": accuracy.coverage(rows_b, bands), "coverageOn": ", ".join(names_b),
             "scoreBySitting": {", ".join(names_a): accuracy.score(rows_a), ", ".join(names_b): accuracy.score(rows_b)}}
@@ -84,6 +86,9 @@ def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int
         figures = "; ".join(f"{accuracy.NAMES[f]} {s['within']} of {s['of']} within {s['tolerance']:.0%}"
                             for f, s in score.items() if s["of"])
         print(f"- {sitting}: {figures}", file=out)
+    if pset["heldOut"].get("crowdedCells"):
+        print(f"- left out: {pset['heldOut']['crowdedCells']} cell(s) whose window others crowded (processes over "
+              f"{CROWDED_PERCENT:g} % of a core, or the hypervisor's other guests over {STOLEN_PERCENT:g} %)", file=out)
     print(accuracy.sentence(pset), file=out)
     print(f"wrote {dest}", file=out)
     return 0

@@ -64,7 +64,7 @@ def compiled_cpu_percent(r: Run) -> float | None:
     if pct is None:
         return None
     jit = record.group_figure(r, "variant", "jitCpuPercent") or 0.0
-    return round(max(0.0, pct - jit), 1)
+    return max(0.0, pct - jit)
 
 
 def cpu_us_per_s(r: Run, compiled: bool = True) -> float:
