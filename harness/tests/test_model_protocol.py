@@ -12,9 +12,9 @@ import pytest
 from tradebench_harness.cli import predict as predict_cli
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, check, cli, fit, params, plan
-from tradebench_harness.run import process
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
+from tradebench_harness.run import process
 
 HOLDOUT = json.loads((params.COMMITTED.parent / "holdout.json").read_text())
 
