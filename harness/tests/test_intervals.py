@@ -122,6 +122,12 @@ def test_a_row_a_neighbour_crowded_is_marked_and_a_quiet_one_is_not():
     rows = {r["variant"]: r for r in stats.summarize(quiet + rs)}
     assert "⚠ busy machine: other processes took up to 53 % of a core" in tables.row_notes(rows["c"])
     assert not [n for n in tables.row_notes(rows["q"]) if "busy" in n]
+    # a window the hypervisor stole from is marked too
+    stolen = windows("s", [[500_000, 510_000], [505_000, 499_000]], first_process=5,
+                     machineCpu={"othersPercent": 2.0, "stealPercent": 0.0, "samples": 8})
+    stolen[0] = {**stolen[0], "machineCpu": {"othersPercent": 2.0, "stealPercent": 61.0, "samples": 8}}
+    (row,) = stats.summarize(stolen)
+    assert "⚠ busy host: the hypervisor gave other guests up to 61 % of a core" in tables.row_notes(row)
 
 
 def test_a_row_whose_windows_fall_steadily_is_unstable_and_its_figures_shown():

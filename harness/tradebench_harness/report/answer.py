@@ -129,7 +129,8 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
              "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
              "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs),
-             "othersCpuPercent": stats.spread(process.others_percent(r) for r in rs)}
+             "othersCpuPercent": stats.spread(process.others_percent(r) for r in rs),
+             "stolenCpuPercent": stats.spread(process.stolen_percent(r) for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False
@@ -254,7 +255,7 @@ def point_cells(p: dict[str, Any]) -> list[str]:
         notes.append("≈ " + ", ".join(p["withinNoiseOf"]))
     if p["error"]:
         notes.append(f"failed: {p['error'][:120]}")
-    notes += tables.busy_note(p.get("othersCpuPercent"))
+    notes += tables.busy_note(p.get("othersCpuPercent"), p.get("stolenCpuPercent"))
     res = p["rssMb"], p["threads"], p["processes"]
     return [p["series"], Axis(p.get("axis") or "far").name(at(p)), fmt_rtt(p["rttMs"]), p["load"],
             tables.cell(p["salesPerMinute"]),

@@ -150,6 +150,7 @@ def summarize(runs: list[Run]) -> list[Derived]:
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
             "othersCpuPercent": spread(process.others_percent(r) for r in rs),
+            "stolenCpuPercent": spread(process.stolen_percent(r) for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
             "rssMb": figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),

@@ -107,11 +107,15 @@ INTERVAL_TEXT = ("Each figure: median [95 % interval] over the row's windows, me
                  "inside it; \"no interval\": the row was measured in one process.")
 
 
-def busy_note(others: dict[str, Any] | None) -> list[str]:
-    """The note of a row or cell whose windows others crowded (OTHERS: the spread of their % of a core)."""
-    if not others or others["max"] <= process.CROWDED_PERCENT:
-        return []
-    return [f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core"]
+def busy_note(others: dict[str, Any] | None, stolen: dict[str, Any] | None = None) -> list[str]:
+    """The notes of a row or cell whose windows others crowded (OTHERS: the spread of other processes' % of a core;
+    STOLEN: of what the hypervisor gave to other guests)."""
+    notes = []
+    if others and others["max"] > process.CROWDED_PERCENT:
+        notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
+    if stolen and stolen["max"] > process.STOLEN_PERCENT:
+        notes.append(f"⚠ busy host: the hypervisor gave other guests up to {stolen['max']:.0f} % of a core")
+    return notes
 
 
 def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]:
@@ -129,7 +133,7 @@ def row_notes(r: dict[str, Any], doc: dict[str, Any] | None = None) -> list[str]
         notes.append("⚠ drift")
     if r.get("unstable"):
         notes.append("⚠ unstable: its windows fall")
-    notes += busy_note(r.get("othersCpuPercent"))
+    notes += busy_note(r.get("othersCpuPercent"), r.get("stolenCpuPercent"))
     notes += jit_note(r)
     short = ((doc or {}).get("adaptive") or {}).get("rows", {}).get(f"{r['case']}|{r['variant']}")
     if short and not short.get("withinTarget"):
@@ -183,7 +187,9 @@ def summary_md(doc: dict[str, Any]) -> str:
              "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ busy machine: processes other than "
              f"the measured parties (and the harness) took over {process.CROWDED_PERCENT:g} % of a core in one of the row's windows; "
              "a neighbour costs the parties more CPU per order than its own share (caches and a host's hyperthreads are "
-             "shared), so the row's CPU figures are a busy machine's. ⚠ JIT: the JVM's JIT compiler "
+             "shared), so the row's CPU figures are a busy machine's. ⚠ busy host: the hypervisor gave other guests "
+             f"over {process.STOLEN_PERCENT:g} % of a core in one of the row's windows (steal): the same, from outside "
+             "the machine. ⚠ JIT: the JVM's JIT compiler "
              "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "
              "a JVM variant got the load before the measured one, until its JIT compiler used under 5 % of a core. "
              "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
