@@ -30,18 +30,23 @@ def compiler_like(tmp_path, burn: float) -> process.Running:
     return r
 
 
+def sleeping_load(tmp_path, loads: list):
+    """A warm-up load that does nothing (a sleeping process), each one started kept in LOADS."""
+    def start_load():
+        r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
+        loads.append(r)
+        return r
+    return start_load
+
+
 def warmed(tmp_path, burn: float, max_s: float) -> tuple[dict, list]:
     """warm_until_quiet against a compiler-like process burning BURN seconds (a 2 s window, 1 s minimum), with
     a sleeping process as the warm-up load: its result and the loads it started."""
     jvm = compiler_like(tmp_path, burn=burn)
     loads: list = []
-
-    def start_load():
-        r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
-        loads.append(r)
-        return r
     try:
-        return jit_warmup.warm_until_quiet([jvm.pid], start_load, max_s=max_s, window_s=2, min_s=1, poll_s=0.25), loads
+        return jit_warmup.warm_until_quiet([jvm.pid], sleeping_load(tmp_path, loads), max_s=max_s, window_s=2, min_s=1,
+                                           poll_s=0.25), loads
     finally:
         jvm.stop(2)
 
@@ -96,14 +101,10 @@ def test_a_process_without_compiler_threads_warms_until_its_cpu_is_steady(tmp_pa
     burn = 8.0
     proc = process.start("settling", [sys.executable, "-c", SETTLING, str(burn)], tmp_path / "settling.log")
     loads: list = []
-
-    def start_load():
-        r = process.start("load", ["sleep", "600"], tmp_path / "load.log")
-        loads.append(r)
-        return r
     try:
         assert not jit_warmup.has_jit([proc.pid])
-        got = jit_warmup.warm_until_steady([proc.pid], start_load, max_s=40, window_s=2, min_s=1, poll_s=0.25)
+        got = jit_warmup.warm_until_steady([proc.pid], sleeping_load(tmp_path, loads), max_s=40, window_s=2, min_s=1,
+                                           poll_s=0.25)
     finally:
         proc.stop(2)
     assert got["quiet"] is True and got["rule"] == "cpu steady", got

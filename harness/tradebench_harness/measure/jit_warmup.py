@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
+import psutil
+
 from ..report import stats
 from ..run import loadclient, process
 from ..run.context import Context
@@ -63,10 +65,8 @@ def warm_until_quiet(roots: list[int], start_load: Callable[[], process.Running]
     Returns the record's jitWarmup: {seconds, quiet, jitCpuPercent (the last window), maxS, rule}."""
     def quiet(now: float, before: float | None) -> bool:
         return now < quiet_percent
-    done = _warm(lambda: jit_ticks_of(roots)[1], quiet, "the JIT compiler", start_load, max_s, window_s, min_s,
-                 poll_s, say)
-    last = done.pop("percent")
-    return {**done, "jitCpuPercent": last, "rule": "jit quiet"}
+    return {**_warm(lambda: jit_ticks_of(roots)[1], quiet, "the JIT compiler", "jitCpuPercent", start_load, max_s,
+                    window_s, min_s, poll_s, say), "rule": "jit quiet"}
 
 
 def warm_until_steady(roots: list[int], start_load: Callable[[], process.Running], max_s: float, *,
@@ -77,16 +77,16 @@ def warm_until_steady(roots: list[int], start_load: Callable[[], process.Running
     jitWarmup: {seconds, quiet (steady), jitCpuPercent None, cpuPercent (the last window), maxS, rule}."""
     def steady(now: float, before: float | None) -> bool:
         return before is not None and abs(now - before) <= change * max(before, 1e-9)
-    done = _warm(lambda: cpu_ticks_of(roots), steady, "the process", start_load, max_s, window_s, min_s, poll_s, say)
-    last = done.pop("percent")
-    return {**done, "jitCpuPercent": None, "cpuPercent": last, "rule": "cpu steady"}
+    return {**_warm(lambda: cpu_ticks_of(roots), steady, "the process", "cpuPercent", start_load, max_s, window_s,
+                    min_s, poll_s, say), "jitCpuPercent": None, "rule": "cpu steady"}
 
 
-def _warm(ticks: Callable[[], int], settled: Callable[[float, float | None], bool], what: str,
+def _warm(ticks: Callable[[], int], settled: Callable[[float, float | None], bool], what: str, figure: str,
           start_load: Callable[[], process.Running], max_s: float, window_s: float, min_s: float, poll_s: float,
           say: Callable[[str], None]) -> dict[str, Any]:
     """The warm-up loop: START_LOAD's load until SETTLED(the CPU % TICKS grew by over the last WINDOW_S seconds, the
-    same over the WINDOW_S before that or None) after MIN_S, or MAX_S seconds."""
+    same over the WINDOW_S before that or None) after MIN_S, or MAX_S seconds. The last window's CPU % is kept
+    under FIGURE."""
     history: list[tuple[float, int]] = []          # (monotonic seconds, CPU ticks)
     min_s = min(min_s, max_s)                        # a bound below MIN_S: settled may still be seen at it
     t0 = time.monotonic()
@@ -118,7 +118,7 @@ def _warm(ticks: Callable[[], int], settled: Callable[[float, float | None], boo
     finally:
         load.stop(5)
     return {"seconds": round(time.monotonic() - t0, 1), "quiet": done,
-            "percent": round(last, 1) if last is not None else None, "maxS": max_s}
+            figure: round(last, 1) if last is not None else None, "maxS": max_s}
 
 
 def cpu_ticks_of(roots: Iterable[int]) -> int:
@@ -128,7 +128,7 @@ def cpu_ticks_of(roots: Iterable[int]) -> int:
         for p in process.tree_of(root):
             try:
                 t = p.cpu_times()
-            except Exception:          # gone between the listing and the reading
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):    # gone since the listing
                 continue
             total += t.user + t.system
     return int(total * process.CLOCK_TICKS)

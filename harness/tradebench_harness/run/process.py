@@ -249,10 +249,15 @@ MACHINE = "machine"
 CROWDED_PERCENT = 10.0
 
 
+def _machine_figure(run: Mapping[str, Any], key: str) -> float | None:
+    m = run.get("machineCpu")
+    v = m.get(key) if m else None
+    return None if v is None else float(v)
+
+
 def others_percent(run: Mapping[str, Any]) -> float | None:
     """What processes other than the measured parties took in RUN's window, % of one core (None: not sampled)."""
-    m = run.get("machineCpu")
-    return None if m is None else float(m["othersPercent"])
+    return _machine_figure(run, "othersPercent")
 
 
 #: the hypervisor gave more than this share of a core (%) to other guests in a window: its figures are a crowded
@@ -264,9 +269,7 @@ STOLEN_PERCENT = 10.0
 
 def stolen_percent(run: Mapping[str, Any]) -> float | None:
     """What the hypervisor gave to other guests in RUN's window, % of one core (None: not sampled)."""
-    m = run.get("machineCpu")
-    v = m.get("stealPercent") if m else None
-    return None if v is None else float(v)
+    return _machine_figure(run, "stealPercent")
 
 
 def crowded(run: Mapping[str, Any]) -> bool:
