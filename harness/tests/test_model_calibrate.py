@@ -33,8 +33,11 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     # a design it did not run comes from the committed sets, said so
     assert s["designs"]["java-virtual"]["per-sale"]["from"]["cpuUsPerOrder"].startswith("not measured")
     # held against its held-out window, which it was not fitted from
+    # (a window the hypervisor or another process crowded is measured again, twice at most: one crowded still is
+    # left out of the score, and counted)
     held = s["heldOut"]
-    assert held["cells"] == 1 and held["score"]["sales"]["of"] == 1 and "600/s at +2 ms" in held["folders"][0]
+    assert held["cells"] == 1 and "600/s at +2 ms" in held["folders"][0]
+    assert held["score"]["sales"]["of"] + held.get("crowdedCells", 0) == 1
     fitted = json.loads((Path(cal["folder"]) / "results.json").read_text())
     assert any(x.get("rate") == 600 for x in fitted["runs"])
     assert "Accuracy, held against 1 cells" in r.stdout

@@ -77,6 +77,7 @@ class FakeInstance:
     """A started variant that records the database as each step saw it."""
     seen: list = []
     fail_at: dict = {}
+    stolen_at: dict = {}     # window number -> the hypervisor's steal over it, % of a core
 
     def __init__(self, ctx, db, series, out, link, profiling=None):
         self.db = db
@@ -105,20 +106,21 @@ class FakeInstance:
         n = sum(1 for what, _ in FakeInstance.seen if what == "window")
         if n in FakeInstance.fail_at:
             raise FakeInstance.fail_at[n]
-        return {"salesPerMinute": 600.0, "salesPerSecond": 10.0, "ordersPerSecond": 11.0}
+        return {"salesPerMinute": 600.0 + n, "salesPerSecond": 10.0, "ordersPerSecond": 11.0,
+                "machineCpu": {"othersPercent": 1.0, "stealPercent": FakeInstance.stolen_at.get(n, 0.0), "samples": 3}}
 
 
 @pytest.fixture()
 def unit_of(ctx, monkeypatch):
     monkeypatch.setattr(variants.Variant, "ensure_built", lambda self, ctx, log=None: None)
     monkeypatch.setattr(instance, "Instance", FakeInstance)
-    FakeInstance.seen, FakeInstance.fail_at = [], {}
+    FakeInstance.seen, FakeInstance.fail_at, FakeInstance.stolen_at = [], {}, {}
     (threads,) = variants.by_name(ctx.root, ["java-threads"])
     return lambda windows: Unit(Series(threads, 4, "per-sale"), [(1, w) for w in windows])
 
 
-def measure(ctx, db, unit, tmp_path):
-    t = Timing(window=3, warmup="1", settle=1, verify=False, jit_warmup_max=0, link=True)
+def measure(ctx, db, unit, tmp_path, remeasure=0):
+    t = Timing(window=3, warmup="1", settle=1, verify=False, jit_warmup_max=0, link=True, remeasure=remeasure)
     rtts = {w.db_key: 0.3 for _, w in unit.windows}
     return instance.measure_unit(ctx, db, unit, t, rtts, tmp_path / "unit", tmp_path)
 
@@ -156,3 +158,27 @@ def test_an_interrupt_in_a_window_leaves_the_database_as_it_was(ctx, db, unit_of
                                   Window(0, rate=100, db_cpu=0.1, db_durable=False)]), tmp_path)
     assert ("window", (0.1, "2")) in FakeInstance.seen
     assert db.state == (None, "1") and FakeInstance.seen[-1] == ("stopped", (None, "1"))
+
+
+def test_a_window_the_hypervisor_stole_from_is_measured_again_and_the_crowded_ones_are_kept_aside(ctx, db, unit_of,
+                                                                                                   tmp_path):
+    # window 1 measured three times (stolen from twice), window 2 three times (stolen from every time), window 3 once
+    FakeInstance.stolen_at = {1: 40.0, 2: 25.0, 4: 60.0, 5: 30.0, 6: 12.0}
+    recs = measure(ctx, db, unit_of([Window(0, rate=100), Window(0, rate=200), Window(0, rate=300)]), tmp_path,
+                   remeasure=2)
+    assert [s for s, _ in FakeInstance.seen].count("window") == 7
+    assert [s for s, _ in FakeInstance.seen].count("drain") == 7      # each measurement after a drain of its own
+    first, second, third = recs
+    assert first["machineCpu"]["stealPercent"] == 0.0 and first["salesPerMinute"] == 603.0
+    assert [a["machineCpu"]["stealPercent"] for a in first["crowdedAttempts"]] == [40.0, 25.0]
+    assert [a["logs"].split("/")[-1] for a in first["crowdedAttempts"]] == ["r1-01-0ms", "r1-01-0ms-again1"]
+    assert first["logs"].endswith("r1-01-0ms-again2") and first["rate"] == 100
+    # measured as often as allowed, still crowded: the last measurement is the window's, the model leaves it out
+    assert second["machineCpu"]["stealPercent"] == 12.0 and len(second["crowdedAttempts"]) == 2
+    assert "crowdedAttempts" not in third and third["logs"].endswith("r1-03-0ms")
+
+
+def test_without_remeasuring_a_crowded_window_is_measured_once(ctx, db, unit_of, tmp_path):
+    FakeInstance.stolen_at = {1: 40.0}
+    (rec,) = measure(ctx, db, unit_of([Window(0, rate=100)]), tmp_path)
+    assert rec["machineCpu"]["stealPercent"] == 40.0 and "crowdedAttempts" not in rec

@@ -55,7 +55,7 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     cells = windows(o)
     # measured as every command measures: each party on CPUs of its own (the set records its layout)
     t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
-               link=True, layout=layout.build("isolated"))
+               link=True, layout=layout.build("isolated"), remeasure=plan.REMEASURE)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)

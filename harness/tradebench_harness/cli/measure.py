@@ -27,7 +27,7 @@ from typing import Any
 
 from ..measure import adaptive, experiments, plan, profile
 from ..measure.execute import execute
-from ..measure.plan import Calibration, Case, Series, Timing, Window
+from ..measure.plan import REMEASURE, Calibration, Case, Series, Timing, Window
 from ..record import plain
 from ..report import diff, results, tables, verdict
 from ..run import baseline, layout
@@ -256,7 +256,7 @@ def grid_timing(o: Map | Sweep) -> Timing:
     """The latency sweep's and the map's: each cell settles for --settle seconds, through the link."""
     return Timing(window=o.duration, warmup=str(o.settle), settle=o.settle, verify=not o.no_verify,
                   max_error_rate=o.max_error_rate, jit_warmup_max=o.jit_warmup_max, link=True,
-                  layout=o.layout_built())
+                  layout=o.layout_built(), remeasure=REMEASURE)
 
 
 def case_of(o: Measure, **over: Any) -> Case:

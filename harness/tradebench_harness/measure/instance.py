@@ -360,17 +360,32 @@ def _window_record(base: dict[str, Any], rtts: dict[str, Any], rep: int, w: Wind
 def _measure_window(inst: Instance, db: Database, t: Timing, w: Window, warmup: str, rec: dict[str, Any], wout: Path,
                     folder: Path, flight: int | None) -> None:
     """Window W measured into its record REC: the backlog drained first, then the window on its own database;
-    its bound beside it."""
+    its bound beside it. A window others crowded (run/process.py `crowded`) is measured again, T.remeasure times at
+    most, the crowded measurements' machine figures and logs kept in `crowdedAttempts`; the last one is the
+    window's, crowded or not (the model then leaves it out, and says so)."""
     t0 = time.monotonic()
-    rec["drainSeconds"] = inst.drain()
-    try:
-        # set after the drain (the backlog stored by the database as the run has it), put back before
-        # the next window's drain, and on a failure or an interrupt
-        with slowdb.for_window(db, w.db_cpu, w.db_durable):
-            rec.update(inst.measure(w, t, warmup, wout))
-    except RunFailed as e:
-        rec["error"] = str(e)
-    rec["logs"] = os.path.relpath(wout, folder)
+    head, first_out = dict(rec), wout
+    attempts: list[dict[str, Any]] = []
+    for attempt in range(1 + t.remeasure):
+        if attempt:     # the crowded measurement put aside, its logs kept beside the next one's
+            attempts.append({"machineCpu": rec.get("machineCpu"), "salesPerMinute": rec.get("salesPerMinute"),
+                             "logs": rec["logs"]})
+            rec.clear()
+            rec.update(head)
+            wout = first_out.with_name(f"{first_out.name}-again{attempt}")
+        rec["drainSeconds"] = inst.drain()
+        try:
+            # set after the drain (the backlog stored by the database as the run has it), put back before
+            # the next window's drain, and on a failure or an interrupt
+            with slowdb.for_window(db, w.db_cpu, w.db_durable):
+                rec.update(inst.measure(w, t, warmup, wout))
+        except RunFailed as e:
+            rec["error"] = str(e)
+        rec["logs"] = os.path.relpath(wout, folder)
+        if rec.get("error") or not process.crowded(rec):
+            break
+    if attempts:
+        rec["crowdedAttempts"] = attempts
     rec["boundSalesPerMinute"] = bounds.sales_per_minute(flight, rec["rttMs"])
     rec["boundFraction"] = bounds.fraction(rec.get("salesPerMinute"), rec["boundSalesPerMinute"])
     rec["seconds"] = round(time.monotonic() - t0, 1)

@@ -96,6 +96,13 @@ class MachineCpu(TypedDict):
     samples: int
 
 
+class CrowdedAttempt(TypedDict):
+    """A measurement of a window that others crowded, put aside for the window measured again."""
+    machineCpu: MachineCpu | None
+    salesPerMinute: float | None
+    logs: str
+
+
 class Halves(TypedDict):
     """The measured window's two halves (the load client's)."""
     firstOrdersPerSecond: float | None
@@ -231,6 +238,8 @@ class Run(Window):
     process: NotRequired[int]
     jitWarmup: NotRequired[JitWarmup]
     drainSeconds: NotRequired[float | None]
+    #: the earlier measurements of this window that others crowded, measured again (measure/instance.py)
+    crowdedAttempts: NotRequired[list[CrowdedAttempt]]
     seconds: NotRequired[float]
     startedAt: NotRequired[str]
     logs: NotRequired[str]
