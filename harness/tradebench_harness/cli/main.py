@@ -216,13 +216,19 @@ def cmd_bench_model(ctx: Context, o: Given) -> int:
 
 
 def cmd_build(ctx: Context, o: Nothing) -> int:
-    """Every Maven module (installed), then each Node.js variant's packages (its manifest's build)."""
+    """Every Maven module (installed), then each Node.js variant's packages (its manifest's build), then the tools
+    every measurement needs: the database server (installed where there is none) and Toxiproxy (built). Without
+    them here the first measuring command would fetch them (a minute or more on a fresh machine, inside
+    calibrate's ten minutes)."""
     if build.mvn(ctx, "-DskipTests", "install") != 0:
         say("error: Maven build failed")
         return 1
     for v in discover(ctx.root):
         if v.runtime == "node":
             v.ensure_built(ctx)   # a ManifestError is said by main
+    if not ctx.env.get("DB_HOST"):      # a server of the user's own (run/db.py `database`) needs none
+        tools.mariadb()
+    tools.toxiproxy(ctx)
     return 0
 
 
@@ -284,7 +290,8 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
     add(sub, "replay", cmd_replay, "deterministic replay of a scenario (contract section 2): java|node FILE", raw="ARGS")
     add(sub, "bench-model", cmd_bench_model, "the engine-model benchmark under JMH: fast vs reference market",
         raw="JMH_ARGS")
-    add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages)", raw="")
+    add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages) and fetch the tools measuring needs "
+                                         "(a database server, Toxiproxy)", raw="")
     add_suites(sub)
     for name in ("reliability", "e2e", "cluster-test"):
         sub.choices[name].set_defaults(needs_loadclient=True)
