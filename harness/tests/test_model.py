@@ -510,3 +510,21 @@ def test_drawing_a_map_again_computes_its_model_section_from_the_model_as_it_is(
         all_designs(ctx.root)))
     assert again["summary"]["cells"] == 108 and "stale" not in again["parameters"]
     assert "## The model beside the measurement" in (tmp_path / "summary.md").read_text()
+
+
+def test_a_design_measured_at_one_engine_count_takes_the_memory_per_engine_of_other_machines_once():
+    def design(base, per_engine, said):
+        return {"rssBaseMb": base, "rssPerEngineMb": per_engine, "rssEngines": 4, "refusedCost": 0.2,
+                "from": {"rssPerEngineMb": said, "refusedCost": "measured"}}
+
+    here = {"machine": {"cpuModel": "CPU X"},
+            "designs": {"node-engine": {"per-sale": design(511.0, 0.0, fit.ONE_ENGINE_COUNT + ": 0")}}}
+    others = [{"machine": {"cpuModel": f"CPU {n}"},
+               "designs": {"node-engine": {"per-sale": design(10.0, 75.9, "f, the median slope over 1 latencies")}}}
+              for n in "YZ"]
+    for other in others:     # each other machine in turn, as fill_from_other_machines goes
+        fit._ratios_from(here, other)
+    e = here["designs"]["node-engine"]["per-sale"]
+    # the peak measured here at 4 engines is kept: the base gives back what the slope takes
+    assert e["rssPerEngineMb"] == 75.9 and e["rssBaseMb"] == pytest.approx(511.0 - 4 * 75.9, abs=0.1)
+    assert "CPU Y's" in e["from"]["rssPerEngineMb"]

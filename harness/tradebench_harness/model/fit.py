@@ -566,6 +566,10 @@ def _pairs(f: _Folder, key: str, persist: str) -> dict[float, dict[int, list[Run
     return {lat: es for lat, es in by.items() if len(es) >= 2}
 
 
+#: the memory per engine of a design measured at one engine count (another machine's slope then stands in)
+ONE_ENGINE_COUNT = "one engine count measured"
+
+
 def _rss_per_engine(folders: list[_Folder], key: str, persist: str) -> tuple[float, str]:
     """RSS per engine: the newest folder with runs at two engine counts, the slope at each latency, the median."""
     for f in folders:
@@ -578,7 +582,7 @@ def _rss_per_engine(folders: list[_Folder], key: str, persist: str) -> tuple[flo
                 slopes.append((b - a) / (hi - lo))
         if slopes:
             return max(0.0, _median(slopes)), f"{f.name}, the median slope over {len(slopes)} latencies"
-    return 0.0, "one engine count measured: 0"
+    return 0.0, ONE_ENGINE_COUNT + ": 0"
 
 
 def shape_points(folders: list[_Folder], key: str, persist: str) -> list[tuple[Any, ...]]:
@@ -755,7 +759,10 @@ def _ratios_from(s: dict[str, Any], other: dict[str, Any]) -> None:
     for k, v in s["designs"].items():
         for persist, e in v.items():
             o = other["designs"].get(k, {}).get(persist)
-            if (o and e["from"].get("rssPerEngineMb", "").startswith("one engine count")
+            # once: a slope already taken from a machine starts "one engine count on this machine", and taking
+            # one from the next machine too subtracted the engines' memory from the base again (node-engine's base
+            # of 511 MB at 4 engines left at 0 by two other machines, its memory then predicted 304 MB)
+            if (o and e["from"].get("rssPerEngineMb", "").startswith(ONE_ENGINE_COUNT)
                     and not o["from"].get("rssPerEngineMb", "").startswith(("one engine count", "not measured"))):
                 e["rssPerEngineMb"] = o["rssPerEngineMb"]
                 e["rssBaseMb"] = None if e.get("rssBaseMb") is None else _r(
