@@ -24,7 +24,7 @@ def test_sweep_measures_every_rate_and_engine_count(ctx, tmp_path):
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "sweep", "rates", "node-engine", "--rates", "100,300",
                         "--engines", "1,2", "--duration", "3", "--warmup", "auto", "--warmup-max", "12", "--no-verify",
-                        "--no-calibrate", "--processes", "1",
+                        "--no-calibrate", "--processes", "1", "--jit-warmup-max", "0",
                         "--concurrency", "8", "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, (r.stdout + r.stderr)[-4000:]
     doc = results.load(str(out), out.parent)     # with each run's raw material (raw.json.gz)

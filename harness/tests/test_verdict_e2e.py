@@ -1,7 +1,8 @@
 """Verdicts from real measurements: `compare --baseline HEAD` of node-engine from the same code must say "no
 difference detected", and from a tree whose node-engine spends 100 µs of CPU more on every order (its test
 knob TEST_WORK_US, set in that tree's manifest) it must detect the regression, and `--fail-above 5` must then
-fail the command. Short windows, fresh processes, no calibration: about three minutes on 2 cores."""
+fail the command. Short windows, fresh processes, no calibration and no warm-up before the measured load (both
+sides alike): about three minutes on 2 cores."""
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.system   # real compares of node-engine on the private 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_DB = "TRADER_VERDICT_TEST"
 SHORT = ["--variants", "node-engine", "--repeat", "1", "--duration", "4", "--warmup", "2", "--concurrency", "16",
-         "--no-calibrate", "--budget", "0", "--target", "50"]
+         "--no-calibrate", "--budget", "0", "--target", "50", "--jit-warmup-max", "0"]
 
 
 def compare(ctx, root: Path, out: Path, *extra: str) -> tuple[int, dict, str]:

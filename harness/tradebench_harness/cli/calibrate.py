@@ -99,7 +99,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--window", type=int, default=WINDOW, metavar="S", help="measured seconds of each window")
     p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
     p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
-                   help="a JVM design's JIT warm-up bound")
+                   help="each design's warm-up bound (a JVM: until its JIT is quiet; Node.js: until its CPU is steady)")
     p.add_argument("--refit", default=None, metavar="FOLDER",
                    help="measure nothing: make the set again from an earlier calibration's results folder")
     p.add_argument("--out", default=None, metavar="FILE",

@@ -139,8 +139,9 @@ def window_options(p: argparse.ArgumentParser, duration: int, *, warm: bool = Tr
                        help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s")
         p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds")
     p.add_argument("--jit-warmup-max", type=positive, default=90,
-                   help="a JVM variant first gets the same load until its JIT compiler used under 5%% of a core over"
-                        " 5 s, for at most this many seconds, before the measured load")
+                   help="a variant first gets the same load until it is warm, for at most this many seconds, before "
+                        "the measured load: a JVM until its JIT compiler used under 5%% of a core over 5 s, Node.js "
+                        "until its CPU over 5 s is within 10%% of the 5 s before (0: no warm-up)")
 
 
 def persist_option(p: argparse.ArgumentParser) -> None:
@@ -551,7 +552,8 @@ def add_map(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
     p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
     processes_option(p)
-    p.add_argument("--jit-warmup-max", type=positive, default=45, help="a JVM variant's JIT warm-up bound")
+    p.add_argument("--jit-warmup-max", type=positive, default=45,
+                   help="each process's warm-up bound (a JVM: until its JIT is quiet; Node.js: until its CPU is steady)")
     verify_options(p)
     error_rate_option(p, "window")
     out_option(p)
