@@ -53,9 +53,10 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
         row = v.rows_given(ctx.env)[0]
         series.append(Series(v.for_settings({**ctx.env, **row}), 4, "per-sale", dict(row)))
     cells = windows(o)
-    # measured as every command measures: each party on CPUs of its own (the set records its layout)
+    # measured as every command measures: each party on CPUs of its own (the set records its layout); no live heap
+    # after each window (the model's memory is the sampled RSS, and a JVM's read costs a second of each window)
     t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
-               link=True, layout=layout.build("isolated"), remeasure=plan.REMEASURE)
+               link=True, layout=layout.build("isolated"), remeasure=plan.REMEASURE, live_heap=False)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)

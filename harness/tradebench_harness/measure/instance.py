@@ -212,7 +212,7 @@ class Instance:
         open_conns = process.connections_to(self.running.pids, [self.link.port if self.link else self.db.port])
         # its live heap after a collection, after the load (measure/memory.py)
         mem = memory.after_window(self.ctx, self.series.variant.runtime, self.running.pids,
-                                  sorted(self.out.glob("variant*.log")))
+                                  sorted(self.out.glob("variant*.log"))) if t.live_heap else None
         rc = lc.popen.returncode
         if not load_json.exists():
             raise RunFailed(f"the load client wrote no result (exit {rc}; log: {out / 'load.log'})")

@@ -146,6 +146,7 @@ class Timing:
     profile: bool = False             # a CPU profile of the variant over every measured window (measure/profile.py)
     layout: Layout | None = None      # where the variant, the database and the load client run (run/layout.py)
     remeasure: int = 0                # a window others crowded measured again, at most this many times (REMEASURE)
+    live_heap: bool = True            # each window's live heap read after it (a JVM: a full collection, 1 s or so)
 
 
 @dataclass
