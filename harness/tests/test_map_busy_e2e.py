@@ -33,8 +33,8 @@ def test_the_busy_map_measures_each_cell_on_its_own_cores_and_lets_the_server_go
     flush = server.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")
     out = tmp_path / "map"
     harness(ctx, "map", "--variants", "java-threads", "--db-kind", "busy", "--db-cpus", "1,0.25", "--loads", "300",
-            "--duration", "3", "--settle", "2", "--jit-warmup-max", "6", "--concurrency", "16", "--no-verify",
-            "--processes", "1", "--out", str(out))
+            "--duration", "3", "--settle", "2", "--jit-warmup-max", "6", "--remeasure", "0", "--concurrency", "16",
+            "--no-verify", "--processes", "1", "--out", str(out))
     # the server is back in its cgroup with its own setting: the run never leaves the database slowed
     assert Path(f"/proc/{server.pid()}/cgroup").read_text() == home
     assert server.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == flush

@@ -27,11 +27,12 @@ from typing import Any
 
 from ..measure import adaptive, experiments, plan, profile
 from ..measure.execute import execute
-from ..measure.plan import REMEASURE, Calibration, Case, Series, Timing, Window
+from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..record import plain
 from ..report import diff, results, tables, verdict
 from ..run import baseline, layout
 from ..run.context import Context
+from ..run.process import REMEASURE
 from ..run.variants import Variant, select
 from .options import (
     MAP_DB_CPUS,
@@ -142,6 +143,12 @@ def window_options(p: argparse.ArgumentParser, duration: int, *, warm: bool = Tr
                    help="a variant first gets the same load until it is warm, for at most this many seconds, before "
                         "the measured load: a JVM until its JIT compiler used under 5%% of a core over 5 s, Node.js "
                         "until its CPU over 5 s is within 10%% of the 5 s before (0: no warm-up)")
+
+
+def remeasure_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--remeasure", type=positive, default=REMEASURE, metavar="N",
+                   help="a window other processes or the hypervisor crowded (over 10%% of a core) is measured again, "
+                        "at most N times (docs/layout.md)")
 
 
 def persist_option(p: argparse.ArgumentParser) -> None:
@@ -257,7 +264,7 @@ def grid_timing(o: Map | Sweep) -> Timing:
     """The latency sweep's and the map's: each cell settles for --settle seconds, through the link."""
     return Timing(window=o.duration, warmup=str(o.settle), settle=o.settle, verify=not o.no_verify,
                   max_error_rate=o.max_error_rate, jit_warmup_max=o.jit_warmup_max, link=True,
-                  layout=o.layout_built(), remeasure=REMEASURE)
+                  layout=o.layout_built(), remeasure=o.remeasure)
 
 
 def case_of(o: Measure, **over: Any) -> Case:
@@ -554,6 +561,7 @@ def add_map(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     processes_option(p)
     p.add_argument("--jit-warmup-max", type=positive, default=45,
                    help="each process's warm-up bound (a JVM: until its JIT is quiet; Node.js: until its CPU is steady)")
+    remeasure_option(p)
     verify_options(p)
     error_rate_option(p, "window")
     out_option(p)

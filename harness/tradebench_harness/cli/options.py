@@ -75,6 +75,7 @@ class Measure:
     warmup: str = "auto"
     warmup_max: int = 120
     jit_warmup_max: int = 90
+    remeasure: int = 0          # a crowded window measured again at most this many times (map, latency sweep)
     persist: str = "per-sale"
     db_latency: int = 0
     rate: int | None = None

@@ -45,6 +45,7 @@ from .measure import (
     positive,
     processes_option,
     rate_option,
+    remeasure_option,
     repeat_option,
     slow_database,
     timing_of,
@@ -176,6 +177,7 @@ def sweep_latency(p: argparse.ArgumentParser) -> None:
     sweep_common(p, 15, warm=False)
     rate_option(p)
     p.add_argument("--settle", type=positive, default=5, help="seconds of load at each latency before its window")
+    remeasure_option(p)
     p.add_argument("--equal-in-flight", type=positive, default=None,
                    help="per-sale: also run each design whose inserts in flight grow with ENGINES with this many "
                         "engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")

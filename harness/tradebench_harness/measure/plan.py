@@ -127,12 +127,6 @@ class Series:
         return bounds.in_flight(self.variant, self.persist, self.run_settings(env))
 
 
-#: how many times calibrate and the map measure a crowded window again (run/process.py `crowded`): steal came in
-#: bursts of a minute or so on the project's Xeon, and a window left out instead took a design's light-load terms
-#: with it (node-engine kept 2 of its 5 light windows on 2026-11-28, its CPU then predicted 37-67 % low)
-REMEASURE = 2
-
-
 @dataclass
 class Timing:
     window: int = 15                  # measured seconds of each window
@@ -145,7 +139,7 @@ class Timing:
     link: bool = False                # Toxiproxy in the path at every window, +0 ms included (sweep, map)
     profile: bool = False             # a CPU profile of the variant over every measured window (measure/profile.py)
     layout: Layout | None = None      # where the variant, the database and the load client run (run/layout.py)
-    remeasure: int = 0                # a window others crowded measured again, at most this many times (REMEASURE)
+    remeasure: int = 0                # a window others crowded measured again, at most this many times
     live_heap: bool = True            # each window's live heap read after it (a JVM: a full collection, 1 s or so)
 
 

@@ -43,6 +43,7 @@ from typing import Any, TextIO
 
 from .. import record
 from ..record import ParameterSet, Run
+from ..run.process import REMEASURE
 from . import accuracy, check, fit, pace, params
 from .designs import all_designs, key_of
 
@@ -73,6 +74,7 @@ class CalibrateOptions:
     refit: str | None = None       # an earlier calibration's folder, fitted again
     waiting_load: int = WAITING_LOAD
     waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
+    remeasure: int = REMEASURE      # a crowded window measured again at most this many times
 
 
 def held_out(run: Run, o: CalibrateOptions) -> bool:

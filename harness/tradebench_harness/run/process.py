@@ -279,6 +279,12 @@ def crowded(run: Mapping[str, Any]) -> bool:
     return (others is not None and others > CROWDED_PERCENT) or (stolen is not None and stolen > STOLEN_PERCENT)
 
 
+#: how many times calibrate and the map measure a crowded window again, by default: steal came in bursts of a minute
+#: or so on the project's Xeon, and a window left out instead took a design's light-load terms with it
+#: (node-engine kept 2 of its 5 light windows on 2026-11-28 evening, its CPU then predicted 37-67 % low)
+REMEASURE = 2
+
+
 def stolen_ticks() -> int:
     """Clock ticks of every CPU the hypervisor gave to others so far (/proc/stat's steal)."""
     with open("/proc/stat") as f:
