@@ -3,6 +3,7 @@ parameter file is written, identified by what it measured, scored on its held-ou
 and says so."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,6 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     # behind 25 ms, past java-threads' bound: what an order waiting in its inboxes costs, measured here
     assert {(x.get("dbLatencyMs"), x.get("rate")) for x in fitted["runs"]} >= {(0, 200), (0, 400), (0, 800), (5, 300),
                                                                                (25, 1800)}
-    assert Path(cal["folder"]).name in threads["from"]["waitingCost"] and 0 <= threads["waitingCost"] <= 1
 
     # the same folder fitted again, nothing measured: the same set
     again = tmp_path / "again.json"
@@ -55,6 +55,24 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     (t,) = [x for x in json.loads(again.read_text())["sets"] if x.get("calibration")]
     assert t["designs"]["java-threads"] == s["designs"]["java-threads"]
     assert t["heldOut"]["score"] == held["score"]
+
+    # the same windows fitted as if no neighbour had crowded them: on a test machine 2 s windows are easily crowded,
+    # and a crowded one is left out of the fit (the hypervisor stole 36-44 % of a core from three of the four light
+    # windows in one run). The waiting window gives java-threads its waiting cost; the held-out window is scored
+    quiet = tmp_path / "quiet" / Path(cal["folder"]).name
+    shutil.copytree(cal["folder"], quiet)
+    doc = json.loads((quiet / "results.json").read_text())
+    for x in doc["runs"]:
+        x.pop("machineCpu", None)         # not sampled: not crowded
+    (quiet / "results.json").write_text(json.dumps(doc))
+    q = subprocess.run([sys.executable, "-m", "tradebench_harness", "calibrate", "--refit", str(quiet),
+                        "--out", str(tmp_path / "quiet.json")], env=env, capture_output=True, text=True, timeout=300,
+                       cwd=ROOT)
+    assert q.returncode == 0, q.stderr[-3000:]
+    (u,) = [x for x in json.loads((tmp_path / "quiet.json").read_text())["sets"] if x.get("calibration")]
+    quiet_threads = u["designs"]["java-threads"]["per-sale"]
+    assert quiet.name in quiet_threads["from"]["waitingCost"] and 0 <= quiet_threads["waitingCost"] <= 1
+    assert u["heldOut"]["score"]["sales"]["of"] == 1 and not u["heldOut"]["crowdedCells"]
 
     p = subprocess.run([sys.executable, "-m", "tradebench_harness", "predict", "--db-latency", "1", "--rate", "500",
                         "--params", str(out)], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
