@@ -28,8 +28,8 @@ from ..model.calibrate import (
 from ..report import results
 from ..run import layout
 from ..run.context import Context
-from ..run.process import REMEASURE
 from ..run.variants import select
+from .measure import remeasure_option
 from .options import OptionsError
 
 
@@ -102,9 +102,7 @@ def options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--settle", type=int, default=SETTLE, metavar="S", help="seconds of load before each window")
     p.add_argument("--jit-warmup-max", type=int, default=JIT_WARMUP_MAX, metavar="S",
                    help="each design's warm-up bound (a JVM: until its JIT is quiet; Node.js: until its CPU is steady)")
-    p.add_argument("--remeasure", type=int, default=REMEASURE, metavar="N",
-                   help="a window other processes or the hypervisor crowded (over 10%% of a core) is measured again, "
-                        "at most N times (docs/layout.md)")
+    remeasure_option(p)
     p.add_argument("--refit", default=None, metavar="FOLDER",
                    help="measure nothing: make the set again from an earlier calibration's results folder")
     p.add_argument("--out", default=None, metavar="FILE",
@@ -119,7 +117,7 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
         raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
     numbers = [*loads, a.far_load, a.waiting_load, a.held_out_load, a.window]
     if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
-            or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0 or a.remeasure < 0:
+            or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
     o = CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
                          a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency,

@@ -290,8 +290,8 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
     add(sub, "replay", cmd_replay, "deterministic replay of a scenario (contract section 2): java|node FILE", raw="ARGS")
     add(sub, "bench-model", cmd_bench_model, "the engine-model benchmark under JMH: fast vs reference market",
         raw="JMH_ARGS")
-    add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages) and fetch the tools measuring needs "
-                                         "(a database server, Toxiproxy)", raw="")
+    add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages) and fetch the "
+        "tools measuring needs (a database server, Toxiproxy)", raw="")
     add_suites(sub)
     for name in ("reliability", "e2e", "cluster-test"):
         sub.choices[name].set_defaults(needs_loadclient=True)

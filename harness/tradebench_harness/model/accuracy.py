@@ -157,6 +157,11 @@ def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def crowded_cells(rows: list[dict[str, Any]]) -> int:
+    """How many of ROWS were left out of every score: their window others crowded (model/check.py marks them)."""
+    return sum(bool(r.get("crowded")) for r in rows)
+
+
 def coverage(rows: list[dict[str, Any]], bands: dict[str, Any] | None, leave_one_out: bool = False) -> dict[str, Any]:
     """{figure: {"covered", "of", "medianWidth"}}: how many ROWS' measured figure lies in the interval around their
     prediction (from BANDS; LEAVE_ONE_OUT: from the other rows' residuals, for rows BANDS were drawn from), and the

@@ -142,7 +142,7 @@ def score_on(s: ParameterSet, rows: list[dict[str, Any]], what: str, committed: 
                 default=None)
     bands = copy.deepcopy(donor["heldOut"]["intervals"]) if donor else accuracy.intervals(rows)
     s["heldOut"] = {"folders": [what], "checkedAt": now, "cells": len(rows), "score": accuracy.score(rows),
-                    "crowdedCells": sum(bool(r.get("crowded")) for r in rows),
+                    "crowdedCells": accuracy.crowded_cells(rows),
                     "intervals": bands, "coverage": accuracy.coverage(rows, bands),
                     "intervalsFrom": (f"the committed {donor['machine'].get('cpuModel')} set's check on "
                                       f"{', '.join(donor['heldOut']['folders'])}") if donor else "these cells"}

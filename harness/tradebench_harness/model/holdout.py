@@ -46,7 +46,7 @@ def two_sittings(pset: ParameterSet, first: list[Path], second: list[Path], root
     bands = accuracy.intervals(rows_a)
     return {"folders": names_a + names_b, "checkedAt": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "cells": len(rows_a) + len(rows_b), "score": accuracy.score(rows_a + rows_b),
-            "crowdedCells": sum(bool(r.get("crowded")) for r in rows_a + rows_b),
+            "crowdedCells": accuracy.crowded_cells(rows_a + rows_b),
             "intervals": bands, "intervalsFrom": ", ".join(names_a),
             "coverage": accuracy.coverage(rows_b, bands), "coverageOn": ", ".join(names_b),
             "scoreBySitting": {", ".join(names_a): accuracy.score(rows_a), ", ".join(names_b): accuracy.score(rows_b)}}
