@@ -7,7 +7,7 @@ import pytest
 
 from tests import records
 from tradebench_harness.cli.predict import main as predict_main
-from tradebench_harness.model import check, fit, light, pace, params, plan
+from tradebench_harness.model import check, fit, latency, light, pace, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.cli import newer_runs
 from tradebench_harness.model.designs import all_designs, key_of
@@ -393,6 +393,26 @@ def test_the_load_clients_cost_per_order_gauges_the_pace_before_the_probe(ctx):
     assert slow["predictedCpuPercent"] == pytest.approx(1.25 * same["predictedCpuPercent"], abs=0.1)
     assert slow["predictedP99Ms"] == pytest.approx(2.5) and same["predictedP99Ms"] == pytest.approx(2.0)
     assert slow["predictedP50Ms"] == same["predictedP50Ms"] == pytest.approx(0.7)
+
+
+def test_the_latency_curve_is_a_line_through_the_uncrowded_windows_that_one_stray_window_does_not_move(ctx):
+    designs = all_designs(ctx.root)
+
+    def cell(rate, p99, **kw):
+        return run("java-threads", rate=rate, dbLatencyMs=0, rttMs=0.2, salesPerMinute=rate * 54, salesPerSecond=rate,
+                   ordersPerSecond=rate, acceptedPerSecond=rate, p50Ms=0.8, p99Ms=p99, boundFraction=0.1, **kw)
+    # p99 = 3 + 2 ms per 1,000/s; the second window at 300/s caught a pause (30 ms), and one at 1,000/s was crowded
+    stolen = {"machineCpu": {"othersPercent": 1.0, "stealPercent": 60.0}}
+    runs = [cell(300, 3.6), cell(300, 30.0), cell(1000, 5.0), cell(1000, 80.0, **stolen), cell(2000, 7.0),
+            cell(3000, 9.0)]
+    folder = fit._Folder({"startedAt": "2026-11-29T00:00:00Z", "runs": runs}, "f", designs)
+    lat = fit.latency_curve([folder], "java-threads", "per-sale")
+    assert [p[0] for p in lat["points"]] == [300, 1000, 2000, 3000]
+    assert [p[2] for p in lat["points"]] == pytest.approx([3.6, 5.0, 7.0, 9.0], abs=0.01)
+    assert all(p[1] == pytest.approx(0.8) for p in lat["points"])
+    # the median of the pairs' slopes, never below 0; one rate: no line
+    assert latency.theil_sen([1.0, 2.0, 3.0], [5.0, 4.0, 3.0]) == (4.0, 0.0)
+    assert latency.curve([(300.0, 0.8, 3.0), (300.0, 0.9, 4.0)]) is None
 
 
 # --- the committed parameters and the command ------------------------------------------------------------

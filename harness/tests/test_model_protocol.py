@@ -4,6 +4,7 @@ with a margin, saturation per CPU count and latency. No database, no variant sta
 import argparse
 import dataclasses
 import json
+import math
 import os
 import statistics
 
@@ -104,9 +105,17 @@ def test_a_designs_interval_is_its_bias_and_every_designs_spread_about_theirs():
     rows = [row("a", 110 + d, 100) for d in (-2, 0, 2, -2, 0, 2)] + [row("b", 90 + d, 100) for d in (-2, 0, 2, -2, 0, 2)]
     bands = accuracy.intervals(rows)
     a, how = accuracy.band_for(bands, "a", "sales")
-    assert how == "its own" and a["low"] == pytest.approx(0.08, abs=1e-3) and a["high"] == pytest.approx(0.12, abs=1e-3)
+    # on a log scale: a's median ± the ⌈13 × 0.95⌉-th = 12th least distance of every cell from its design's median
+    about = [math.log(x / 110) for x in (108, 110, 112)] * 2 + [math.log(x / 90) for x in (88, 90, 92)] * 2
+    half = max(abs(x) for x in about)
+    assert how == "its own" and bands["sales"]["spread"]["rank"] == 12 and bands["sales"]["spread"]["n"] == 12
+    assert a["low"] == pytest.approx(1.1 * math.exp(-half) - 1, abs=1e-3)
+    assert a["high"] == pytest.approx(1.1 * math.exp(half) - 1, abs=1e-3)
+    # with 39 cells about their medians, the 38th least: the most extreme is left out
+    spread = accuracy.conformal([0.01 * i for i in range(39)])
+    assert spread["rank"] == 38 and spread["halfLog"] == pytest.approx(0.37)
     lo, hi = accuracy.interval(110.0, a)
-    assert lo == pytest.approx(110 / 1.12) and hi == pytest.approx(110 / 1.08)
+    assert lo == pytest.approx(110 / (1 + a["high"])) and hi == pytest.approx(110 / (1 + a["low"]))
     # a design without residuals of its own takes every design's
     assert accuracy.band_for(bands, "c", "sales")[1] == "every design's"
     cov = accuracy.coverage(rows, bands)["sales"]
@@ -115,6 +124,13 @@ def test_a_designs_interval_is_its_bias_and_every_designs_spread_about_theirs():
     strays = rows + [row("a", 135, 100)]
     loo = accuracy.coverage(strays, None, leave_one_out=True)["sales"]
     assert loo["of"] == 13 and loo["covered"] < 13
+
+
+def test_a_record_of_the_quantiles_form_is_still_read():
+    bands = {"cpu": {"pooled": {"low": -0.3, "high": 0.3, "n": 20}, "spread": {"low": -0.1, "high": 0.2, "n": 20},
+                     "designs": {"a": {"median": 0.05, "n": 9}}}}
+    band, how = accuracy.band_for(bands, "a", "cpu")
+    assert how == "its own" and band["low"] == pytest.approx(-0.05) and band["high"] == pytest.approx(0.25)
 
 
 def test_p50s_interval_pools_every_design_in_a_normal_prediction_interval():

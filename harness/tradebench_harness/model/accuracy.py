@@ -1,12 +1,18 @@
 """How sure the model is: its score on runs a parameter set was not fitted on, the intervals those runs' residuals
 give every prediction, and how often such intervals cover what was measured.
 
-A residual is a check row's relative error, e = predicted ÷ measured − 1 (check.against), per design and figure.
-A set's interval for a design's figure is its median residual (the design's bias) plus the 2.5 % and 97.5 %
-empirical quantiles (linear between order statistics) of every design's residuals about their own design's
-median: e_lo, e_hi. Measured = predicted ÷ (1 + e), so a prediction P has the interval
-[P ÷ (1 + e_hi), P ÷ (1 + e_lo)]. A design with fewer than MIN_CELLS residuals of a figure takes the quantiles of
-every design's residuals of it (pooled).
+A residual is a check row's relative error, e = predicted ÷ measured − 1 (check.against), per design and figure,
+and its interval is drawn on its logarithm, ln(1 + e): the errors are of ratios (a CPU figure at another hour's
+pace, a p99 that one pause triples), symmetric there and not in e. A design's interval is its own bias, the median
+of its log residuals, ± the split-conformal half-width of every design's log residuals about their own design's
+median (a design's dozen cells are too few for a spread of their own): the k-th least of those n distances,
+k = ⌈(n + 1) × 0.95⌉, which one more cell like them stays within with 95 % odds whatever their distribution
+(conformal). Measured = predicted ÷ (1 + e), so a prediction P has the interval [P ÷ (1 + e_hi), P ÷ (1 + e_lo)].
+A design with fewer than MIN_CELLS residuals of a figure takes the normal prediction interval of every design's
+log residuals (pooled). The earlier form, the empirical 2.5 % and 97.5 % quantiles about the bias (a set's record
+that carries them is still read), is a sitting's second-most extreme cells: it covered 24 of 30 of a later
+sitting's CPU figures (2026-11-28 night, docs/model.md), where the conformal band covered 29; a normal band on the
+log residuals covered 30 at half as wide again, its standard deviation taken by a few cells far out.
 
 p50 is the exception (POOLED): most of a median answer is the loopback exchange every design shares (0.6-0.8 ms
 next door on the project's Xeon, whatever the design), and its error moves with the rate, not the design (the
@@ -106,11 +112,30 @@ def prediction_band(xs: list[float]) -> dict[str, Any]:
     return {"low": round(mean - half, 4), "high": round(mean + half, 4), "n": n, "form": "normal"}
 
 
+def log_prediction_band(xs: list[float]) -> dict[str, Any]:
+    """prediction_band of the residuals XS on a log scale (ln(1 + e)), as residuals: exp(mean ± half) − 1."""
+    logs = [math.log1p(e) for e in xs]
+    if len(logs) < 3:
+        return _band(xs)
+    mean, half = statistics.fmean(logs), t_975(len(logs) - 1) * statistics.stdev(logs) * math.sqrt(1 + 1 / len(logs))
+    return {"low": round(math.expm1(mean - half), 4), "high": round(math.expm1(mean + half), 4), "n": len(logs),
+            "form": "log-normal"}
+
+
+def conformal(about: list[float]) -> dict[str, Any]:
+    """The half-width, on a log scale, that one more cell's distance from its design's bias stays within with 95 %
+    odds where cells are alike (split conformal prediction): the k-th least of the ABOUT distances, k = ⌈(n + 1) ×
+    0.95⌉, at most n (with fewer than 19 cells the largest, and odds of n ÷ (n + 1) only)."""
+    n = len(about)
+    k = min(n, math.ceil((n + 1) * (1 - 2 * LOW) - 1e-9))
+    return {"halfLog": round(sorted(abs(x) for x in about)[k - 1], 4), "n": n, "rank": k, "form": "conformal"}
+
+
 def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """{figure: {"pooled": band, "spread": band, "designs": {design: {"median", "n"}}}}: a band {"low", "high", "n"}
-    of residuals. A design's interval is its own median residual (its bias) plus the spread: the quantiles of every
-    design's residuals about its own design's median (how far a cell strays from its design's bias, pooled: a
-    design's dozen cells are too few for 2.5 % and 97.5 % quantiles of their own)."""
+    """{figure: {"pooled": band, "spread": {"halfLog", "n", "rank", "form"}, "designs": {design: {"median",
+    "logMedian", "n"}}}}:
+    a band {"low", "high", "n"} of residuals. A design's interval is its own median log residual (its bias) and the
+    spread of every design's log residuals about its own design's median (band_for)."""
     out = {}
     for f, by in residuals(rows).items():
         every = [e for xs in by.values() for e in xs]
@@ -119,10 +144,12 @@ def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if f in POOLED:
             out[f] = {"pooled": prediction_band(every), "spread": None, "designs": {}}
             continue
-        mids = {d: statistics.median(xs) for d, xs in by.items() if len(xs) >= MIN_CELLS}
-        about = [e - mids[d] for d, xs in by.items() if d in mids for e in xs]
-        out[f] = {"pooled": _band(every), "spread": _band(about) if about else None,
-                  "designs": {d: {"median": round(m, 4), "n": len(by[d])} for d, m in sorted(mids.items())}}
+        mids = {d: statistics.median(math.log1p(e) for e in xs) for d, xs in by.items() if len(xs) >= MIN_CELLS}
+        about = [math.log1p(e) - mids[d] for d, xs in by.items() if d in mids for e in xs]
+        spread = conformal(about) if len(about) >= MIN_CELLS else None
+        out[f] = {"pooled": log_prediction_band(every), "spread": spread,
+                  "designs": {d: {"median": round(math.expm1(m), 4), "logMedian": round(m, 4), "n": len(by[d])}
+                              for d, m in sorted(mids.items())}}
     return out
 
 
@@ -132,9 +159,12 @@ def band_for(bands: dict[str, Any] | None, design: str, fig: str) -> tuple[dict[
     f = (bands or {}).get(fig)
     if not f:
         return None
-    mine = f.get("designs", {}).get(design)
-    if mine and f.get("spread"):
-        return {"low": mine["median"] + f["spread"]["low"], "high": mine["median"] + f["spread"]["high"],
+    mine, spread = f.get("designs", {}).get(design), f.get("spread")
+    if mine and spread and "halfLog" in spread:
+        return {"low": math.expm1(mine["logMedian"] - spread["halfLog"]),
+                "high": math.expm1(mine["logMedian"] + spread["halfLog"]), "n": mine["n"]}, "its own"
+    if mine and spread:             # a record of the earlier form: the quantiles of the spread about the bias
+        return {"low": mine["median"] + spread["low"], "high": mine["median"] + spread["high"],
                 "n": mine["n"]}, "its own"
     return f["pooled"], "every design's"
 

@@ -44,7 +44,8 @@ from typing import Any
 
 from .. import record
 from ..record import Parameters, ParameterSet, Run
-from . import light, params
+from ..run.process import crowded
+from . import latency, light, params
 from .designs import Design, key_of
 
 PERSISTS = ("per-sale", "batch")
@@ -223,21 +224,18 @@ def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per
 
 
 def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, Any] | None:
-    """KEY's measured p50 and p99 (ms) per offered rate, from its open-loop cells that stored their load (the
-    median over their round trips), in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
+    """KEY's p50 and p99 (ms) per offered rate: the line (latency.py) through its open-loop windows that stored
+    their load and were not crowded, in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
     "from"}."""
     for f in folders:                                   # newest first
-        by: dict[int, list[Run]] = {}
-        for k, r in f.runs:
-            rate = r["rate"]
-            if (k == key and r["persist"] == persist and rate and light.carried(r)
-                    and r.get("p50Ms") is not None and r.get("p99Ms") is not None):
-                by.setdefault(int(rate), []).append(r)
-        if len(by) >= 2:
-            pts = [[rate, _r(_median([r["p50Ms"] for r in rs])), _r(_median([r["p99Ms"] for r in rs]))]
-                   for rate, rs in sorted(by.items())]
-            return {"points": pts, "from": f"{f.name}: its {sum(len(v) for v in by.values())} open-loop cells that "
-                                           f"stored their load, the median per rate"}
+        windows = [(float(r["rate"]), float(r["p50Ms"]), float(r["p99Ms"])) for k, r in f.runs
+                   if (k == key and r["persist"] == persist and r["rate"] and light.carried(r) and not crowded(r)
+                       and r.get("p50Ms") is not None and r.get("p99Ms") is not None)]
+        pts = latency.curve(windows)
+        if pts:
+            return {"points": pts, "from": f"{f.name}: a line in the rate through its {len(windows)} open-loop "
+                                           f"windows that stored their load, uncrowded (the median of the slopes "
+                                           f"between every two, latency.py)"}
     return None
 
 
