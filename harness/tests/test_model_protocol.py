@@ -12,7 +12,7 @@ import pytest
 
 from tradebench_harness.cli import predict as predict_cli
 from tradebench_harness.cli.predict import main as predict_main
-from tradebench_harness.model import accuracy, check, cli, fit, params, plan
+from tradebench_harness.model import accuracy, calibrate, check, cli, fit, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
 from tradebench_harness.run import process
@@ -227,6 +227,18 @@ def test_the_committed_check_on_held_out_folders_keeps_what_docs_model_md_says(c
         line = (f"| {accuracy.NAMES[fig]} | {want['tolerance'] * 100:.0f} % | {want['atLeast']} of {want['of']} | "
                 f"{want['coveredAtLeast']} of ")
         assert line in doc_text, f"docs/model.md lacks the row: {line}"
+
+
+def test_a_calibration_takes_its_intervals_from_a_shipped_calibration_held_against_two_sittings(monkeypatch):
+    committed = params.load(params.COMMITTED)["sets"]
+    donor = calibrate.interval_donor(committed)
+    assert donor["calibration"] and donor["heldOut"]["coverageOn"]
+    shipped = [c for c in params.shipped_calibrations() if (c.get("heldOut") or {}).get("coverageOn")]
+    assert donor["calibration"]["measuredAt"] == max(c["calibration"]["measuredAt"] for c in shipped)
+    # none shipped: the committed set held out last
+    monkeypatch.setattr(params, "shipped_calibrations", lambda: [])
+    fallback = calibrate.interval_donor(committed)
+    assert not fallback.get("calibration") and fallback["heldOut"]
 
 
 def test_a_fit_refuses_to_hold_out_a_folder_it_was_fitted_from(ctx):

@@ -136,16 +136,27 @@ def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, ou
 
 def score_on(s: ParameterSet, rows: list[dict[str, Any]], what: str, committed: list[ParameterSet]) -> None:
     """The set's heldOut: its score on ROWS (cells it was not fitted on); its intervals, a few cells being too few
-    for quantiles of their own, are the committed held-out check's, and their coverage here is counted."""
+    for a spread of their own, are another calibration's, and their coverage here is counted."""
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    donor = max((c for c in committed if c.get("heldOut")), key=lambda c: c["heldOut"].get("checkedAt") or "",
-                default=None)
+    donor = interval_donor(committed)
     bands = copy.deepcopy(donor["heldOut"]["intervals"]) if donor else accuracy.intervals(rows)
+    whose = "a set ./tradebench calibrate measured" if donor and donor.get("calibration") else "the committed"
     s["heldOut"] = {"folders": [what], "checkedAt": now, "cells": len(rows), "score": accuracy.score(rows),
                     "crowdedCells": accuracy.crowded_cells(rows),
                     "intervals": bands, "coverage": accuracy.coverage(rows, bands),
-                    "intervalsFrom": (f"the committed {donor['machine'].get('cpuModel')} set's check on "
+                    "intervalsFrom": (f"{whose} {donor['machine'].get('cpuModel')} set's check on "
                                       f"{', '.join(donor['heldOut']['folders'])}") if donor else "these cells"}
+
+
+def interval_donor(committed: list[ParameterSet]) -> ParameterSet | None:
+    """Whose intervals a new calibration takes: the newest shipped calibration (by when it was measured) held
+    against two later sittings (its residuals are a set's measured the way this one is), else the committed set
+    held out last."""
+    calibrated = [c for c in params.shipped_calibrations() if (c.get("heldOut") or {}).get("coverageOn")]
+    if calibrated:
+        return max(calibrated, key=lambda c: c["calibration"].get("measuredAt") or "")
+    return max((c for c in committed if c.get("heldOut")), key=lambda c: c["heldOut"].get("checkedAt") or "",
+               default=None)
 
 
 def fill_from_committed(s: ParameterSet, committed: list[ParameterSet]) -> None:

@@ -38,6 +38,13 @@ from .predict import Database, Figures, Machine
 
 SCHEMA = record.PARAMETERS_SCHEMA
 COMMITTED = Path(__file__).with_name("parameters.json")
+#: the sets ./tradebench calibrate measured on the project's machines, each held against two later sittings
+SHIPPED_CALIBRATIONS = "calibrated-*.json"
+
+
+def shipped_calibrations() -> list[ParameterSet]:
+    """The calibrated sets kept beside the committed file (SHIPPED_CALIBRATIONS), each one's sets."""
+    return [x for f in sorted(COMMITTED.parent.glob(SHIPPED_CALIBRATIONS)) for x in load(f)["sets"]]
 
 
 def load(path: Path) -> Parameters:
