@@ -102,23 +102,28 @@ def t_975(df: int) -> float:
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 
+def _normal(xs: list[float]) -> tuple[float, float]:
+    """The mean of XS and the half-width of the 95 % normal prediction interval of one more like them:
+    t × s × √(1 + 1/n)."""
+    n = len(xs)
+    return statistics.fmean(xs), t_975(n - 1) * statistics.stdev(xs) * math.sqrt(1 + 1 / n)
+
+
 def prediction_band(xs: list[float]) -> dict[str, Any]:
     """The 95 % normal prediction interval of one more residual like XS: mean ± t × s × √(1 + 1/n); the quantiles'
     band under three residuals."""
-    n = len(xs)
-    if n < 3:
+    if len(xs) < 3:
         return _band(xs)
-    mean, half = statistics.fmean(xs), t_975(n - 1) * statistics.stdev(xs) * math.sqrt(1 + 1 / n)
-    return {"low": round(mean - half, 4), "high": round(mean + half, 4), "n": n, "form": "normal"}
+    mean, half = _normal(xs)
+    return {"low": round(mean - half, 4), "high": round(mean + half, 4), "n": len(xs), "form": "normal"}
 
 
 def log_prediction_band(xs: list[float]) -> dict[str, Any]:
     """prediction_band of the residuals XS on a log scale (ln(1 + e)), as residuals: exp(mean ± half) − 1."""
-    logs = [math.log1p(e) for e in xs]
-    if len(logs) < 3:
+    if len(xs) < 3:
         return _band(xs)
-    mean, half = statistics.fmean(logs), t_975(len(logs) - 1) * statistics.stdev(logs) * math.sqrt(1 + 1 / len(logs))
-    return {"low": round(math.expm1(mean - half), 4), "high": round(math.expm1(mean + half), 4), "n": len(logs),
+    mean, half = _normal([math.log1p(e) for e in xs])
+    return {"low": round(math.expm1(mean - half), 4), "high": round(math.expm1(mean + half), 4), "n": len(xs),
             "form": "log-normal"}
 
 
@@ -133,9 +138,8 @@ def conformal(about: list[float]) -> dict[str, Any]:
 
 def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{figure: {"pooled": band, "spread": {"halfLog", "n", "rank", "form"}, "designs": {design: {"median",
-    "logMedian", "n"}}}}:
-    a band {"low", "high", "n"} of residuals. A design's interval is its own median log residual (its bias) and the
-    spread of every design's log residuals about its own design's median (band_for)."""
+    "logMedian", "n"}}}}, a band being {"low", "high", "n"} of residuals. A design's interval is its own median log
+    residual (its bias) and the spread of every design's log residuals about its own design's median (band_for)."""
     out = {}
     for f, by in residuals(rows).items():
         every = [e for xs in by.values() for e in xs]
