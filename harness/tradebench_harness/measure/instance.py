@@ -36,6 +36,9 @@ STEADY_WINDOW_S = 5
 STEADY_TOLERANCE = 0.05
 #: the most seconds a window waits for the backlog of the load before it to be stored (drain)
 DRAIN_MAX_S = 60
+#: the drain ends when SALES has not grown for this long: a backlog next door stores thousands of rows a second,
+#: and with none the drain costs the window this much (a second of each of a calibration's 35 windows before)
+DRAIN_QUIET_S = 0.5
 
 
 class RunFailed(Exception):
@@ -146,7 +149,7 @@ class Instance:
             raise RunFailed(f"{self.series.variant.name} died during the JIT warm-up (log: {self.out / 'variant.log'})")
         return done
 
-    def drain(self, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+    def drain(self, most_s: float = DRAIN_MAX_S, quiet_s: float = DRAIN_QUIET_S) -> float:
         """With no load and no added latency, lets the variant store what the load before left in its inboxes,
         until SALES stops growing for QUIET_S (at most MOST_S); the seconds it took."""
         return drain(self.db, self.link, most_s, quiet_s)
@@ -248,7 +251,8 @@ class Instance:
                 self.link = None
 
 
-def drain(db: Database, link: toxiproxy.SlowLink | None, most_s: float = DRAIN_MAX_S, quiet_s: float = 1.0) -> float:
+def drain(db: Database, link: toxiproxy.SlowLink | None, most_s: float = DRAIN_MAX_S,
+          quiet_s: float = DRAIN_QUIET_S) -> float:
     """A load heavier than a design's bound fills its inboxes; without this the next window would hold that
     backlog beside its own load's sales, and a design that keeps up with a light load would seem to store more
     than it offers. Returns the seconds it took."""

@@ -12,6 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tradebench.loadclient.load.LoadOptions;
 import tradebench.loadclient.load.LoadResult;
@@ -85,6 +88,47 @@ class LoadDbIT {
             assertTrue(firstRows > 0 && secondRows > 0, firstRows + " / " + secondRows);
             assertEquals(firstRows * 60_000.0 / (mid - from), (Double) halves.get("firstSalesPerMinute"), 0.05);
             assertEquals(secondRows * 60_000.0 / (to - mid), (Double) halves.get("secondSalesPerMinute"), 0.05);
+        }
+    }
+
+    @Test
+    void countsASaleOfTheWindowStoredAfterItsEnd() throws Exception {
+        String url = TestDb.jdbcUrl();
+        // A server that answers at once and stores each sale 200 ms later, CREATED when it was accepted (an engine
+        // that answers before it stores): the window's last sales reach the table after the window has ended.
+        ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        try (Connection db = DriverManager.getConnection(url);
+             LoadRunTest.CountingServer server = new LoadRunTest.CountingServer(ex -> {
+                 long created = System.currentTimeMillis();
+                 later.schedule(() -> {
+                     synchronized (db) {
+                         try (PreparedStatement ps = db.prepareStatement("INSERT INTO SALES (BUYER_NAME, SELLER_NAME,"
+                                 + " PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED)"
+                                 + " VALUES ('loaddb-b','loaddb-s','1',1.00,1,?,?,?)")) {
+                             long id = System.nanoTime();
+                             ps.setLong(1, id);
+                             ps.setLong(2, id);
+                             ps.setLong(3, created);
+                             ps.executeUpdate();
+                         } catch (Exception e) {
+                             throw new IllegalStateException(e);
+                         }
+                     }
+                 }, 200, TimeUnit.MILLISECONDS);
+                 return 202;
+             })) {
+            LoadResult r = new LoadRun(LoadOptions.parse(new String[] {"--url", server.url(), "--concurrency", "2",
+                    "--wait", "5", "--duration", "1", "--warmup", "0.5", "--db-url", url}),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+            Map<?, ?> dbFigures = (Map<?, ?>) r.toJson().get("db");
+            long from = (Long) dbFigures.get("windowStartMs");
+            long to = (Long) dbFigures.get("windowEndMs");
+            Thread.sleep(1000);      // every scheduled sale stored
+            long expected = countOwn(db, from, to);
+            assertTrue(expected > 50, "the server stored rows: " + expected);
+            assertEquals(expected, (Long) dbFigures.get("sales"), "the sales of the window's last 200 ms counted too");
+        } finally {
+            later.shutdownNow();
         }
     }
 }
