@@ -47,15 +47,15 @@ def test_the_estimate_grows_with_what_runs_and_counts_the_calibration_and_the_pr
     t = Timing(window=15, warmup="10", settle=2)
     one = plan.estimate_seconds([Unit(s, [(1, Window())])], t, {})
     # start twice (verify, then a restart), verify, the JIT warm-up, the first warm-up and the window
-    assert one == 8 * 2 + 10 + 45 + 10 + 15 + 3
+    assert one == 8 * 2 + 10 + 45 + 10 + 15 + plan.WINDOW_OVERHEAD_S
     three = plan.estimate_seconds([Unit(s, [(r, Window()) for r in (1, 2, 3)])], t, {})
-    assert three == one + 2 * (2 + 15 + 5)
+    assert three == one + 2 * (2 + 15 + plan.WINDOW_OVERHEAD_S)
     assert plan.estimate_seconds([Unit(s, [(1, Window())])] * 2, t, {}) == 2 * one
     # a unit with a timing of its own (the adaptive compare's later processes: not verified) is estimated by it
     unverified = Timing(window=15, warmup="10", settle=2, verify=False)
-    assert plan.estimate_seconds([Unit(s, [(1, Window())], unverified)], t, {}) == 8 + 45 + 10 + 15 + 3
+    assert plan.estimate_seconds([Unit(s, [(1, Window())], unverified)], t, {}) == 8 + 45 + 10 + 15 + plan.WINDOW_OVERHEAD_S
     probed = plan.estimate_seconds([Unit(s, [(1, Window(0)), (1, Window(20))])], t, {})
-    assert probed == one + (2 + 15 + 5) + 2 * 2 * plan.PROBE_SECONDS
+    assert probed == one + (2 + 15 + plan.WINDOW_OVERHEAD_S) + 2 * 2 * plan.PROBE_SECONDS
     assert plan.estimate_seconds([Unit(s, [(1, Window())])], t, {}, Calibration()) > one
 
 

@@ -27,6 +27,9 @@ from ..run.variants import Variant, row_label
 PROBE_SECONDS = 2
 #: seconds to give a window its own database and put it back (a cgroup's files, a few SQL statements)
 SETTING_SECONDS = 1
+#: seconds a window costs beyond its settle and its measured seconds: the drain (half a second where nothing
+#: waits), a fresh load client, its sales counted (12.1-12.3 s from one calibrate window's start to the next, 2026-11-29)
+WINDOW_OVERHEAD_S = 3
 
 
 @dataclass
@@ -262,7 +265,7 @@ def estimate_seconds(units: list[Unit], t: Timing, env: dict[str, Any], calibrat
         start = (8 if java else 3) * max(1, u.series.nodes)
         # verify: about 10 s of the load client's checks (measured: 10-14 s with the restart on a busy 2-core machine)
         out += start * (2 if t.verify else 1) + (10 if t.verify else 0) + (min(t.jit_warmup_max, 45) if java else 0)
-        out += first_warm + t.window + 3 + (len(u.windows) - 1) * (t.settle + t.window + 5)
+        out += first_warm + t.window + WINDOW_OVERHEAD_S + (len(u.windows) - 1) * (t.settle + t.window + WINDOW_OVERHEAD_S)
         out += SETTING_SECONDS * sum(1 for _, w in u.windows if w.db_cpu is not None or w.db_durable is not None)
     t = whole
     settings = databases(units)
