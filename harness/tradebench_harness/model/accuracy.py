@@ -50,8 +50,6 @@ TOLERANCE = {"sales": 0.10, "cpu": 0.20, "rss": 0.20, "p50": 0.30, "p99": 0.30}
 LOW, HIGH = 0.025, 0.975
 #: residuals a design needs of a figure for a bias of its own; fewer: every design's residuals
 MIN_CELLS = 3
-#: figures whose interval pools every design's residuals in a normal prediction interval (no design's bias)
-POOLED = ("p50", "rss")
 #: the standard normal's 97.5 % quantile
 Z_975 = 1.959964
 NAMES = {"sales": "sales", "cpu": "CPU", "rss": "memory", "p50": "p50", "p99": "p99"}
@@ -142,6 +140,11 @@ def conformal(about: list[float]) -> dict[str, Any]:
     return {"halfLog": round(sorted(abs(x) for x in about)[k - 1], 4), "n": n, "rank": k, "form": "conformal"}
 
 
+#: figures whose interval pools every design's residuals (no design's bias), and the band drawn from them: p50's
+#: errors are of an answer every design shares, memory's are ratios (on a log scale)
+POOLED = {"p50": prediction_band, "rss": log_prediction_band}
+
+
 def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{figure: {"pooled": band, "spread": {"halfLog", "n", "rank", "form"}, "designs": {design: {"median",
     "logMedian", "n"}}}}, a band being {"low", "high", "n"} of residuals. A design's interval is its own median log
@@ -151,9 +154,8 @@ def intervals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         every = [e for xs in by.values() for e in xs]
         if not every:
             continue
-        if f in POOLED:        # p50's errors are of an answer every design shares; memory's, ratios (log)
-            band = prediction_band(every) if f == "p50" else log_prediction_band(every)
-            out[f] = {"pooled": band, "spread": None, "designs": {}}
+        if f in POOLED:
+            out[f] = {"pooled": POOLED[f](every), "spread": None, "designs": {}}
             continue
         mids = {d: statistics.median(math.log1p(e) for e in xs) for d, xs in by.items() if len(xs) >= MIN_CELLS}
         about = [math.log1p(e) - mids[d] for d, xs in by.items() if d in mids for e in xs]

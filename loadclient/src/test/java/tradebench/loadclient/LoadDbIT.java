@@ -35,23 +35,30 @@ class LoadDbIT {
         }
     }
 
+    /** One SALES row of this test's own (buyer 'loaddb-b'), CREATED as given, as a variant stores a sale. */
+    private static void storeOwnSale(Connection db, long created) throws Exception {
+        synchronized (db) {
+            try (PreparedStatement ps = db.prepareStatement("INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID,"
+                    + " PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ('loaddb-b','loaddb-s','1',1.00,1,?,?,?)")) {
+                long id = System.nanoTime();
+                ps.setLong(1, id);
+                ps.setLong(2, id);
+                ps.setLong(3, created);
+                ps.executeUpdate();
+            }
+        }
+    }
+
     @Test
     void countsTheSalesStoredInTheMeasuredWindow() throws Exception {
         String url = TestDb.jdbcUrl();
         // A server that stores one SALES row per order it accepts (CREATED = now, as the variants do).
         try (Connection db = DriverManager.getConnection(url);
              LoadRunTest.CountingServer server = new LoadRunTest.CountingServer(ex -> {
-                 synchronized (db) {
-                     try (PreparedStatement ps = db.prepareStatement("INSERT INTO SALES (BUYER_NAME, SELLER_NAME, PRODUCT_ID,"
-                             + " PRICE, QUANTITY, PO_ID, SO_ID, CREATED) VALUES ('loaddb-b','loaddb-s','1',1.00,1,?,?,?)")) {
-                         long id = System.nanoTime();
-                         ps.setLong(1, id);
-                         ps.setLong(2, id);
-                         ps.setLong(3, System.currentTimeMillis());
-                         ps.executeUpdate();
-                     } catch (Exception e) {
-                         return 500;
-                     }
+                 try {
+                     storeOwnSale(db, System.currentTimeMillis());
+                 } catch (Exception e) {
+                     return 500;
                  }
                  return 202;
              })) {
@@ -101,18 +108,10 @@ class LoadDbIT {
              LoadRunTest.CountingServer server = new LoadRunTest.CountingServer(ex -> {
                  long created = System.currentTimeMillis();
                  later.schedule(() -> {
-                     synchronized (db) {
-                         try (PreparedStatement ps = db.prepareStatement("INSERT INTO SALES (BUYER_NAME, SELLER_NAME,"
-                                 + " PRODUCT_ID, PRICE, QUANTITY, PO_ID, SO_ID, CREATED)"
-                                 + " VALUES ('loaddb-b','loaddb-s','1',1.00,1,?,?,?)")) {
-                             long id = System.nanoTime();
-                             ps.setLong(1, id);
-                             ps.setLong(2, id);
-                             ps.setLong(3, created);
-                             ps.executeUpdate();
-                         } catch (Exception e) {
-                             throw new IllegalStateException(e);
-                         }
+                     try {
+                         storeOwnSale(db, created);
+                     } catch (Exception e) {
+                         throw new IllegalStateException(e);
                      }
                  }, 200, TimeUnit.MILLISECONDS);
                  return 202;
