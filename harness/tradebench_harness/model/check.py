@@ -20,7 +20,7 @@ from . import pace, params
 from .designs import Design, all_designs, key_of
 from .light import compiled_cpu_percent
 from .plan import predict_design
-from .predict import Database, latency_at
+from .predict import Database, inserts_in_flight, latency_at
 
 #: a prediction within this share of the measurement counts as right
 WITHIN = 0.15
@@ -86,7 +86,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
                "crowded": crowded(r)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve
         fig = params.figures(pset, key, persist)
-        curve = latency_at(fig.latency, float(r["rate"])) if fig is not None and p.carries else None
+        curve = (latency_at(fig.latency, float(r["rate"]), inserts_in_flight(p), fig.p99_per_in_flight_ms)
+                 if fig is not None and p.carries else None)
         # a tail is CPU work (pauses, queued service): it stretches with the pace; p50 is mostly the network's
         for name, i, measured, k in (("p50", 0, r.get("p50Ms"), 1.0), ("p99", 1, r.get("p99Ms"), slower)):
             pred = None if curve is None else round(float(curve[i]) * k, 3)

@@ -224,19 +224,31 @@ def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per
 
 
 def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, Any] | None:
-    """KEY's p50 and p99 (ms) per offered rate: the line (latency.py) through its open-loop windows that stored
-    their load and were not crowded, in the newest folder with two rates or more: {"points": [[rate, p50, p99]],
-    "from"}."""
+    """KEY's p50 and p99 (ms) per offered rate: the lines (latency.py) through its open-loop windows that stored
+    their load and were not crowded, in the newest folder with two rates or more, and the p99's ms per insert in
+    flight: {"points": [[rate, p50, p99]], "p99PerInFlightMs": ms or None, "from"}."""
     for f in folders:                                   # newest first
-        windows = [(float(r["rate"]), float(r["p50Ms"]), float(r["p99Ms"])) for k, r in f.runs
+        windows = [(float(r["rate"]), float(r["p50Ms"]), float(r["p99Ms"]), _in_flight(r)) for k, r in f.runs
                    if (k == key and r["persist"] == persist and r["rate"] and light.carried(r) and not crowded(r)
                        and r.get("p50Ms") is not None and r.get("p99Ms") is not None)]
-        pts = latency.curve(windows)
-        if pts:
-            return {"points": pts, "from": f"{f.name}: a line in the rate through its {len(windows)} open-loop "
-                                           f"windows that stored their load, uncrowded (the median of the slopes "
-                                           f"between every two, latency.py)"}
+        got = latency.curve(windows)
+        if got:
+            pts, per = got
+            many = sum(w[3] >= latency.TAIL_IN_FLIGHT for w in windows)
+            tail = (f"; the p99's term from its {many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more"
+                    if per is not None else "")
+            return {"points": pts, "p99PerInFlightMs": per,
+                    "from": f"{f.name}: lines in the rate through its {len(windows) - (many if per is not None else 0)} "
+                            f"open-loop windows that stored their load, uncrowded (the median of the slopes between "
+                            f"every two, latency.py){tail}"}
     return None
+
+
+def _in_flight(r: Run) -> float:
+    """The inserts a window kept in flight (Little's law: its sales/s × its round trip); a window whose round trip
+    was not probed (a folder older than the probe) counts among those with few."""
+    rtt = r.get("rttMs")
+    return 0.0 if rtt is None else float(r["salesPerSecond"]) * float(rtt) / 1000.0
 
 
 def domain(own: list[_Folder], shape: list[_Folder]) -> dict[str, Any]:
@@ -269,6 +281,7 @@ def add_measured(s: dict[str, Any], own: list[_Folder], shape: list[_Folder], ke
             e["from"]["marginBoundFraction"] = m["from"] if m else "no open-loop cell: Little's law's least"
             lat = latency_curve(own, k, persist)
             e["latency"] = lat["points"] if lat else None
+            e["p99PerInFlightMs"] = lat["p99PerInFlightMs"] if lat else None
             e["from"]["latency"] = lat["from"] if lat else "no open-loop cell of its own on this machine"
 
 
@@ -742,6 +755,7 @@ def _scaled_entry(theirs: record.DesignFigures, ratio: float, both: list[str], t
                              for pt in e.get("saturationByCpus") or []]
     # a latency is the machine's own answer time: another machine's is no figure of this one
     e["latency"] = None
+    e["p99PerInFlightMs"] = None
     e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                  for name, how in e["from"].items()}
     e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "

@@ -12,14 +12,28 @@ of a core, run/process.py) is no measure of the design and is left out, as from 
 
 The curve is kept as points at the measured rates ([[rate, p50, p99]], the line's values there), so that
 predict.latency_at reads it as before: linear between them and beyond the last two.
+
+The tail also grows with the inserts in flight, which the rate alone does not say. Behind a far database a
+design that keeps many inserts in flight has as many of them waking when their answers come back, and where they
+share the CPU with the answering code their wake-ups queue before its answers: java-virtual's lanes and its
+requests are virtual threads on the same carriers. Measured on the AMD EPYC on 2026-11-29 its p99 was 2.0-3.7 ms
+next door at 300-3,000/s and 3.5-15.6 ms behind 10-50 ms at 800-3,400/s. So the lines are drawn through the windows
+with few inserts in flight (under TAIL_IN_FLIGHT, Little's law: sales/s × round trip), and the p99 gains a term
+per insert in flight: the median over the windows with more of (p99 − the line at their rate) ÷ their inserts in
+flight, never below 0. A design with few in flight (java-threads' 4) never reaches TAIL_IN_FLIGHT and has no such
+term; calibrate's far windows measure it for the others.
 """
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
 
-#: (offered orders/s, p50 ms, p99 ms) of one window
-Window = tuple[float, float, float]
+#: (offered orders/s, p50 ms, p99 ms, inserts in flight) of one window
+Window = tuple[float, float, float, float]
+
+#: a window with this many inserts in flight or more measures the tail's term, not the lines: below it a lane's
+#: wake-ups are too few to queue (java-threads keeps 4; a window next door keeps under 1)
+TAIL_IN_FLIGHT = 8.0
 
 
 def theil_sen(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
@@ -31,17 +45,24 @@ def theil_sen(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
     return statistics.median(y - slope * x for x, y in zip(xs, ys)), slope
 
 
-def curve(windows: Sequence[Window]) -> list[list[float]] | None:
-    """The p50 and p99 lines through WINDOWS, as [[rate, p50, p99]] at each measured rate (never below 0 or below a
-    tenth of the least measured figure); None: fewer than two rates."""
-    rates = sorted({w[0] for w in windows})
-    if len(rates) < 2:
+def curve(windows: Sequence[Window]) -> tuple[list[list[float]], float | None] | None:
+    """The p50 and p99 lines through the WINDOWS with few inserts in flight, as [[rate, p50, p99]] at each measured
+    rate (never below 0 or below a tenth of the least measured figure), and the p99's ms per insert in flight from
+    the windows with many (None: no such window); None: fewer than two rates with few in flight (then every window's
+    rate draws the lines, and no term)."""
+    near = [w for w in windows if w[3] < TAIL_IN_FLIGHT]
+    if len({w[0] for w in near}) < 2:
+        near = list(windows)
+    if len({w[0] for w in near}) < 2:
         return None
-    xs = [w[0] for w in windows]
-    out = []
-    lines = [theil_sen(xs, [w[i] for w in windows]) for i in (1, 2)]
+    xs = [w[0] for w in near]
+    lines = [theil_sen(xs, [w[i] for w in near]) for i in (1, 2)]
     floors = [0.1 * min(w[i] for w in windows) for i in (1, 2)]
-    for rate in rates:
+
+    def at(rate: float) -> tuple[float, float]:
         p50, p99 = (max(floor, a + b * rate) for (a, b), floor in zip(lines, floors))
-        out.append([rate, round(p50, 3), round(max(p50, p99), 3)])
-    return out
+        return p50, max(p50, p99)
+
+    points = [[rate, round(at(rate)[0], 3), round(at(rate)[1], 3)] for rate in sorted({w[0] for w in windows})]
+    far = [(w[2] - at(w[0])[1]) / w[3] for w in windows if w[3] >= TAIL_IN_FLIGHT and w not in near]
+    return points, (round(max(0.0, statistics.median(far)), 4) if far else None)

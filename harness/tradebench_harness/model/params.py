@@ -19,6 +19,7 @@ A set:
                                  "saturationByCpus": [{"cpus", "layout", "orders", "sales"}]: per CPU count,
                                  "marginBoundFraction": the share of its bound a named setting may ask,
                                  "latency": [[rate, p50 ms, p99 ms]]: its measured curve,
+                                 "p99PerInFlightMs": what each insert in flight adds to its p99 (latency.py),
                                  "from": {figure: how it was obtained}}}},
      "measured": {"rates", "roundTripMs", "variantCpus", "layouts", "persist"}: what its runs measured,
      "heldOut": {"folders", "cells", "score", "intervals", "coverage"}: its check on runs it was not fitted on
@@ -132,7 +133,8 @@ def figures(s: ParameterSet, key: str, persist: str) -> Figures | None:
                    rss_per_engine_mb=_term(entry.get("rssPerEngineMb")),
                    saturation_points=list(entry.get("saturationByCpus") or []),
                    margin_bound_fraction=entry.get("marginBoundFraction"),
-                   latency=entry.get("latency"))
+                   latency=entry.get("latency"),
+                   p99_per_in_flight_ms=_term(entry.get("p99PerInFlightMs")))
 
 
 def machine(s: ParameterSet, cores: float | None = None) -> Machine:

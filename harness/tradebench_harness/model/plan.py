@@ -21,6 +21,7 @@ from .predict import (
     at_saturation,
     in_flight_needed,
     in_flight_with_margin,
+    inserts_in_flight,
     latency_at,
     predict,
     saturation_at,
@@ -103,7 +104,7 @@ def plan(design: Design, persist: str, pset: ParameterSet, rate: float, rtt_ms: 
     missing = "" if params.figures(pset, design.key, persist) else "no CPU or memory figures for it on this machine"
     if base.carries and _within_margin(base, params.figures(pset, design.key, persist), rtt_ms):
         return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
-                    latency=_latency(pset, design, persist, rate))
+                    latency=_latency(pset, design, persist, base))
     limited = _limited_whatever_the_setting(design, persist, pset, base, rate, cores, db, missing)
     if limited is not None:
         return limited
@@ -158,7 +159,7 @@ def _first_setting_with_margin(design: Design, persist: str, pset: ParameterSet,
         p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: v}, db=db)
         if p.carries:
             return Plan(design, persist, base, {knob: v}, p, _connections(design, {knob: v}), figures_from=missing,
-                        latency=_latency(pset, design, persist, rate))
+                        latency=_latency(pset, design, persist, p))
         if base.carries:
             return _without_margin(design, persist, pset, base, rate, missing)
         return Plan(design, persist, base, None, p, _connections(design, {knob: v}),
@@ -180,7 +181,7 @@ def _margin_out_of_reach(design: Design, persist: str, pset: ParameterSet, base:
         p = predict_design(design, persist, pset, rate, rtt_ms, cores, {knob: most}, db=db)
         if p.carries:
             return Plan(design, persist, base, {knob: most}, p, _connections(design, {knob: most}),
-                        figures_from=missing, latency=_latency(pset, design, persist, rate),
+                        figures_from=missing, latency=_latency(pset, design, persist, p),
                         why_not=f"{need} in flight would keep the margin its measured runs stored 95 % at; "
                                 f"{knob} stops at {most}")
     knobs = ", ".join(design.knobs(persist)) or "none"
@@ -195,7 +196,7 @@ def _without_margin(design: Design, persist: str, pset: ParameterSet, base: Pred
     """BASE carries the load as configured, closer to its bound than its measured runs stored 95 % at, and no
     setting of its gives more room: as configured, said so."""
     return Plan(design, persist, base, {}, base, _connections(design, {}), figures_from=missing,
-                latency=_latency(pset, design, persist, rate),
+                latency=_latency(pset, design, persist, base),
                 why_not="closer to its bound than its measured runs stored 95 % of their load at")
 
 
@@ -207,9 +208,9 @@ def _within_margin(p: Prediction, fig: Figures | None, rtt_ms: float) -> bool:
     return bool(p.offered_sales * rtt_ms / 1000.0 <= p.in_flight * share + 1e-9)
 
 
-def _latency(pset: ParameterSet, design: Design, persist: str, rate: float) -> tuple[Any, ...] | None:
+def _latency(pset: ParameterSet, design: Design, persist: str, p: Prediction) -> tuple[Any, ...] | None:
     fig = params.figures(pset, design.key, persist)
-    return latency_at(fig.latency, rate) if fig else None
+    return latency_at(fig.latency, p.rate, inserts_in_flight(p), fig.p99_per_in_flight_ms) if fig else None
 
 
 def _us(pset: ParameterSet, design: Design, persist: str) -> float:

@@ -48,6 +48,7 @@ class Figures:
     saturation_points: list[Any] = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
     margin_bound_fraction: float | None = None   # the share of its bound a named setting may ask (fit.margins)
     latency: list[Any] | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
+    p99_per_in_flight_ms: float = 0.0         # what each insert in flight adds to its p99 (latency.py)
 
 
 @dataclass
@@ -301,26 +302,35 @@ def saturation_at(points: list[dict[str, Any]], cpus: float) -> Scaled | None:
                   f"proportional")
 
 
-def latency_at(points: list[Any] | None, rate: float) -> tuple[float, float, str] | None:
-    """p50 and p99 (ms) at RATE orders/s from a design's measured curve POINTS ([[rate, p50, p99]], its cells that
-    stored their load): linear between measured rates; below the least, the least's; above the largest, linear
-    from the last two (never below the last), said to be extrapolated. None: no curve."""
+def latency_at(points: list[Any] | None, rate: float, in_flight: float = 0.0,
+               per_in_flight_ms: float = 0.0) -> tuple[float, float, str] | None:
+    """p50 and p99 (ms) at RATE orders/s with IN_FLIGHT inserts in flight from a design's measured curve POINTS
+    ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS: linear between measured
+    rates; below the least, the least's; above the largest, linear from the last two (never below the last), said
+    to be extrapolated. None: no curve."""
     if not points:
         return None
     pts = sorted((float(r), float(a), float(b)) for r, a, b in points)
+    tail = per_in_flight_ms * in_flight
     if rate <= pts[0][0]:
-        return pts[0][1], pts[0][2], ("" if rate >= pts[0][0] * 0.999 else
-                                      f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
+        return pts[0][1], pts[0][2] + tail, ("" if rate >= pts[0][0] * 0.999 else
+                                             f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
     for (r0, a0, b0), (r1, a1, b1) in zip(pts, pts[1:]):
         if r0 <= rate <= r1:
             t = (rate - r0) / (r1 - r0)
-            return a0 + t * (a1 - a0), b0 + t * (b1 - b0), ""
+            return a0 + t * (a1 - a0), b0 + t * (b1 - b0) + tail, ""
     if len(pts) < 2:
-        return pts[-1][1], pts[-1][2], f"above the largest rate measured ({pts[-1][0]:,.0f}/s): its figure"
+        return pts[-1][1], pts[-1][2] + tail, f"above the largest rate measured ({pts[-1][0]:,.0f}/s): its figure"
     (r0, a0, b0), (r1, a1, b1) = pts[-2], pts[-1]
     t = (rate - r1) / (r1 - r0)
-    return (max(a1, a1 + t * (a1 - a0)), max(b1, b1 + t * (b1 - b0)),
+    return (max(a1, a1 + t * (a1 - a0)), max(b1, b1 + t * (b1 - b0)) + tail,
             f"above the largest rate measured ({r1:,.0f}/s): linear from its last two rates")
+
+
+def inserts_in_flight(p: Prediction) -> float:
+    """The inserts P keeps in flight (Little's law: its sales/s × its round trip), at most its bound."""
+    n = p.sales * p.rtt_ms / 1000.0
+    return n if p.in_flight is None else min(n, float(p.in_flight))
 
 
 #: a margin below this (more than 4 times Little's law's least) is not one more in flight buys: the runs lost load

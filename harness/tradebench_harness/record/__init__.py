@@ -441,6 +441,7 @@ DesignFigures = TypedDict("DesignFigures", {
     "saturationByCpus": NotRequired[list[SaturationPoint]],
     "marginBoundFraction": NotRequired[float | None],
     "latency": NotRequired[list[list[float]] | None],
+    "p99PerInFlightMs": NotRequired[float | None],
     "from": dict[str, str],
 })
 
