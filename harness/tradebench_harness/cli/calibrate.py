@@ -20,15 +20,11 @@ from ..model.calibrate import (
     JIT_WARMUP_MAX,
     LOADS,
     SETTLE,
-    TAIL_LATENCY,
-    TAIL_LOAD,
     WAITING_LATENCY,
     WAITING_LOAD,
     WINDOW,
     CalibrateOptions,
 )
-from ..model.designs import Design
-from ..model.light import CARRIED_BELOW
 from ..report import results
 from ..run import layout
 from ..run.context import Context
@@ -37,41 +33,34 @@ from .measure import remeasure_option
 from .options import OptionsError
 
 
-def windows(o: CalibrateOptions, in_flight: int | None = None) -> list[Window]:
-    """A design's windows, IN_FLIGHT the inserts it keeps: the light loads next door, the far one, the waiting one,
-    the tail's where its bound carries it, the held-out window, the closed loop with no pause last."""
-    return fitted(o, in_flight) + [Window(o.held_out_latency, rate=o.held_out_load), Window(0)]
+def windows(o: CalibrateOptions) -> list[Window]:
+    """The light loads next door, the far one, the waiting one, the held-out window, the closed loop with no pause
+    last."""
+    return fitted(o) + [Window(o.held_out_latency, rate=o.held_out_load), Window(0)]
 
 
-def fitted(o: CalibrateOptions, in_flight: int | None = None) -> list[Window]:
+def fitted(o: CalibrateOptions) -> list[Window]:
     """The open-loop windows the set is fitted from: the light loads next door, the far one and the waiting one
-    (each of the last two where its latency is not 0), and the tail's where its latency is not 0 and the design's
-    IN_FLIGHT carries it (its orders in flight there at most CARRIED_BELOW of them: more would wait, as in the
-    waiting window)."""
+    (each of the last two where its latency is not 0)."""
     away = [(o.far_latency, o.far_load), (o.waiting_latency, o.waiting_load)]
-    if o.tail_latency and in_flight and o.tail_load * o.tail_latency / 1000.0 <= CARRIED_BELOW * in_flight:
-        away.append((o.tail_latency, o.tail_load))
     return [Window(0, rate=r) for r in o.loads] + [Window(ms, rate=r) for ms, r in away if ms]
 
 
 def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     if o.refit:
         return refit(ctx, o, o.refit)
-    units = []
+    series = []
     for v in select(ctx.root, o.variants):
         row = v.rows_given(ctx.env)[0]
-        series = Series(v.for_settings({**ctx.env, **row}), 4, "per-sale", dict(row))
-        env = {k: x for k, x in ctx.env.items() if k in v.settings}
-        kept = Design(v.name, v, dict(row)).in_flight("per-sale", env)
-        units.append(plan.Unit(series, [(1, c) for c in windows(o, kept)]))
-    cells = [c for u in units for _, c in u.windows]
+        series.append(Series(v.for_settings({**ctx.env, **row}), 4, "per-sale", dict(row)))
+    cells = windows(o)
     # measured as every command measures: each party on CPUs of its own (the set records its layout); no live heap
     # after each window (the model's memory is the sampled RSS, and a JVM's read costs a second of each window)
     t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
                link=True, layout=layout.build("isolated"), remeasure=o.remeasure, live_heap=False)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
-    folder, doc = execute(ctx, "calibrate", units, t, asdict(o), cells=grid)
+    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)
     return int(model_calibrate.write(ctx.root, folder, doc, o))
 
 
@@ -105,11 +94,6 @@ def options(p: argparse.ArgumentParser) -> None:
                         "in flight (what an order waiting in an inbox costs)")
     p.add_argument("--waiting-latency", type=int, default=WAITING_LATENCY, metavar="MS",
                    help="ms added to that load's round trip (0: no such window)")
-    p.add_argument("--tail-load", type=int, default=TAIL_LOAD, metavar="R",
-                   help="orders/s of the load behind --tail-latency, for each design whose inserts in flight carry "
-                        "it (its answers' tail with many inserts in flight)")
-    p.add_argument("--tail-latency", type=int, default=TAIL_LATENCY, metavar="MS",
-                   help="ms added to that load's round trip (0: no such window)")
     p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
                    help="orders/s of the window the set is scored on and not fitted from")
     p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
@@ -131,14 +115,14 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
         loads = tuple(int(x) for x in str(a.loads).split(",") if x)
     except ValueError:
         raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
-    numbers = [*loads, a.far_load, a.waiting_load, a.tail_load, a.held_out_load, a.window]
+    numbers = [*loads, a.far_load, a.waiting_load, a.held_out_load, a.window]
     if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
-            or a.waiting_latency < 0 or a.tail_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
+            or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
     o = CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
                          a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency,
-                         a.remeasure, a.tail_load, a.tail_latency)
-    if Window(o.held_out_latency, rate=o.held_out_load) in fitted(o, in_flight=10**9):
+                         a.remeasure)
+    if Window(o.held_out_latency, rate=o.held_out_load) in fitted(o):
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
     return o
 

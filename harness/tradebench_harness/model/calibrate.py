@@ -11,10 +11,8 @@ windows on one path with the map (measure.execute, through the link, no verify):
   waiting       WAITING_LOAD orders/s behind WAITING_LATENCY ms: past the bound of a design with few inserts in
                 flight, so that most of its orders wait in its inboxes: what such an order costs beside a stored
                 one (ρ_w, light.py) is a term of every cell past that bound, and differs by design; a design with
-                many in flight carries this load, and the window is one more light load far away
-  tail          TAIL_LOAD orders/s behind TAIL_LATENCY ms, for a design whose bound carries it (its inserts in
-                flight at most CARRIED_BELOW of what it keeps): its answers' tail with many inserts in flight (the
-                p99's term per insert in flight, latency.py); a design with few in flight would only wait there
+                many in flight carries this load, and the window is one more light load far away, the one with
+                many inserts in flight: its answers' tail there is the p99's term per insert in flight (latency.py)
   held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
                 every design's bound;
                 the set is scored on it and never fitted from it
@@ -28,7 +26,7 @@ INSERT's round trip, each design's saturation), not by the CPU's name. The set i
 .tradebench/model-parameters.json (replacing an earlier calibration), where `predict` finds it first and says so.
 
 At the defaults, five designs take 9-10 minutes beside the build (9 min 9 s on the project's AMD EPYC): per design
-its start, a JIT warm-up of at most JIT_WARMUP_MAX s and seven windows (eight with the tail's) of SETTLE + WINDOW s, each followed by a drain
+its start, a JIT warm-up of at most JIT_WARMUP_MAX s and seven windows of SETTLE + WINDOW s, each followed by a drain
 of what waits in the inboxes (next door, half a second where nothing waits) and about two seconds of starting a
 load client and counting its sales. Shorter windows cost CPU: the first seconds after a
 change of load spend more per order (java-virtual at 1,000/s: 17.3 % of its CPU in 6 s after 2 s of settling,
@@ -56,8 +54,6 @@ FAR_LOAD = 300
 FAR_LATENCY = 5
 WAITING_LOAD = 1800
 WAITING_LATENCY = 25
-TAIL_LOAD = 2400
-TAIL_LATENCY = 15
 HELD_OUT_LOAD = 2000
 HELD_OUT_LATENCY = 1
 WINDOW = 7
@@ -81,8 +77,6 @@ class CalibrateOptions:
     waiting_load: int = WAITING_LOAD
     waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
     remeasure: int = REMEASURE      # a crowded window measured again at most this many times
-    tail_load: int = TAIL_LOAD
-    tail_latency: int = TAIL_LATENCY           # 0: no tail window (a calibration made before it had one)
 
 
 def held_out(run: Run, o: CalibrateOptions) -> bool:
