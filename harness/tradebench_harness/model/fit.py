@@ -234,13 +234,12 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
         got = latency.curve(windows)
         if got:
             pts, per = got
-            many = sum(w[3] >= latency.TAIL_IN_FLIGHT for w in windows)
-            tail = (f"; the p99's term from its {many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more"
-                    if per is not None else "")
+            many = sum(w[3] >= latency.TAIL_IN_FLIGHT for w in windows) if per is not None else 0
+            tail = f"; the p99's term from its {many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more" if many else ""
             return {"points": pts, "p99PerInFlightMs": per,
-                    "from": f"{f.name}: lines in the rate through its {len(windows) - (many if per is not None else 0)} "
-                            f"open-loop windows that stored their load, uncrowded (the median of the slopes between "
-                            f"every two, latency.py){tail}"}
+                    "from": f"{f.name}: lines in the rate through its {len(windows) - many} open-loop windows that "
+                            f"stored their load, uncrowded (the median of the slopes between every two, latency.py)"
+                            f"{tail}"}
     return None
 
 

@@ -14,9 +14,9 @@ The curve is kept as points at the measured rates ([[rate, p50, p99]], the line'
 predict.latency_at reads it as before: linear between them and beyond the last two.
 
 The tail also grows with the inserts in flight, which the rate alone does not say. Behind a far database a
-design that keeps many inserts in flight has as many of them waking when their answers come back, and where they
-share the CPU with the answering code their wake-ups queue before its answers: java-virtual's lanes and its
-requests are virtual threads on the same carriers. Measured on the AMD EPYC on 2026-11-29 its p99 was 2.0-3.7 ms
+design that keeps many inserts in flight has as many of them waking when their answers come back (java-virtual's
+lanes are virtual threads on the carriers its requests run on), and the database and the link that answer them
+share a CPU with the load client: more work lies ahead of an answer (the likely reason, not measured apart). Measured on the AMD EPYC on 2026-11-29 its p99 was 2.0-3.7 ms
 next door at 300-3,000/s and 3.5-15.6 ms behind 10-50 ms at 800-3,400/s. So the lines are drawn through the windows
 with few inserts in flight (under TAIL_IN_FLIGHT, Little's law: sales/s × round trip), and the p99 gains a term
 per insert in flight: the median over the windows with more of (p99 − the line at their rate) ÷ their inserts in
