@@ -448,6 +448,19 @@ def test_the_tail_grows_by_a_term_per_insert_in_flight_measured_far_away_that_le
     assert row["predictedP50Ms"] == pytest.approx(0.8)
 
 
+def test_predict_says_where_a_tail_is_predicted_for_more_inserts_in_flight_than_the_design_was_measured_with(ctx):
+    by = {d.key: d for d in all_designs(ctx.root)}
+    line = [[300, 0.8, 2.0], [3000, 0.8, 5.0]]
+    s = a_set(**{"java-threads": {"latency": line}, "java-virtual": {"latency": line, "p99PerInFlightMs": 0.1}})
+    # 3,000 orders/s × 0.9 behind 7.2 ms: 19.4 inserts in flight (java-threads at ENGINES=20)
+    threads = plan.plan(by["java-threads"], "per-sale", s, 3000, 7.2)
+    assert threads.latency[1] == pytest.approx(5.0) and "without a term for its 19 inserts in flight" in threads.latency[2]
+    virtual = plan.plan(by["java-virtual"], "per-sale", s, 3000, 7.2)
+    assert virtual.latency[1] == pytest.approx(5.0 + 0.1 * 2700 * 7.2 / 1000) and virtual.latency[2] == ""
+    # next door no design keeps many in flight: nothing to say
+    assert plan.plan(by["java-threads"], "per-sale", s, 3000, 0.2).latency[2] == ""
+
+
 # --- the committed parameters and the command ------------------------------------------------------------
 
 def test_the_committed_parameters_cover_every_measured_design_and_say_where_each_figure_came_from(ctx):

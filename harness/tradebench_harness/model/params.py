@@ -134,7 +134,7 @@ def figures(s: ParameterSet, key: str, persist: str) -> Figures | None:
                    saturation_points=list(entry.get("saturationByCpus") or []),
                    margin_bound_fraction=entry.get("marginBoundFraction"),
                    latency=entry.get("latency"),
-                   p99_per_in_flight_ms=_term(entry.get("p99PerInFlightMs")))
+                   p99_per_in_flight_ms=_optional(entry.get("p99PerInFlightMs")))
 
 
 def machine(s: ParameterSet, cores: float | None = None) -> Machine:

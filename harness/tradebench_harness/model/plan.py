@@ -11,6 +11,7 @@ from typing import Any
 from ..record import ParameterSet
 from . import params
 from .designs import Design
+from .latency import TAIL_IN_FLIGHT
 from .predict import (
     LEAST_MARGIN,
     MAX_SETTING,
@@ -209,8 +210,18 @@ def _within_margin(p: Prediction, fig: Figures | None, rtt_ms: float) -> bool:
 
 
 def _latency(pset: ParameterSet, design: Design, persist: str, p: Prediction) -> tuple[Any, ...] | None:
+    """(p50, p99, notes) of P from its design's curve, the p99 with its term for P's inserts in flight; where its
+    measured windows never kept that many, said so (its tail there is the line's alone)."""
     fig = params.figures(pset, design.key, persist)
-    return latency_at(fig.latency, p.rate, inserts_in_flight(p), fig.p99_per_in_flight_ms) if fig else None
+    if fig is None:
+        return None
+    n = inserts_in_flight(p)
+    got = latency_at(fig.latency, p.rate, n, fig.p99_per_in_flight_ms)
+    if got is None or fig.p99_per_in_flight_ms is not None or n < TAIL_IN_FLIGHT:
+        return got
+    unmeasured = (f"p99 without a term for its {n:.0f} inserts in flight: its measured windows kept fewer than "
+                  f"{TAIL_IN_FLIGHT:g}")
+    return got[0], got[1], "; ".join(x for x in (got[2], unmeasured) if x)
 
 
 def _us(pset: ParameterSet, design: Design, persist: str) -> float:

@@ -48,7 +48,8 @@ class Figures:
     saturation_points: list[Any] = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
     margin_bound_fraction: float | None = None   # the share of its bound a named setting may ask (fit.margins)
     latency: list[Any] | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
-    p99_per_in_flight_ms: float = 0.0         # what each insert in flight adds to its p99 (latency.py)
+    p99_per_in_flight_ms: float | None = None  # what each insert in flight adds to its p99 (latency.py); None: its
+                                               # windows never kept many in flight, so nothing measured it
 
 
 @dataclass
@@ -303,15 +304,15 @@ def saturation_at(points: list[dict[str, Any]], cpus: float) -> Scaled | None:
 
 
 def latency_at(points: list[Any] | None, rate: float, in_flight: float = 0.0,
-               per_in_flight_ms: float = 0.0) -> tuple[float, float, str] | None:
+               per_in_flight_ms: float | None = None) -> tuple[float, float, str] | None:
     """p50 and p99 (ms) at RATE orders/s with IN_FLIGHT inserts in flight from a design's measured curve POINTS
-    ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS: linear between measured
-    rates; below the least, the least's; above the largest, linear from the last two (never below the last), said
-    to be extrapolated. None: no curve."""
+    ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS (None: not measured, no
+    term): linear between measured rates; below the least, the least's; above the largest, linear from the last two
+    (never below the last), said to be extrapolated. None: no curve."""
     if not points:
         return None
     pts = sorted((float(r), float(a), float(b)) for r, a, b in points)
-    tail = per_in_flight_ms * in_flight
+    tail = (per_in_flight_ms or 0.0) * in_flight
     if rate <= pts[0][0]:
         return pts[0][1], pts[0][2] + tail, ("" if rate >= pts[0][0] * 0.999 else
                                              f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
