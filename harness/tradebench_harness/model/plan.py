@@ -210,8 +210,9 @@ def _within_margin(p: Prediction, fig: Figures | None, rtt_ms: float) -> bool:
 
 
 def _latency(pset: ParameterSet, design: Design, persist: str, p: Prediction) -> tuple[Any, ...] | None:
-    """(p50, p99, notes) of P from its design's curve, the p99 with its term for P's inserts in flight; where its
-    measured windows never kept that many, said so (its tail there is the line's alone)."""
+    """(p50, p99, notes) of P from its design's curve, the p99 with its term for P's inserts in flight; where the set
+    has no term for the design (its windows never kept many in flight, or the set predates the term) and P keeps
+    many, said so: its tail there is the line's alone."""
     fig = params.figures(pset, design.key, persist)
     if fig is None:
         return None
@@ -219,8 +220,7 @@ def _latency(pset: ParameterSet, design: Design, persist: str, p: Prediction) ->
     got = latency_at(fig.latency, p.rate, n, fig.p99_per_in_flight_ms)
     if got is None or fig.p99_per_in_flight_ms is not None or n < TAIL_IN_FLIGHT:
         return got
-    unmeasured = (f"p99 without a term for its {n:.0f} inserts in flight: its measured windows kept fewer than "
-                  f"{TAIL_IN_FLIGHT:g}")
+    unmeasured = f"p99 without a term for its {n:.0f} inserts in flight: the set measured none for it (latency.py)"
     return got[0], got[1], "; ".join(x for x in (got[2], unmeasured) if x)
 
 
