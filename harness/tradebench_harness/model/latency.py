@@ -63,6 +63,6 @@ def curve(windows: Sequence[Window]) -> tuple[list[list[float]], float | None] |
         p50, p99 = (max(floor, a + b * rate) for (a, b), floor in zip(lines, floors))
         return p50, max(p50, p99)
 
-    points = [[rate, round(at(rate)[0], 3), round(at(rate)[1], 3)] for rate in sorted({w[0] for w in windows})]
+    points = [[rate, *(round(x, 3) for x in at(rate))] for rate in sorted({w[0] for w in windows})]
     far = [(w[2] - at(w[0])[1]) / w[3] for w in windows if w[3] >= TAIL_IN_FLIGHT and w not in near]
     return points, (round(max(0.0, statistics.median(far)), 4) if far else None)

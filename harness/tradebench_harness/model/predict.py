@@ -307,24 +307,28 @@ def latency_at(points: list[Any] | None, rate: float, in_flight: float = 0.0,
                per_in_flight_ms: float | None = None) -> tuple[float, float, str] | None:
     """p50 and p99 (ms) at RATE orders/s with IN_FLIGHT inserts in flight from a design's measured curve POINTS
     ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS (None: not measured, no
-    term): linear between measured rates; below the least, the least's; above the largest, linear from the last two
-    (never below the last), said to be extrapolated. None: no curve."""
+    term): the curve at RATE (_on_curve), the p99 plus the term. None: no curve."""
     if not points:
         return None
-    pts = sorted((float(r), float(a), float(b)) for r, a, b in points)
-    tail = (per_in_flight_ms or 0.0) * in_flight
+    p50, p99, note = _on_curve(sorted((float(r), float(a), float(b)) for r, a, b in points), rate)
+    return p50, p99 + (per_in_flight_ms or 0.0) * in_flight, note
+
+
+def _on_curve(pts: list[tuple[float, float, float]], rate: float) -> tuple[float, float, str]:
+    """(p50, p99, note) at RATE on the sorted points PTS: linear between measured rates; below the least, the
+    least's; above the largest, linear from the last two (never below the last), said to be extrapolated."""
     if rate <= pts[0][0]:
-        return pts[0][1], pts[0][2] + tail, ("" if rate >= pts[0][0] * 0.999 else
-                                             f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
+        return pts[0][1], pts[0][2], ("" if rate >= pts[0][0] * 0.999 else
+                                      f"below the least rate measured ({pts[0][0]:,.0f}/s): its figure")
     for (r0, a0, b0), (r1, a1, b1) in zip(pts, pts[1:]):
         if r0 <= rate <= r1:
             t = (rate - r0) / (r1 - r0)
-            return a0 + t * (a1 - a0), b0 + t * (b1 - b0) + tail, ""
+            return a0 + t * (a1 - a0), b0 + t * (b1 - b0), ""
     if len(pts) < 2:
-        return pts[-1][1], pts[-1][2] + tail, f"above the largest rate measured ({pts[-1][0]:,.0f}/s): its figure"
+        return pts[-1][1], pts[-1][2], f"above the largest rate measured ({pts[-1][0]:,.0f}/s): its figure"
     (r0, a0, b0), (r1, a1, b1) = pts[-2], pts[-1]
     t = (rate - r1) / (r1 - r0)
-    return (max(a1, a1 + t * (a1 - a0)), max(b1, b1 + t * (b1 - b0)) + tail,
+    return (max(a1, a1 + t * (a1 - a0)), max(b1, b1 + t * (b1 - b0)),
             f"above the largest rate measured ({r1:,.0f}/s): linear from its last two rates")
 
 
