@@ -416,7 +416,7 @@ def test_the_latency_curve_is_a_line_through_the_uncrowded_windows_that_one_stra
     assert lat["p99PerInFlightMs"] is None         # no window with many inserts in flight: no term
 
 
-def test_the_tail_grows_by_a_term_per_insert_in_flight_measured_far_away_that_leaves_the_lines_alone(ctx):
+def test_the_tail_grows_by_a_term_per_insert_in_flight_and_the_rates_square_measured_far_away_leaving_the_lines(ctx):
     designs = all_designs(ctx.root)
 
     def cell(rate, rtt, p99):
@@ -425,27 +425,35 @@ def test_the_tail_grows_by_a_term_per_insert_in_flight_measured_far_away_that_le
                    salesPerSecond=rate, ordersPerSecond=rate, acceptedPerSecond=rate, p50Ms=0.8, p99Ms=p99,
                    boundFraction=0.3)
     # next door p99 = 2 + 1 ms per 1,000/s; behind 20 ms, 2,000/s keeps 40 in flight and answers 4 ms slower at its
-    # 1 % (0.1 ms an insert), 1,500/s behind 20 ms keeps 30 and 3.6 ms slower (0.12): the median 0.11
+    # 1 % (0.025 ms an insert × 2² at 2,000/s), 1,500/s keeps 30 and 1.6875 ms slower (0.025 × 1.5²); a term per
+    # insert in flight alone would differ by window (0.1 and 0.056)
     near = [cell(300, 0.2, 2.3), cell(1000, 0.2, 3.0), cell(3000, 0.2, 5.0)]
-    far = [cell(2000, 20.0, 8.0), cell(1500, 20.0, 7.1)]
+    far = [cell(2000, 20.0, 8.0), cell(1500, 20.0, 5.1875)]
     folder = fit._Folder({"startedAt": "2026-11-29T00:00:00Z", "runs": near + far}, "f", designs)
     lat = fit.latency_curve([folder], "java-virtual", "per-sale")
-    assert lat["p99PerInFlightMs"] == pytest.approx(0.11)
+    assert lat["p99PerInFlightMs"] == pytest.approx(0.025) and lat["p99TailRatePower"] == 2.0
     only_near = fit.latency_curve([fit._Folder({"startedAt": "2026-11-29T00:00:00Z", "runs": near}, "g", designs)],
                                   "java-virtual", "per-sale")
+    assert only_near["p99PerInFlightMs"] is None and only_near["p99TailRatePower"] is None
     # the far windows are points of the curve at their rates, on the same line
     assert [p[0] for p in lat["points"]] == [300, 1000, 1500, 2000, 3000]
     assert [p[2] for p in lat["points"]] == pytest.approx([2.3, 3.0, 3.5, 4.0, 5.0], abs=0.01)
     assert [p[2] for p in only_near["points"]] == pytest.approx([2.3, 3.0, 5.0], abs=0.01)
-    # predicted: the line at the rate and the term at the inserts in flight, which the bound caps
+    # predicted: the line at the rate and the term at the inserts in flight (which the bound caps) and the rate
+    assert m.latency_at(lat["points"], 2500, 50.0, 0.025, 2.0)[1] == pytest.approx(4.5 + 0.025 * 50 * 2.5 ** 2)
+    # a set made before the rate's power (none recorded) reads its term per insert in flight alone
     assert m.latency_at(lat["points"], 2500, 50.0, 0.11)[1] == pytest.approx(4.5 + 5.5)
     s = a_set(**{"java-virtual": {}})
     s["designs"]["java-virtual"]["per-sale"]["latency"] = lat["points"]
     s["designs"]["java-virtual"]["per-sale"]["p99PerInFlightMs"] = lat["p99PerInFlightMs"]
+    s["designs"]["java-virtual"]["per-sale"]["p99TailRatePower"] = lat["p99TailRatePower"]
     (row,) = check.against({"environment": {"cores": 2}, "runs": [cell(2500, 10.0, 9.0)]}, s, designs)
     in_flight = row["predictedSalesPerMinute"] / 60 * 10.0 / 1000
-    assert row["predictedP99Ms"] == pytest.approx(4.5 + 0.11 * in_flight, abs=0.01)
+    assert row["predictedP99Ms"] == pytest.approx(4.5 + 0.025 * in_flight * 2.5 ** 2, abs=0.01)
     assert row["predictedP50Ms"] == pytest.approx(0.8)
+    del s["designs"]["java-virtual"]["per-sale"]["p99TailRatePower"]
+    (old,) = check.against({"environment": {"cores": 2}, "runs": [cell(2500, 10.0, 9.0)]}, s, designs)
+    assert old["predictedP99Ms"] == pytest.approx(4.5 + 0.025 * in_flight, abs=0.01)
 
 
 def test_predict_says_where_a_tail_is_predicted_for_more_inserts_in_flight_than_the_design_was_measured_with(ctx):

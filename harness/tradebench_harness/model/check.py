@@ -86,7 +86,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
                "crowded": crowded(r)}
         # latency below saturation only: a cell that carries its load, from the design's measured curve
         fig = params.figures(pset, key, persist)
-        curve = (latency_at(fig.latency, float(r["rate"]), inserts_in_flight(p), fig.p99_per_in_flight_ms)
+        curve = (latency_at(fig.latency, float(r["rate"]), inserts_in_flight(p), fig.p99_per_in_flight_ms,
+                            fig.p99_tail_rate_power)
                  if fig is not None and p.carries else None)
         # a tail is CPU work (pauses, queued service): it stretches with the pace; p50 is mostly the network's
         for name, i, measured, k in (("p50", 0, r.get("p50Ms"), 1.0), ("p99", 1, r.get("p99Ms"), slower)):

@@ -226,7 +226,8 @@ def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per
 def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, Any] | None:
     """KEY's p50 and p99 (ms) per offered rate: the lines (latency.py) through its open-loop windows that stored
     their load and were not crowded, in the newest folder with two rates or more, and the p99's ms per insert in
-    flight: {"points": [[rate, p50, p99]], "p99PerInFlightMs": ms or None, "from"}."""
+    flight at 1,000 orders/s and the power of the rate it grows by (latency.tail): {"points": [[rate, p50, p99]],
+    "p99PerInFlightMs": ms or None, "p99TailRatePower", "from"}."""
     for f in folders:                                   # newest first
         windows = [(float(r["rate"]), float(r["p50Ms"]), float(r["p99Ms"]), _in_flight(r)) for k, r in f.runs
                    if (k == key and r["persist"] == persist and r["rate"] and light.carried(r) and not crowded(r)
@@ -237,6 +238,7 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
             many = sum(w[3] >= latency.TAIL_IN_FLIGHT for w in windows) if per is not None else 0
             tail = f"; the p99's term from its {many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more" if many else ""
             return {"points": pts, "p99PerInFlightMs": per,
+                    "p99TailRatePower": latency.TAIL_RATE_POWER if per is not None else None,
                     "from": f"{f.name}: lines in the rate through its {len(windows) - many} open-loop windows that "
                             f"stored their load, uncrowded (the median of the slopes between every two, latency.py)"
                             f"{tail}"}
@@ -281,6 +283,7 @@ def add_measured(s: dict[str, Any], own: list[_Folder], shape: list[_Folder], ke
             lat = latency_curve(own, k, persist)
             e["latency"] = lat["points"] if lat else None
             e["p99PerInFlightMs"] = lat["p99PerInFlightMs"] if lat else None
+            e["p99TailRatePower"] = lat["p99TailRatePower"] if lat else None
             e["from"]["latency"] = lat["from"] if lat else "no open-loop cell of its own on this machine"
 
 
@@ -755,6 +758,7 @@ def _scaled_entry(theirs: record.DesignFigures, ratio: float, both: list[str], t
     # a latency is the machine's own answer time: another machine's is no figure of this one
     e["latency"] = None
     e["p99PerInFlightMs"] = None
+    e["p99TailRatePower"] = None
     e["from"] = {name: f"not measured on this machine: {theirs_name}'s ({how})"
                  for name, how in e["from"].items()}
     e["from"]["cpuUsPerOrder"] = (f"not measured on this machine: {theirs_name}'s "

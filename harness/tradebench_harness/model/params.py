@@ -19,7 +19,9 @@ A set:
                                  "saturationByCpus": [{"cpus", "layout", "orders", "sales"}]: per CPU count,
                                  "marginBoundFraction": the share of its bound a named setting may ask,
                                  "latency": [[rate, p50 ms, p99 ms]]: its measured curve,
-                                 "p99PerInFlightMs": what each insert in flight adds to its p99 (latency.py),
+                                 "p99PerInFlightMs": what each insert in flight adds to its p99 at 1,000/s,
+                                 "p99TailRatePower": the power of the rate that term grows by (absent: 0;
+                                 latency.py),
                                  "from": {figure: how it was obtained}}}},
      "measured": {"rates", "roundTripMs", "variantCpus", "layouts", "persist"}: what its runs measured,
      "heldOut": {"folders", "cells", "score", "intervals", "coverage"}: its check on runs it was not fitted on
@@ -134,7 +136,8 @@ def figures(s: ParameterSet, key: str, persist: str) -> Figures | None:
                    saturation_points=list(entry.get("saturationByCpus") or []),
                    margin_bound_fraction=entry.get("marginBoundFraction"),
                    latency=entry.get("latency"),
-                   p99_per_in_flight_ms=_optional(entry.get("p99PerInFlightMs")))
+                   p99_per_in_flight_ms=_optional(entry.get("p99PerInFlightMs")),
+                   p99_tail_rate_power=float(entry.get("p99TailRatePower") or 0.0))
 
 
 def machine(s: ParameterSet, cores: float | None = None) -> Machine:

@@ -217,7 +217,7 @@ def _latency(pset: ParameterSet, design: Design, persist: str, p: Prediction) ->
     if fig is None:
         return None
     n = inserts_in_flight(p)
-    got = latency_at(fig.latency, p.rate, n, fig.p99_per_in_flight_ms)
+    got = latency_at(fig.latency, p.rate, n, fig.p99_per_in_flight_ms, fig.p99_tail_rate_power)
     if got is None or fig.p99_per_in_flight_ms is not None or n < TAIL_IN_FLIGHT:
         return got
     unmeasured = f"p99 without a term for its {n:.0f} inserts in flight: the set measured none for it (latency.py)"

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .latency import tail
+
 #: the search for a setting stops here: a design that needs more is not configured, it is replaced
 MAX_SETTING = 4096
 #: an engine whose inserts take this share of its time or more has a backlog: its cycles grow without end
@@ -48,8 +50,9 @@ class Figures:
     saturation_points: list[Any] = field(default_factory=list)   # [{"cpus", "layout", "orders", "sales"}]: per CPU count
     margin_bound_fraction: float | None = None   # the share of its bound a named setting may ask (fit.margins)
     latency: list[Any] | None = None          # [[rate, p50 ms, p99 ms]]: its measured curve (fit.latency_curve)
-    p99_per_in_flight_ms: float | None = None  # what each insert in flight adds to its p99 (latency.py); None: its
-                                               # windows never kept many in flight, so nothing measured it
+    p99_per_in_flight_ms: float | None = None  # what each insert in flight adds to its p99 at 1,000/s (latency.py);
+                                               # None: its windows never kept many in flight, so nothing measured it
+    p99_tail_rate_power: float = 0.0           # the power of the rate that term grows by (0: a set made before it)
 
 
 @dataclass
@@ -304,14 +307,15 @@ def saturation_at(points: list[dict[str, Any]], cpus: float) -> Scaled | None:
 
 
 def latency_at(points: list[Any] | None, rate: float, in_flight: float = 0.0,
-               per_in_flight_ms: float | None = None) -> tuple[float, float, str] | None:
+               per_in_flight_ms: float | None = None, rate_power: float = 0.0) -> tuple[float, float, str] | None:
     """p50 and p99 (ms) at RATE orders/s with IN_FLIGHT inserts in flight from a design's measured curve POINTS
-    ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS (None: not measured, no
-    term): the curve at RATE (_on_curve), the p99 plus the term. None: no curve."""
+    ([[rate, p50, p99]], its cells that stored their load) and its p99's PER_IN_FLIGHT_MS at 1,000/s growing as the
+    rate to RATE_POWER (None: not measured, no term): the curve at RATE (_on_curve), the p99 plus the term
+    (latency.tail). None: no curve."""
     if not points:
         return None
     p50, p99, note = _on_curve(sorted((float(r), float(a), float(b)) for r, a, b in points), rate)
-    return p50, p99 + (per_in_flight_ms or 0.0) * in_flight, note
+    return p50, p99 + tail(per_in_flight_ms, in_flight, rate, rate_power), note
 
 
 def _on_curve(pts: list[tuple[float, float, float]], rate: float) -> tuple[float, float, str]:

@@ -442,6 +442,7 @@ DesignFigures = TypedDict("DesignFigures", {
     "marginBoundFraction": NotRequired[float | None],
     "latency": NotRequired[list[list[float]] | None],
     "p99PerInFlightMs": NotRequired[float | None],
+    "p99TailRatePower": NotRequired[float | None],
     "from": dict[str, str],
 })
 
