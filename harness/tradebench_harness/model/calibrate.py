@@ -12,7 +12,8 @@ windows on one path with the map (measure.execute, through the link, no verify):
                 flight, so that most of its orders wait in its inboxes: what such an order costs beside a stored
                 one (ρ_w, light.py) is a term of every cell past that bound, and differs by design; a design with
                 many in flight carries this load, and the window is one more light load far away, the one with
-                many inserts in flight: its answers' tail there is the p99's term per insert in flight (latency.py)
+                many inserts in flight: its answers' tail there is the p99's term per insert in flight, which grows
+                with the rate's square (latency.py)
   held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
                 every design's bound;
                 the set is scored on it and never fitted from it

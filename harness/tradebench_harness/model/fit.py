@@ -236,7 +236,8 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
         if got:
             pts, per = got
             many = sum(w[3] >= latency.TAIL_IN_FLIGHT for w in windows) if per is not None else 0
-            tail = f"; the p99's term from its {many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more" if many else ""
+            tail = (f"; the p99's term (per insert in flight, growing as the rate to {latency.TAIL_RATE_POWER:g}) from its "
+                    f"{many} with {latency.TAIL_IN_FLIGHT:g} inserts in flight or more") if many else ""
             return {"points": pts, "p99PerInFlightMs": per,
                     "p99TailRatePower": latency.TAIL_RATE_POWER if per is not None else None,
                     "from": f"{f.name}: lines in the rate through its {len(windows) - many} open-loop windows that "
