@@ -70,8 +70,8 @@ def theil_sen(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
 def curve(windows: Sequence[Window]) -> tuple[list[list[float]], float | None] | None:
     """The p50 and p99 lines through the WINDOWS with few inserts in flight, as [[rate, p50, p99]] at each measured
     rate (never below 0 or below a tenth of the least measured figure), and the p99's ms per insert in flight at
-    TAIL_RATE_UNIT orders/s from the windows with many (tail(), at TAIL_RATE_POWER; None: no such window); None: fewer than two rates with few in flight (then every window's
-    rate draws the lines, and no term)."""
+    TAIL_RATE_UNIT orders/s from the windows with many (tail(), at TAIL_RATE_POWER; None: no such window); None:
+    fewer than two rates with few in flight (then every window's rate draws the lines, and no term)."""
     near = [w for w in windows if w[3] < TAIL_IN_FLIGHT]
     if len({w[0] for w in near}) < 2:
         near = list(windows)
