@@ -31,9 +31,10 @@ import tradebench.model.Side;
  * (contract sections 3 and 6): SIGTERM's drain joins every accepted order and
  * stores every sale before the exit line, then refuses orders; an engine waits
  * out a database outage (its inbox fills, 503, /health down) and stores its
- * sale once. A variant's test class only says its name and how to start itself.
+ * sale once; and the order view's read path ({@link ReadPathContract}). A variant's test class only
+ * says its name and how to start itself.
  */
-public abstract class ServiceContract {
+public abstract class ServiceContract extends ReadPathContract {
 
     /** A variant's service started in this JVM, as the suite reads it. */
     public record Running(int port, ServiceStats stats, OrderGateway gateway, Runnable drainer) {
@@ -90,6 +91,17 @@ public abstract class ServiceContract {
         Running service = launcher.start(tdb.config(all.toArray(String[]::new)));
         started.add(service);
         return service;
+    }
+
+    @Override
+    protected int startService(String... settings) throws Exception {
+        database();
+        return startWith(settings).port();
+    }
+
+    @Override
+    protected Config testDatabaseConfig() {
+        return tdb.config();
     }
 
     private String drain(Running service) {
