@@ -1,6 +1,8 @@
 """The one place for Toxiproxy: a proxy in front of the database that adds a
 fixed latency to every round trip (the 2014 article's slow database; the
-reliability suite's small, known capacity).
+reliability suite's small, known capacity), and `Paths`: several named paths to
+one server, each slowed or cut on its own (the isolation experiment's writers'
+path and the order view's read path).
 
 The server is Shopify's toxiproxy-server: on PATH, or in tools/, built there
 with `go install` when missing (tools.py).
@@ -34,6 +36,87 @@ def _post(url: str, doc: dict[str, Any]) -> None:
         r.read()
 
 
+def _delete(url: str) -> None:
+    with urllib.request.urlopen(urllib.request.Request(url, method="DELETE"), timeout=10) as r:
+        r.read()
+
+
+def _serve(ctx: Context, log: Path) -> tuple[process.Running, str]:
+    """toxiproxy-server on the database's CPUs (run/layout.py: the database's side of the wire); its API's URL."""
+    api = process.free_port()
+    server = process.start("toxiproxy", ctx.placed("database", [binary(ctx), "-host", "127.0.0.1", "-port", str(api)]),
+                           log)
+    if not process.wait_http(f"http://127.0.0.1:{api}/version", 20, server.popen):
+        server.stop(5)
+        raise ToxiproxyError(f"toxiproxy did not start (log: {log})")
+    return server, f"http://127.0.0.1:{api}"
+
+
+#: what a path can be made to do: nothing added, a latency added to every answer (ms), or "down": every answer
+#: held back and the connection closed after `DOWN_AFTER_MS` (a dependency that takes 30 s, then fails)
+Toxic = int | str | None
+DOWN = "down"
+
+
+class Paths:
+    """toxiproxy-server with one proxy per named path, 127.0.0.1:<its port> -> the same upstream server; each
+    path's toxic is set on its own (`set`), while the paths carry traffic."""
+
+    def __init__(self, ctx: Context, upstream_host: str, upstream_port: int, names: tuple[str, ...], log: Path,
+                 down_after_ms: int = 30_000):
+        self.ctx, self.upstream, self.names, self.log = ctx, (upstream_host, upstream_port), names, log
+        self.down_after_ms = down_after_ms
+        self.server: process.Running | None = None
+        self.api = ""
+        self.ports: dict[str, int] = {}
+        self.toxics: dict[str, Toxic] = {n: None for n in names}
+
+    def start(self) -> Paths:
+        self.server, self.api = _serve(self.ctx, self.log)
+        try:
+            for name in self.names:
+                self.ports[name] = process.free_port()
+                _post(f"{self.api}/proxies", {"name": name, "listen": f"127.0.0.1:{self.ports[name]}",
+                                              "upstream": f"{self.upstream[0]}:{self.upstream[1]}", "enabled": True})
+        except OSError as e:
+            self.stop()
+            raise ToxiproxyError(f"could not set up the proxies: {e}") from e
+        return self
+
+    def set(self, name: str, toxic: Toxic) -> None:
+        """Path NAME from now on: as it is (None), +TOXIC ms on every answer, or DOWN."""
+        if toxic == self.toxics[name]:
+            return
+        base = f"{self.api}/proxies/{name}/toxics"
+        try:
+            if self.toxics[name] is not None:
+                _delete(f"{base}/path")
+            if toxic == DOWN:
+                _post(base, {"name": "path", "type": "timeout", "stream": "downstream",
+                             "attributes": {"timeout": self.down_after_ms}})
+            elif toxic is not None:
+                _post(base, {"name": "path", "type": "latency", "stream": "downstream",
+                             "attributes": {"latency": int(toxic), "jitter": 0}})
+        except OSError as e:
+            raise ToxiproxyError(f"could not set path {name} to {toxic}: {e}") from e
+        self.toxics[name] = toxic
+
+    @property
+    def pid(self) -> int | None:
+        return self.server.pid if self.server else None
+
+    def stop(self) -> None:
+        if self.server:
+            self.server.stop(5)
+            self.server = None
+
+    def __enter__(self) -> Paths:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 class SlowLink:
     """toxiproxy-server with one proxy 127.0.0.1:listen -> upstream, +latency ms on what comes back."""
 
@@ -45,15 +128,9 @@ class SlowLink:
         self.api: str | None = None
 
     def start(self) -> SlowLink:
-        api = process.free_port()
-        # the database's side of the wire: on its CPUs (run/layout.py)
-        self.server = process.start("toxiproxy", self.ctx.placed("database", [binary(self.ctx), "-host", "127.0.0.1",
-                                                                               "-port", str(api)]), self.log)
-        if not process.wait_http(f"http://127.0.0.1:{api}/version", 20, self.server.popen):
-            self.stop()
-            raise ToxiproxyError(f"toxiproxy did not start (log: {self.log})")
+        self.server, base = _serve(self.ctx, self.log)
+        self.api = base
         self.port = process.free_port()
-        base = self.api = f"http://127.0.0.1:{api}"
         try:
             _post(f"{base}/proxies", {"name": "mysql", "listen": f"127.0.0.1:{self.port}",
                                       "upstream": f"{self.upstream[0]}:{self.upstream[1]}", "enabled": True})
