@@ -30,6 +30,8 @@ def find(ctx: Context, ref: str) -> Path:
 def load(ctx: Context, ref: str, env: dict[str, Any]) -> tuple[dict[str, Any], list[Case]]:
     path = find(ctx, ref)
     doc = yaml.safe_load(path.read_text()) or {}
+    if "phases" in doc and "cases" not in doc:
+        raise ExperimentError(f"{path} holds phases, not cases: `./tradebench isolation --experiment {ref}` runs it")
     if not isinstance(doc.get("cases"), list) or not doc["cases"]:
         raise ExperimentError(f"{path}: needs a list 'cases'")
     cases = []
