@@ -11,6 +11,7 @@ import statistics
 import pytest
 
 from tradebench_harness.cli import predict as predict_cli
+from tradebench_harness.cli import validators
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, calibrate, check, cli, fit, params, plan
 from tradebench_harness.model import predict as m
@@ -44,11 +45,11 @@ def test_nan_inf_negative_and_missing_inputs_are_refused_with_an_error_and_no_an
 
 
 def test_the_number_types_say_what_they_accept():
-    assert predict_cli.positive("--rate")("3000") == 3000.0
-    assert predict_cli.not_negative("--db-latency")("0") == 0.0
+    assert validators.number_above_zero("--rate")("3000") == 3000.0
+    assert validators.number_not_negative("--db-latency")("0") == 0.0
     for bad, why in (("nan", "finite"), ("-inf", "finite"), ("-1", "at least 0"), ("x", "a number")):
         with pytest.raises(argparse.ArgumentTypeError) as e:
-            predict_cli.not_negative("--db-latency")(bad)
+            validators.number_not_negative("--db-latency")(bad)
         assert why in str(e.value)
 
 

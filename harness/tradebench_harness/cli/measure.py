@@ -48,26 +48,17 @@ from .options import (
     Sweep,
     made,
 )
+from .validators import whole_not_negative
 
 Rows = list[tuple[Series, Window]]
 
 
 # --- the options' types ------------------------------------------------------------------------------------------
 
-def positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number >= 0 (got {text!r})") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"a whole number >= 0 (got {text!r})")
-    return v
-
-
 def warmup(text: str) -> str:
     if text == "auto":
         return text
-    positive(text)
+    whole_not_negative(text)
     return text
 
 
@@ -77,7 +68,7 @@ def int_list(text: str) -> list[int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
     if not vals or any(v <= 0 for v in vals):
-        raise argparse.ArgumentTypeError(f"a comma-separated list of positive numbers (got {text!r})")
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole_not_negative numbers (got {text!r})")
     return vals
 
 
@@ -123,30 +114,30 @@ def pin(text: str) -> tuple[str, str]:
 # --- the options, in groups ---------------------------------------------------------------------------------------
 
 def engines_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engines", type=positive, default=4, help="ENGINES")
+    p.add_argument("--engines", type=whole_not_negative, default=4, help="ENGINES")
 
 
 def load_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--wait", type=positive, default=0, help="closed loop: ms each client waits after an answer")
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
+    p.add_argument("--wait", type=whole_not_negative, default=0, help="closed loop: ms each client waits after an answer")
+    p.add_argument("--concurrency", type=whole_not_negative, default=64, help="load client connections")
 
 
 def window_options(p: argparse.ArgumentParser, duration: int, *, warm: bool = True, compare: bool = True) -> None:
     """Each window's length and (WARM) the first's warm-up; a JVM's JIT warm-up before both."""
-    p.add_argument("--duration", type=positive, default=duration,
+    p.add_argument("--duration", type=whole_not_negative, default=duration,
                    help="measured seconds of each window" + (" (compare: each of its --repeat windows)" if compare else ""))
     if warm:
         p.add_argument("--warmup", type=warmup, default="auto",
                        help="seconds, or auto: until two consecutive 5 s windows differ by < 5%% in orders/s")
-        p.add_argument("--warmup-max", type=positive, default=120, help="auto warm-up's bound in seconds")
-    p.add_argument("--jit-warmup-max", type=positive, default=90,
+        p.add_argument("--warmup-max", type=whole_not_negative, default=120, help="auto warm-up's bound in seconds")
+    p.add_argument("--jit-warmup-max", type=whole_not_negative, default=90,
                    help="a variant first gets the same load until it is warm, for at most this many seconds, before "
                         "the measured load: a JVM until its JIT compiler used under 5%% of a core over 5 s, Node.js "
                         "until its CPU over 5 s is within 10%% of the 5 s before (0: no warm-up)")
 
 
 def remeasure_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--remeasure", type=positive, default=REMEASURE, metavar="N",
+    p.add_argument("--remeasure", type=whole_not_negative, default=REMEASURE, metavar="N",
                    help="a window other processes or the hypervisor crowded (over 10%% of a core) is measured again, "
                         "at most N times (docs/layout.md)")
 
@@ -157,28 +148,28 @@ def persist_option(p: argparse.ArgumentParser) -> None:
 
 
 def db_latency_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db-latency", type=positive, default=0, help="ms added to every database round trip (Toxiproxy)")
+    p.add_argument("--db-latency", type=whole_not_negative, default=0, help="ms added to every database round trip (Toxiproxy)")
 
 
 def rate_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rate", type=positive, default=None,
+    p.add_argument("--rate", type=whole_not_negative, default=None,
                    help="open loop at this many orders/s (latency from the intended send time)")
 
 
 def nodes_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--nodes", type=positive, default=1,
+    p.add_argument("--nodes", type=whole_not_negative, default=1,
                    help="cluster members on loopback (java-spray-async's cluster mode; ENGINES is the cluster's total);"
                         " the load client spreads its connections over them")
 
 
 def repeat_option(p: argparse.ArgumentParser, repeat: int, fresh: bool = True) -> None:
-    p.add_argument("--repeat", type=positive, default=repeat,
+    p.add_argument("--repeat", type=whole_not_negative, default=repeat,
                    help="windows of each variant row, back to back on one process"
                         + (" (--fresh: a process each, round-robin)" if fresh else ""))
 
 
 def processes_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--processes", type=positive, default=2,
+    p.add_argument("--processes", type=whole_not_negative, default=2,
                    help="fresh processes of each row, each measuring every window, round-robin: 2 or more give each "
                         "figure a 95 %% interval across processes (report/intervals.py); 1 for a quick look at half "
                         "the time, its figures without an interval")
@@ -190,10 +181,10 @@ def verify_options(p: argparse.ArgumentParser) -> None:
 
 def calibration_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-calibrate", action="store_true", help="skip the machine calibration (no ceiling fractions)")
-    p.add_argument("--calibration-duration", type=positive, default=10, help="seconds of each calibration measurement")
+    p.add_argument("--calibration-duration", type=whole_not_negative, default=10, help="seconds of each calibration measurement")
     p.add_argument("--calibration-warmup", type=warmup, default="auto",
                    help="each calibration measurement's warm-up: seconds, or auto: until steady, as the runs")
-    p.add_argument("--calibration-warmup-max", type=positive, default=45,
+    p.add_argument("--calibration-warmup-max", type=whole_not_negative, default=45,
                    help="the calibration's auto warm-up bound in seconds")
 
 
@@ -504,7 +495,7 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--all-rows", action="store_true",
                    help="every row of every manifest (node-engine's WORKERS=threads, the Pekko builds, ...), not only "
                         "each design's first")
-    p.add_argument("--processes", type=positive, default=adaptive.MIN_PROCESSES,
+    p.add_argument("--processes", type=whole_not_negative, default=adaptive.MIN_PROCESSES,
                    help="fresh processes of each row before its interval is judged (at least 2 for an interval); "
                         "--repeat is the windows of each process")
     p.add_argument("--target", type=float, default=adaptive.TARGET * 100,
@@ -554,12 +545,12 @@ def add_map(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"offered orders/s, open loop (default {','.join(map(str, MAP_LOADS))})")
     engines_option(p)
     persist_option(p)
-    p.add_argument("--concurrency", type=positive, default=64, help="load client connections")
-    p.add_argument("--duration", type=positive, default=10, help="measured seconds per cell")
-    p.add_argument("--settle", type=positive, default=5, help="seconds of load before each cell's window")
-    p.add_argument("--repeat", type=positive, default=1, help="passes over every cell")
+    p.add_argument("--concurrency", type=whole_not_negative, default=64, help="load client connections")
+    p.add_argument("--duration", type=whole_not_negative, default=10, help="measured seconds per cell")
+    p.add_argument("--settle", type=whole_not_negative, default=5, help="seconds of load before each cell's window")
+    p.add_argument("--repeat", type=whole_not_negative, default=1, help="passes over every cell")
     processes_option(p)
-    p.add_argument("--jit-warmup-max", type=positive, default=45,
+    p.add_argument("--jit-warmup-max", type=whole_not_negative, default=45,
                    help="each process's warm-up bound (a JVM: until its JIT is quiet; Node.js: until its CPU is steady)")
     remeasure_option(p)
     verify_options(p)

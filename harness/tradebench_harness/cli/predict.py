@@ -18,14 +18,13 @@ The older flags --fit, --check and --probe-fsync still name the subcommands.
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
 from pathlib import Path
 
 from ..model import cli as model
 from ..model import holdout, repeatability
 from ..model.cli import CheckOptions, FitOptions, ProbeOptions, Question
 from ..run import context
+from .validators import number_above_zero, number_not_negative
 
 SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync", "repeatability")
 LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
@@ -35,44 +34,18 @@ DOC = __doc__ or ""
 
 # --- the options' types -------------------------------------------------------------------------------------------
 
-def _number(text: str, least: float, strict: bool) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number, not {text!r}") from None
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"a finite number, not {text!r}")
-    if v < least or (strict and v == least):
-        raise argparse.ArgumentTypeError(f"a number {'above' if strict else 'at least'} {least:g}, not {text!r}")
-    return v
-
-
-def positive(what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        return _number(text, 0.0, strict=True)
-    parse.__name__ = what      # argparse names the type in its message
-    return parse
-
-
-def not_negative(what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        return _number(text, 0.0, strict=False)
-    parse.__name__ = what
-    return parse
-
-
 # --- the parsers ----------------------------------------------------------------------------------------------------
 
 def answer_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="./tradebench predict", description=DOC.split("\n\n")[0],
                                 epilog=DOC.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db-latency", type=not_negative("--db-latency"), metavar="MS", required=True,
+    p.add_argument("--db-latency", type=number_not_negative("--db-latency"), metavar="MS", required=True,
                    help="the latency the network adds to each round trip to the database, ms (as sweep's --db-latency)")
     load = p.add_mutually_exclusive_group(required=True)
-    load.add_argument("--rate", type=positive("--rate"), metavar="N", help="offered orders a second")
+    load.add_argument("--rate", type=number_above_zero("--rate"), metavar="N", help="offered orders a second")
     load.add_argument("--saturation", action="store_true",
                       help="instead of --rate: what each design stores in a closed loop with no pause (a compare's run)")
-    p.add_argument("--cores", type=positive("--cores"), metavar="C",
+    p.add_argument("--cores", type=number_above_zero("--cores"), metavar="C",
                    help="CPUs the variant may use (default: this machine's, in the layout: the isolated layout's share "
                         "of them, or all of them shared); saturation scales with it only from "
                         "measured CPU counts (sweep cores), and says where it extrapolates")
@@ -81,7 +54,7 @@ def answer_parser() -> argparse.ArgumentParser:
                         "isolated: CPUs of its own, as the measuring commands lay it out (default: the layout the "
                         "parameter set measured: isolated for a calibrated set, shared for the committed ones)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
-    p.add_argument("--db-cpu", type=positive("--db-cpu"), metavar="CORES",
+    p.add_argument("--db-cpu", type=number_above_zero("--db-cpu"), metavar="CORES",
                    help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "
                         "as the measuring commands' --db-cpu")
     p.add_argument("--db-durable", action="store_true",

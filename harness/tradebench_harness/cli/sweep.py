@@ -42,7 +42,6 @@ from .measure import (
     out_dir,
     out_option,
     persist_option,
-    positive,
     processes_option,
     rate_option,
     remeasure_option,
@@ -53,6 +52,7 @@ from .measure import (
     window_options,
 )
 from .options import SWEEPS, Sweep
+from .validators import whole_not_negative
 
 
 def equal_in_flight(series: list[Series], env: dict[str, str], target: int | None) -> list[Series]:
@@ -176,9 +176,9 @@ def sweep_latency(p: argparse.ArgumentParser) -> None:
     engines_option(p)
     sweep_common(p, 15, warm=False)
     rate_option(p)
-    p.add_argument("--settle", type=positive, default=5, help="seconds of load at each latency before its window")
+    p.add_argument("--settle", type=whole_not_negative, default=5, help="seconds of load at each latency before its window")
     remeasure_option(p)
-    p.add_argument("--equal-in-flight", type=positive, default=None,
+    p.add_argument("--equal-in-flight", type=whole_not_negative, default=None,
                    help="per-sale: also run each design whose inserts in flight grow with ENGINES with this many "
                         "engines (default: as many as the largest fixed pool, e.g. 64; 0: not)")
 
