@@ -87,12 +87,23 @@ def test_the_options_object_is_frozen_and_holds_no_list():
     (["sweep", "all", "--cores", "1", "--no-calibrate", "--calibration-duration", "4"],
      ["sweep", "cores", "all", "--cores", "1"]),
 ])
-def test_the_older_sweep_form_is_the_same_sweep_and_names_the_new_form(old, new, capsys):
-    got = main.parse(old)
-    note = capsys.readouterr().err
-    assert got == main.parse(new) and capsys.readouterr().err == ""
+def test_the_older_sweep_form_is_refused_with_the_new_form_named(old, new, capsys):
+    with pytest.raises(SystemExit) as e:
+        main.parse(old)
+    assert e.value.code == 2
+    said = capsys.readouterr().err
+    assert len(said.strip().splitlines()) == 1, said
+    named = said.split("./tradebench ", 1)[1].split(" (")[0].split()
+    # the form it names is the same sweep as the new form
+    assert main.parse(named) == main.parse(new)
+    got = main.parse(new)
     assert isinstance(got.options, options.Sweep) and got.options.kind == new[1]
-    assert "note:" in note and f"./tradebench sweep {new[1]} " in note and len(note.strip().splitlines()) == 1
+
+
+def test_the_older_predict_flags_are_refused_with_their_subcommand():
+    from tradebench_harness.cli import predict
+    with pytest.raises(SystemExit, match=r"predict --check is the older form: ./tradebench predict check RUN"):
+        predict.main(["--check", "RUN"], ROOT)
 
 
 def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():

@@ -55,13 +55,13 @@ def test_the_number_types_say_what_they_accept():
 
 # --- the subcommands and the typed options -----------------------------------------------------------------------
 
-def test_check_is_a_subcommand_and_the_older_flag_names_it(ctx, capsys):
+def test_check_is_a_subcommand_and_the_older_flag_is_refused_naming_it(ctx, capsys):
     assert predict_main(["check", "2026-11-26-map"], root=ctx.root) == 0
     out = capsys.readouterr().out
     assert "- sales: " in out and "interval covered" in out and "leaving each cell out" in out
     assert "| p50 ms |" in out
-    assert predict_main(["--check", "2026-11-26-map"], root=ctx.root) == 0
-    assert capsys.readouterr().out == out
+    with pytest.raises(SystemExit, match="older form: ./tradebench predict check 2026-11-26-map"):
+        predict_main(["--check", "2026-11-26-map"], root=ctx.root)
 
 
 def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx, tmp_path, capsys):
@@ -82,8 +82,10 @@ def test_the_answers_options_are_one_typed_object_built_at_the_edge():
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.rate = 1.0                                     # frozen: not changed after the edge
     assert predict_cli.question_of(predict_cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation
-    assert predict_cli._legacy(["--fit", "a", "b", "--out", "x"]) == ["fit", "a", "b", "--out", "x"]
-    assert predict_cli._legacy(["--probe-fsync"]) == ["probe-fsync"]
+    with pytest.raises(SystemExit, match=r"./tradebench predict fit a b --out x$"):
+        predict_cli.main(["--fit", "a", "b", "--out", "x"])
+    with pytest.raises(SystemExit, match=r"./tradebench predict probe-fsync$"):
+        predict_cli.main(["--probe-fsync"])
 
 
 # --- intervals and coverage --------------------------------------------------------------------------------------

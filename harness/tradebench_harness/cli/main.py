@@ -361,8 +361,7 @@ def parse(argv: list[str]) -> Parsed:
             rest, note = sweep.older_sweep(sweeps, argv[1:])
         except ValueError as e:
             refuse(str(e))
-        say(f"note: {note}")
-        argv = ["sweep", *rest]
+        refuse(note)
     ns = p.parse_args(argv)
     try:
         options = ns.options(ns)

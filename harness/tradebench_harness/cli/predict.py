@@ -27,7 +27,8 @@ from ..run import context
 from .validators import number_above_zero, number_not_negative
 
 SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync", "repeatability")
-LEGACY = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
+#: flags that once chose a mode, and the subcommand that does it now
+OLDER_FLAGS = {"--fit": "fit", "--check": "check", "--probe-fsync": "probe-fsync"}
 LAYOUTS = ("shared", "isolated")
 DOC = __doc__ or ""
 
@@ -121,14 +122,13 @@ def repeatability_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _legacy(argv: list[str]) -> list[str]:
-    """The older flags (--fit RUN..., --check RUN, --probe-fsync) as their subcommands."""
-    for flag, sub in LEGACY.items():
+def _older_form(argv: list[str]) -> None:
+    """The older flags (--fit RUN..., --check RUN, --probe-fsync) are refused with the subcommand that does it."""
+    for flag, sub in OLDER_FLAGS.items():
         if flag in argv:
-            rest = list(argv)
-            rest.remove(flag)
-            return [sub, *rest]
-    return argv
+            rest = [a for a in argv if a != flag]
+            raise SystemExit(f"tradebench: error: predict {flag} is the older form: ./tradebench predict {sub} "
+                             f"{' '.join(rest)}".rstrip())
 
 
 # --- the options objects --------------------------------------------------------------------------------------------
@@ -157,7 +157,8 @@ def probe_options(a: argparse.Namespace) -> ProbeOptions:
 def main(argv: list[str], root: Path | None = None) -> int:
     """./tradebench predict ARGV; ROOT: the repository (default: the launcher's context's)."""
     root = root if root is not None else context.from_env().root
-    argv = _legacy(list(argv))
+    argv = list(argv)
+    _older_form(argv)
     if argv and argv[0] == "fit":
         return model.do_fit(fit_options(fit_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "check":

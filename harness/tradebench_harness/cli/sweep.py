@@ -232,9 +232,9 @@ def _flag_of(token: str) -> str:
 
 
 def older_sweep(parsers: dict[str, argparse.ArgumentParser], rest: list[str]) -> tuple[list[str], str]:
-    """REST (what follows `sweep`) in the older form, without the kind: (the new form's REST, a note naming it).
-    Options the older parser took that the kind's does not (they did nothing there) are left out and named.
-    Raises ValueError where no flag names a kind."""
+    """REST (what follows `sweep`) in the older form, without the kind: (the new form's REST, the error that names
+    it: the older form is refused, not rewritten). Options the older parser took that the kind's does not (they
+    did nothing there) are named as left out of the new form. Raises ValueError where no flag names a kind."""
     flags = {_flag_of(t) for t in rest}
     kind = next((k for flag, k in OLD_SWEEP_FLAGS if flag in flags), None)
     if kind is None:
@@ -255,7 +255,7 @@ def older_sweep(parsers: dict[str, argparse.ArgumentParser], rest: list[str]) ->
         kept.append(t)
         i += 1
     new = [kind, *kept]
-    note = f"`sweep` without its kind is the older form: this is ./tradebench sweep {' '.join(new)}"
+    note = f"`sweep` without its kind is the older form: ./tradebench sweep {' '.join(new)}"
     if dropped:
         note += f" ({', '.join(dropped)}: no part of a {kind} sweep, left out)"
     return new, note
