@@ -1,6 +1,7 @@
 """The harness installed as a package, not from the tree: every data file the model reads at run time (each
 calibrated-*.json set, parameters.json, holdout.json) is in the wheel, and each set loads from the installed
 copy. An install that is not editable must not silently lose a set."""
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -11,8 +12,14 @@ MODEL = HARNESS / "tradebench_harness" / "model"
 
 
 def test_the_wheel_carries_every_file_of_the_models_data_and_each_set_loads_from_it(tmp_path):
+    # built from a copy: a build in the tree leaves build/ and an egg-info behind
+    src = tmp_path / "src"
+    shutil.copytree(HARNESS / "tradebench_harness", src / "tradebench_harness",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for f in ("pyproject.toml", "requirements.txt"):
+        shutil.copy(HARNESS / f, src / f)
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                        str(tmp_path), str(HARNESS)], capture_output=True, text=True, timeout=300)
+                        str(tmp_path), str(src)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     (wheel,) = tmp_path.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
