@@ -63,6 +63,27 @@ public final class MeasuredWindow {
         return durationS;
     }
 
+    /** Whether {@code --duration} was on the command line (not its default). */
+    public boolean durationGiven(CommandOptions command) {
+        return !command.spec.findOption("--duration").originalStringValues().isEmpty();
+    }
+
+    /** Whether {@code --warmup} was on the command line (not its default). */
+    public boolean warmupGiven(CommandOptions command) {
+        return !command.spec.findOption("--warmup").originalStringValues().isEmpty();
+    }
+
+    /** The window's length when the command derives it from other flags (load's {@code --phases}). */
+    public void lastFor(double seconds) {
+        durationS = seconds;
+    }
+
+    /** The warm-up's length when the command derives it from other flags (load's {@code --window-at}). */
+    public void warmUpFor(double seconds) {
+        warmupAuto = false;
+        warmupS = seconds;
+    }
+
     public boolean warmupAuto() {
         return warmupAuto;
     }

@@ -56,7 +56,35 @@ public final class LoadOptions extends CommandOptions {
     @Option(names = "--threads", paramLabel = "virtual|platform", defaultValue = "virtual",
             description = "--client blocking: worker threads, virtual or platform") private String threads;
 
+    @Option(names = "--view-clients", paramLabel = "N", defaultValue = "0",
+            description = "order-view clients beside the orders, each a keep-alive connection sending GET /orders/{id}") private int viewClients;
+
+    @Option(names = "--view-pause", paramLabel = "MIN-MAX", defaultValue = "500-1500",
+            description = "view clients: pause in ms after each answer, uniform in MIN..MAX (ignored with --view-rate)") private String viewPauseText;
+
+    @Option(names = "--view-rate", paramLabel = "R", description = "views at a fixed rate: views/s over all view clients") private Double viewRate;
+
+    @Option(names = "--view-timeout", paramLabel = "MS", description = "ms to wait for a view's answer (default: --timeout)") private Integer viewTimeoutMs;
+
+    @Option(names = "--phases", paramLabel = "NAME:S[,NAME:S...]",
+            description = "consecutive named phases of the measured window (its length is their sum)") private String phasesText;
+
+    @Option(names = "--window-at", paramLabel = "EPOCH_MS",
+            description = "the measured window starts at this wall-clock time (ms since the epoch); the warm-up lasts until then") private Long windowAtMs;
+
+    @Option(names = "--orders-out", paramLabel = "FILE",
+            description = "write every accepted order to this file (the reliability audit's format)") private String ordersOut;
+
+    @Option(names = "--user-prefix", paramLabel = "P", defaultValue = "",
+            description = "prefix of the users' names (b<k> and s<k> behind it)") private String userPrefix;
+
     private List<URI> urls;
+    private int viewPauseMinMs;
+    private int viewPauseMaxMs;
+    private List<Phase> phases;
+
+    /** How far ahead {@code --window-at} may lie: a typo in an epoch would otherwise hold a run for days. */
+    static final long MAX_WINDOW_AT_AHEAD_MS = 600_000;
 
     /** {@code --duration 60}, {@code --warmup 10}, {@code --warmup-max 120}. */
     public static final class WindowDefaults extends MeasuredWindow.Defaults {
@@ -92,6 +120,55 @@ public final class LoadOptions extends CommandOptions {
         range("--products", products, 1, 1_000_000);
         range("--users", users, 1, 1_000_000_000);
         range("--timeout", timeoutMs, 1, 3_600_000);
+        checkViews();
+        checkPhases();
+        checkWindowAt();
+        if (!userPrefix.matches("[A-Za-z0-9_.-]{0,20}")) throw usage("--user-prefix must be 0..20 of [A-Za-z0-9_.-]: " + userPrefix);
+        if (detailed() && window.durationS() * 1000 > Samples.MAX_WINDOW_MS) {
+            throw usage("the measured window is at most " + Samples.MAX_WINDOW_MS / 1000 + " s with --view-clients or --phases");
+        }
+    }
+
+    private void checkViews() {
+        range("--view-clients", viewClients, 0, 100_000);
+        String[] bounds = viewPauseText.split("-", -1);
+        try {
+            if (bounds.length != 2) throw new NumberFormatException();
+            viewPauseMinMs = Integer.parseInt(bounds[0].trim());
+            viewPauseMaxMs = Integer.parseInt(bounds[1].trim());
+        } catch (NumberFormatException e) {
+            throw usage("--view-pause must be MIN-MAX in ms, e.g. 500-1500: " + viewPauseText);
+        }
+        range("--view-pause's MIN", viewPauseMinMs, 0, 3_600_000);
+        range("--view-pause's MAX", viewPauseMaxMs, viewPauseMinMs, 3_600_000);
+        if (viewRate != null) {
+            positive("--view-rate", viewRate);
+            if (viewClients == 0) throw usage("--view-rate needs --view-clients > 0");
+        }
+        if (viewTimeoutMs != null) range("--view-timeout", viewTimeoutMs, 1, 3_600_000);
+    }
+
+    private void checkPhases() {
+        if (phasesText == null) return;
+        String[] problem = new String[1];
+        phases = Phase.parse(phasesText, problem);
+        if (phases == null) throw usage("--phases: " + problem[0]);
+        double seconds = phases.get(phases.size() - 1).endMs() / 1000.0;
+        if (window.durationGiven(this) && Math.abs(window.durationS() - seconds) > 1e-9) {
+            throw usage("--duration " + window.durationS() + " is not the phases' sum " + seconds + " s (give one of them)");
+        }
+        window.lastFor(seconds);
+    }
+
+    private void checkWindowAt() {
+        if (windowAtMs == null) return;
+        if (window.warmupGiven(this)) throw usage("--window-at sets the warm-up: give --warmup or --window-at, not both");
+        long now = System.currentTimeMillis();
+        if (windowAtMs <= now) throw usage("--window-at " + windowAtMs + " is in the past (now " + now + ")");
+        if (windowAtMs > now + MAX_WINDOW_AT_AHEAD_MS) {
+            throw usage("--window-at " + windowAtMs + " is more than 10 minutes ahead (now " + now + ")");
+        }
+        window.warmUpFor((windowAtMs - now) / 1000.0);
     }
 
     public List<URI> urls() {
@@ -173,5 +250,62 @@ public final class LoadOptions extends CommandOptions {
 
     public boolean nioClient() {
         return client.equals("nio");
+    }
+
+    public int viewClients() {
+        return viewClients;
+    }
+
+    int viewPauseMinMs() {
+        return viewPauseMinMs;
+    }
+
+    int viewPauseMaxMs() {
+        return viewPauseMaxMs;
+    }
+
+    boolean viewFixedRate() {
+        return viewRate != null;
+    }
+
+    /** Views/s of the views' fixed rate; 0 in their closed loop. */
+    double viewRate() {
+        return viewRate == null ? 0 : viewRate;
+    }
+
+    int viewTimeoutMs() {
+        return viewTimeoutMs == null ? timeoutMs : viewTimeoutMs;
+    }
+
+    /** The phases of {@code --phases}; empty without it. */
+    List<Phase> phases() {
+        return phases == null ? List.of() : phases;
+    }
+
+    boolean phased() {
+        return phases != null;
+    }
+
+    /** The wall-clock start of the window of {@code --window-at}; null without it. */
+    Long windowAtMs() {
+        return windowAtMs;
+    }
+
+    String ordersOut() {
+        return ordersOut;
+    }
+
+    String userPrefix() {
+        return userPrefix;
+    }
+
+    /** Figures per request type, per phase and per second: with views or phases only, so a plain run stays as it was. */
+    boolean detailed() {
+        return viewClients > 0 || phases != null;
+    }
+
+    /** Whether the orders' 202 bodies are read for their ids: the views ask for them, the order file lists them. */
+    boolean needsOrderIds() {
+        return viewClients > 0 || ordersOut != null;
     }
 }

@@ -22,6 +22,12 @@ public final class LoadResult {
     Map<String, Object> warmup;
     Map<String, Object> halves;
     String histogramFile;
+    /** Figures per request type, phase and second ({@code types}); null in a run without views or phases. */
+    Map<String, TypeFigures> types;
+    /** Orders answered 202 without an id in the body (read only when views or the order file need the ids). */
+    long acceptedWithoutId;
+    /** Orders written to {@code --orders-out}; -1 without it. */
+    long ordersWritten = -1;
 
     LoadResult(LoadOptions options, Histogram latency, Histogram uncorrected, StatusCounts counts, long notSent,
                long windowStartMs, long windowEndMs, double measuredSeconds) {
@@ -102,6 +108,11 @@ public final class LoadResult {
         return histogramFile;
     }
 
+    /** The figures of {@code type} ("order", "view") as in the JSON's {@code types}; null when the run has none. */
+    public Map<String, Object> type(String type) {
+        return types == null || !types.containsKey(type) ? null : types.get(type).toJson();
+    }
+
     public Map<String, Object> halves() {
         return halves;
     }
@@ -146,6 +157,16 @@ public final class LoadResult {
         m.put("errors", errors());
         m.put("errorRate", errorRate());
         m.put("maxErrorRate", options.maxErrorRate());
+        if (types != null) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            for (Map.Entry<String, TypeFigures> e : types.entrySet()) t.put(e.getKey(), e.getValue().toJson());
+            m.put("types", t);
+        }
+        if (ordersWritten >= 0) {
+            m.put("ordersOut", options.ordersOut());
+            m.put("ordersWritten", ordersWritten);
+        }
+        if (options.needsOrderIds()) m.put("acceptedWithoutId", acceptedWithoutId);
         return m;
     }
 
@@ -196,6 +217,18 @@ public final class LoadResult {
             sb.append(String.format("db sales in window=%s salesPerMinute=%s byMinute=%s%n",
                     db.get("sales"), db.get("salesPerMinute"), db.get("salesByMinute")));
             sb.append("db counters (window deltas) ").append(db.get("counters")).append('\n');
+        }
+        if (types != null) {
+            if (options.viewClients() > 0) {
+                sb.append(String.format("views: %d clients, %s, timeout %d ms (never judged by --max-error-rate)%n",
+                        options.viewClients(), options.viewFixedRate() ? "rate=" + options.viewRate() + "/s"
+                                : "pause=" + options.viewPauseMinMs() + "-" + options.viewPauseMaxMs() + "ms", options.viewTimeoutMs()));
+            }
+            for (TypeFigures t : types.values()) sb.append(t.summary());
+        }
+        if (ordersWritten >= 0) sb.append("orders written to ").append(options.ordersOut()).append(": ").append(ordersWritten).append('\n');
+        if (acceptedWithoutId > 0) {
+            sb.append("WARNING ").append(acceptedWithoutId).append(" orders answered 202 without an id in the body: not viewed, not in the order file\n");
         }
         return sb.toString();
     }

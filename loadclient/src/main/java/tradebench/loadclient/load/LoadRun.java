@@ -6,11 +6,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import tradebench.loadclient.reliability.OrderLog;
+import tradebench.loadclient.verify.SentOrder;
 
 /**
  * One {@code load} run: starts the workers, prints a progress line every few
@@ -50,27 +53,30 @@ public final class LoadRun {
         Progress progress = new Progress();
         long t0 = System.nanoTime();
         long wall0 = System.currentTimeMillis();
-        Timeline tl = options.window().warmupAuto() ? Timeline.startingOpenEnded(t0, wall0)
-                : Timeline.starting(t0, wall0, options.window().warmupS(), options.window().durationS());
+        Timeline tl = timeline(t0, wall0);
+        IdReservoir ids = options.viewClients() > 0 ? new IdReservoir() : null;
         List<WorkerFigures> workers = new ArrayList<>(options.concurrency());
         List<Thread> threads = new ArrayList<>();
         if (options.nioClient()) {
             // One event loop per core (never more loops than connections); connection i goes to loop i mod loops.
             int loops = Math.min(options.concurrency(), Runtime.getRuntime().availableProcessors());
             List<NioLoop> nio = new ArrayList<>();
-            for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl));
+            for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl, ids));
             for (int i = 0; i < options.concurrency(); i++) workers.add(nio.get(i % loops).add(i, progress));
             for (int l = 0; l < loops; l++) threads.add(Thread.ofPlatform().name("loop-" + l).start(nio.get(l)));
         } else {
             Thread.Builder builder = options.virtualThreads() ? Thread.ofVirtual().name("worker-", 0)
                     : Thread.ofPlatform().daemon(true).stackSize(256 * 1024).name("worker-", 0);
             for (int i = 0; i < options.concurrency(); i++) {
-                LoadWorker w = new LoadWorker(i, options, tl, progress);
+                LoadWorker w = new LoadWorker(i, options, tl, progress, ids);
                 workers.add(w);
                 threads.add(builder.start(w));
             }
         }
-        Thread reporter = Thread.ofPlatform().daemon(true).name("progress").start(() -> reportProgress(progress, tl));
+        Progress viewProgress = new Progress();
+        List<WorkerFigures> views = startViews(tl, ids, viewProgress, threads);
+        Thread reporter = Thread.ofPlatform().daemon(true).name("progress")
+                .start(() -> reportProgress(progress, views.isEmpty() ? null : viewProgress, tl));
 
         Map<String, Object> warmup = options.window().warmupAuto() ? warmUpUntilSteady(progress, tl) : warmUpFixed(progress, tl);
         DbFigures.Snapshot before = null;
@@ -102,6 +108,8 @@ public final class LoadRun {
         LoadResult result = new LoadResult(options, latency, uncorrected, counts, notSent,
                 tl.wallMs(window.startNs()), tl.wallMs(window.endNs()), tl.measuredSeconds());
         result.warmup = warmup;
+        if (options.detailed()) result.types = types(workers, views, tl);
+        keepPlacedOrders(workers, result);
         double halfSeconds = (window.midNs() - window.startNs()) / 1e9;
         Map<String, Object> halves = new LinkedHashMap<>();
         double first = firstHalf / halfSeconds;
@@ -139,6 +147,61 @@ public final class LoadRun {
                     db.salesBetween(midMs, result.windowEndMs) * 60_000.0 / (result.windowEndMs - midMs)));
         }
         return result;
+    }
+
+    /** The run's instants: the window after a fixed warm-up, at {@code --window-at}, or once the load is steady. */
+    private Timeline timeline(long t0, long wall0) {
+        if (options.windowAtMs() != null) {
+            if (options.windowAtMs() <= wall0) {
+                throw new IllegalStateException("--window-at " + options.windowAtMs() + " passed before the load could start");
+            }
+            return Timeline.startingAt(t0, wall0, options.windowAtMs(), options.window().durationS());
+        }
+        return options.window().warmupAuto() ? Timeline.startingOpenEnded(t0, wall0)
+                : Timeline.starting(t0, wall0, options.window().warmupS(), options.window().durationS());
+    }
+
+    /**
+     * The view clients, on event loops of their own (half the cores, at least one): an order's send is never queued
+     * behind a view's on the same loop, and the orders' loops are those of a run without views.
+     */
+    private List<WorkerFigures> startViews(Timeline tl, IdReservoir ids, Progress viewProgress, List<Thread> threads) {
+        List<WorkerFigures> views = new ArrayList<>(options.viewClients());
+        if (options.viewClients() == 0) return views;
+        int loops = Math.min(options.viewClients(), Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+        List<NioLoop> nio = new ArrayList<>();
+        for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl, ids));
+        for (int i = 0; i < options.viewClients(); i++) views.add(nio.get(i % loops).addView(i, viewProgress));
+        for (int l = 0; l < loops; l++) threads.add(Thread.ofPlatform().name("view-loop-" + l).start(nio.get(l)));
+        return views;
+    }
+
+    /** The figures per request type (the orders' and, with view clients, the views'), keyed as in the JSON. */
+    private Map<String, TypeFigures> types(List<WorkerFigures> orders, List<WorkerFigures> views, Timeline tl) {
+        Timeline.Window w = tl.window();
+        long startMs = tl.wallMs(w.startNs());
+        long windowMs = (w.endNs() - w.startNs()) / 1_000_000;
+        Map<String, TypeFigures> types = new LinkedHashMap<>();
+        types.put(RequestType.ORDER.key, new TypeFigures(RequestType.ORDER, orders, options.fixedRate(), options.phases(), startMs, windowMs));
+        if (!views.isEmpty()) {
+            types.put(RequestType.VIEW.key, new TypeFigures(RequestType.VIEW, views, options.viewFixedRate(), options.phases(), startMs, windowMs));
+        }
+        return types;
+    }
+
+    /** {@code --orders-out}: every order of the run answered 202, warm-up and drain included (all of them are in SALES). */
+    private void keepPlacedOrders(List<WorkerFigures> orders, LoadResult result) throws IOException {
+        long withoutId = 0;
+        List<SentOrder> placed = new ArrayList<>();
+        for (WorkerFigures w : orders) {
+            withoutId += w.acceptedWithoutId;
+            if (w.accepted != null) placed.addAll(w.accepted);
+        }
+        result.acceptedWithoutId = withoutId;
+        if (options.ordersOut() == null) return;
+        placed.sort(Comparator.comparingLong(SentOrder::id));
+        OrderLog.write(options.ordersOut(), placed);
+        result.ordersWritten = placed.size();
     }
 
     /**
@@ -230,7 +293,9 @@ public final class LoadRun {
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", "fixed");
-        m.put("seconds", options.window().warmupS());
+        // With --window-at the warm-up is what was left until then when the load started.
+        m.put("seconds", options.windowAtMs() == null ? options.window().warmupS()
+                : LoadResult.round3((tl.measureStartNs() - tl.startNs()) / 1e9));
         m.put("steady", null);
         m.put("windowsOrdersPerSecond", windows);
         return m;
@@ -242,13 +307,14 @@ public final class LoadRun {
         return max > 0 ? Math.abs(a - b) / max : null;
     }
 
-    private void reportProgress(Progress progress, Timeline tl) {
+    private void reportProgress(Progress progress, Progress views, Timeline tl) {
         long step = (long) (options.window().progressS() * 1e9);
         long next = tl.startNs() + step;
         try {
             while (true) {
                 sleepUntil(next);
-                out.println(progress.line(System.nanoTime(), tl));
+                long now = System.nanoTime();
+                out.println(progress.line(now, tl) + (views == null ? "" : views.viewsPart(now, tl)));
                 out.flush();
                 next += step;
             }

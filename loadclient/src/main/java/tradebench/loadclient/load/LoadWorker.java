@@ -1,11 +1,13 @@
 package tradebench.loadclient.load;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 import tradebench.loadclient.OrderMix;
 import tradebench.loadclient.OrderMix.Order;
 import tradebench.loadclient.http.HttpConnection;
+import tradebench.loadclient.http.HttpResponse;
 
 /**
  * One worker: one connection, its own random stream and its own histograms
@@ -23,10 +25,15 @@ final class LoadWorker extends WorkerFigures implements Runnable {
     private final HttpConnection connection;
     private final long firstDueNs;
     private final long intervalNs;
+    private final IdReservoir ids;
+    /** The last order sent and the id its 202 named (0 for none). */
+    private Order order;
+    private long placedId;
 
-    LoadWorker(int index, LoadOptions options, Timeline timeline, Progress progress) {
-        super(options, timeline, progress);
-        this.mix = new OrderMix(options.products(), options.users());
+    LoadWorker(int index, LoadOptions options, Timeline timeline, Progress progress, IdReservoir ids) {
+        super(RequestType.ORDER, options, timeline, progress);
+        this.ids = ids;
+        this.mix = new OrderMix(options.products(), options.users(), options.userPrefix());
         this.random = new SplittableRandom(options.seed() + index);
         this.connection = new HttpConnection(options.url(index), options.timeoutMs());
         if (options.fixedRate()) {
@@ -56,6 +63,7 @@ final class LoadWorker extends WorkerFigures implements Runnable {
             int status = sendOne();
             long doneNs = System.nanoTime();
             record(sentNs, sentNs, doneNs, status);
+            keepIfPlaced(status, sentNs, doneNs);
             pause(status);
         }
     }
@@ -78,23 +86,34 @@ final class LoadWorker extends WorkerFigures implements Runnable {
             int status = sendOne();
             long doneNs = System.nanoTime();
             record(due, now, doneNs, status);
+            keepIfPlaced(status, now, doneNs);
             due += intervalNs;
         }
     }
 
     private int sendOne() {
-        Order order = mix.next(random);
+        order = mix.next(random);
+        placedId = 0;
         try {
-            return connection.sendForStatus("POST", order.target());
+            if (!options.needsOrderIds()) return connection.sendForStatus("POST", order.target());
+            HttpResponse r = connection.send("POST", order.target());
+            if (r.status() == 202) placedId = idOf(r.body(), 0, r.body().length);
+            return r.status();
+        } catch (SocketTimeoutException e) {
+            return StatusCounts.CLIENT_TIMEOUT;
         } catch (IOException e) {
             return StatusCounts.IO_ERROR;
         }
     }
 
+    private void keepIfPlaced(int status, long sentNs, long doneNs) {
+        if (status == 202 && options.needsOrderIds()) placed(placedId, ids, order, sentNs, doneNs);
+    }
+
     private void pause(int status) {
         long ms = options.waitMs();
         // A refused connection fails in microseconds: without a floor, --wait 0 would spin on it.
-        if (status == StatusCounts.IO_ERROR) ms = Math.max(ms, 10);
+        if (status == StatusCounts.IO_ERROR || status == StatusCounts.CLIENT_TIMEOUT) ms = Math.max(ms, 10);
         if (ms <= 0) return;
         try {
             Thread.sleep(ms);

@@ -27,26 +27,47 @@ import tradebench.loadclient.OrderMix;
  * worker. Timers fire with millisecond resolution (Selector.select): in the
  * fixed-rate mode a request may leave up to ~1 ms after its due time, and that
  * slack is counted in its latency, as wrk2's is.
+ *
+ * <p>The view clients ({@code --view-clients}) are connections of the same kind on loops of their own: they send
+ * {@code GET /orders/{id}} for ids the orders' 202 answers gave ({@link IdReservoir}), pause uniformly in
+ * {@code --view-pause} (or keep {@code --view-rate}), and give up after {@code --view-timeout}. One HTTP reader and
+ * one accounting for both kinds: their latencies are measured the same way.
  */
 final class NioLoop implements Runnable {
 
     private static final long TIMEOUT_SCAN_NS = 100_000_000L;
 
+    /** View client i draws from SplittableRandom(seed + VIEW_SEED_OFFSET + i): never an order connection's stream. */
+    static final long VIEW_SEED_OFFSET = 1_000_000;
+    /** How often a view client looks again for a first accepted order to view. */
+    private static final long NO_ID_YET_NS = 10_000_000L;
+
     private final LoadOptions options;
     private final Timeline timeline;
+    /** The ids the orders placed (null when nothing reads them). */
+    private final IdReservoir ids;
     private final List<Conn> conns = new ArrayList<>();
     private final PriorityQueue<Conn> timers = new PriorityQueue<>(Comparator.comparingLong(c -> c.wakeNs));
     private Selector selector;
     private int active;
     private long lastTimeoutScan;
 
-    NioLoop(LoadOptions options, Timeline timeline) {
+    NioLoop(LoadOptions options, Timeline timeline, IdReservoir ids) {
         this.options = options;
         this.timeline = timeline;
+        this.ids = ids;
     }
 
+    /** Order connection {@code index}. */
     WorkerFigures add(int index, Progress progress) {
-        Conn c = new Conn(index, progress);
+        Conn c = new Conn(RequestType.ORDER, index, progress);
+        conns.add(c);
+        return c;
+    }
+
+    /** View client {@code index}. */
+    WorkerFigures addView(int index, Progress progress) {
+        Conn c = new Conn(RequestType.VIEW, index, progress);
         conns.add(c);
         return c;
     }
@@ -97,9 +118,8 @@ final class NioLoop implements Runnable {
     }
 
     private void scanTimeouts(long now) {
-        long limit = options.timeoutMs() * 1_000_000L;
         for (Conn c : conns) {
-            if (c.busy && now - c.sentNs > limit) c.fail(now);
+            if (c.busy && now - c.sentNs > c.timeoutNs) c.timedOut(now);
         }
     }
 
@@ -107,6 +127,11 @@ final class NioLoop implements Runnable {
     private final class Conn extends WorkerFigures {
         private final OrderMix mix;
         private final SplittableRandom random;
+        private final boolean view;
+        private final boolean fixed;
+        final long timeoutNs;
+        /** The order being sent (orders only): kept for the order file once its 202 names its id. */
+        private OrderMix.Order order;
         /** Connection i talks to base URL i mod n of --url. */
         private final InetSocketAddress address;
         private final byte[] hostLine;
@@ -133,24 +158,35 @@ final class NioLoop implements Runnable {
         private boolean chunked;
         private boolean closeAfter;
 
-        Conn(int index, Progress progress) {
-            super(NioLoop.this.options, NioLoop.this.timeline, progress);
-            this.mix = new OrderMix(options.products(), options.users());
-            this.random = new SplittableRandom(options.seed() + index);
+        Conn(RequestType type, int index, Progress progress) {
+            super(type, NioLoop.this.options, NioLoop.this.timeline, progress);
+            this.view = type == RequestType.VIEW;
+            this.fixed = fixedRate();
+            this.mix = view ? null : new OrderMix(options.products(), options.users(), options.userPrefix());
+            this.random = new SplittableRandom(options.seed() + (view ? VIEW_SEED_OFFSET : 0) + index);
+            this.timeoutNs = (view ? options.viewTimeoutMs() : options.timeoutMs()) * 1_000_000L;
             java.net.URI url = options.url(index);
             int port = url.getPort() > 0 ? url.getPort() : 80;
             this.address = new InetSocketAddress(url.getHost(), port);
-            this.hostLine = ("Host: " + url.getHost() + ":" + port + "\r\nContent-Length: 0\r\n\r\n")
+            this.hostLine = ("Host: " + url.getHost() + ":" + port + (view ? "" : "\r\nContent-Length: 0") + "\r\n\r\n")
                     .getBytes(StandardCharsets.ISO_8859_1);
-            if (options.fixedRate()) {
-                intervalNs = (long) (options.concurrency() * 1e9 / options.rate());
+            int count = view ? options.viewClients() : options.concurrency();
+            if (fixed) {
+                intervalNs = (long) (count * 1e9 / (view ? options.viewRate() : options.rate()));
                 // Spread the connections over one interval so they do not all fire at once.
-                firstDueNs = timeline.startNs() + intervalNs * index / options.concurrency();
+                firstDueNs = timeline.startNs() + intervalNs * index / count;
             } else {
                 intervalNs = 0;
-                firstDueNs = timeline.startNs();
+                // View clients start spread over one pause, as they would be after their first answers.
+                firstDueNs = timeline.startNs() + (view ? pauseMs() * 1_000_000L : 0);
             }
             nextDueNs = firstDueNs;
+        }
+
+        /** The pause after an answer: {@code --wait} for orders, uniform in {@code --view-pause} for views. */
+        private long pauseMs() {
+            if (!view) return options.waitMs();
+            return options.viewPauseMinMs() + random.nextInt(options.viewPauseMaxMs() - options.viewPauseMinMs() + 1);
         }
 
         long firstWakeNs() {
@@ -159,7 +195,7 @@ final class NioLoop implements Runnable {
 
         /** The timer fired: send the next order, or stop. */
         void start(long now) {
-            if (options.fixedRate()) {
+            if (fixed) {
                 if (nextDueNs >= timeline.measureEndNs()) {
                     finish();
                     return;
@@ -169,20 +205,46 @@ final class NioLoop implements Runnable {
                     finish();
                     return;
                 }
+            } else if (now >= timeline.measureEndNs()) {
+                finish();
+                return;
+            }
+            if (view) {
+                long id = ids.pick(random);
+                if (id == 0) {
+                    waitForFirstOrder(now);
+                    return;
+                }
+                request = viewBytes(id);
+            } else {
+                order = mix.next(random);
+                request = requestBytes(order);
+            }
+            if (fixed) {
                 dueNs = nextDueNs;
                 nextDueNs += intervalNs;
             } else {
-                if (now >= timeline.measureEndNs()) {
-                    finish();
-                    return;
-                }
                 dueNs = now;
             }
-            request = requestBytes(mix.next(random));
             sentNs = now;
             busy = true;
             retried = false;
             send();
+        }
+
+        /** No order accepted yet: nothing is sent or counted (a fixed rate's due time passes unsent). */
+        private void waitForFirstOrder(long now) {
+            if (fixed) nextDueNs += intervalNs;
+            wakeNs = fixed ? nextDueNs : now + NO_ID_YET_NS;
+            timers.add(this);
+        }
+
+        private byte[] viewBytes(long id) {
+            byte[] line = ("GET /orders/" + id + " HTTP/1.1\r\n").getBytes(StandardCharsets.ISO_8859_1);
+            byte[] all = new byte[line.length + hostLine.length];
+            System.arraycopy(line, 0, all, 0, line.length);
+            System.arraycopy(hostLine, 0, all, line.length, hostLine.length);
+            return all;
         }
 
         private byte[] requestBytes(OrderMix.Order order) {
@@ -334,12 +396,15 @@ final class NioLoop implements Runnable {
         private void complete(long now) {
             busy = false;
             record(dueNs, sentNs, now, status);
+            if (!view && status == 202 && options.needsOrderIds()) {
+                placed(idOf(in.array(), headEnd + 4, in.position()), ids, order, sentNs, now);
+            }
             if (closeAfter) closeChannel();
             else {
                 reused = true;
                 key.interestOps(0);
             }
-            schedule(now, options.waitMs());
+            schedule(now, pauseMs());
         }
 
         /**
@@ -358,15 +423,24 @@ final class NioLoop implements Runnable {
         }
 
         void fail(long now) {
+            failWith(now, StatusCounts.IO_ERROR);
+        }
+
+        /** No answer within the time-out: the connection is replaced (a late answer must not pass for the next one's). */
+        void timedOut(long now) {
+            failWith(now, StatusCounts.CLIENT_TIMEOUT);
+        }
+
+        private void failWith(long now, int kind) {
             busy = false;
             closeChannel();
-            record(dueNs, sentNs, now, StatusCounts.IO_ERROR);
+            record(dueNs, sentNs, now, kind);
             // A refused connection fails in microseconds: without a floor, --wait 0 would spin on it.
-            schedule(now, Math.max(options.waitMs(), 10));
+            schedule(now, Math.max(pauseMs(), 10));
         }
 
         private void schedule(long now, long pauseMs) {
-            wakeNs = options.fixedRate() ? nextDueNs : now + pauseMs * 1_000_000L;
+            wakeNs = fixed ? nextDueNs : now + pauseMs * 1_000_000L;
             timers.add(this);
         }
 

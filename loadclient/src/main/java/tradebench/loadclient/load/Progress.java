@@ -23,14 +23,37 @@ final class Progress {
     private long lastRequests;
     private long lastNs;
 
+    /** The views' answers the experiment watches (the orders' line has no room for them). */
+    final LongAdder ok200 = new LongAdder();
+    final LongAdder timedOut504 = new LongAdder();
+    final LongAdder clientTimeouts = new LongAdder();
+
     void record(int status, long latencyNs) {
         requests.increment();
-        if (status != StatusCounts.IO_ERROR) answered.increment();
+        boolean unanswered = status == StatusCounts.IO_ERROR || status == StatusCounts.CLIENT_TIMEOUT;
+        if (!unanswered) answered.increment();
         if (status == 202) accepted.increment();
         else if (status == 503) overloaded.increment();
-        else if (status == StatusCounts.IO_ERROR) ioErrors.increment();
+        else if (unanswered) ioErrors.increment();
         else otherErrors.increment();
-        if (status != StatusCounts.IO_ERROR) latencyUs.recordValue(Math.max(0, latencyNs / 1000));
+        if (status == 200) ok200.increment();
+        else if (status == 504) timedOut504.increment();
+        else if (status == StatusCounts.CLIENT_TIMEOUT) clientTimeouts.increment();
+        if (!unanswered) latencyUs.recordValue(Math.max(0, latencyNs / 1000));
+    }
+
+    /** The views' part of the progress line (appended to the orders' when the run has view clients). */
+    String viewsPart(long nowNs, Timeline tl) {
+        Histogram h = latencyUs.getIntervalHistogram();
+        long total = requests.sum();
+        double secs = lastNs == 0 ? (nowNs - tl.startNs()) / 1e9 : (nowNs - lastNs) / 1e9;
+        double perSecond = secs > 0 ? (total - lastRequests) / secs : 0;
+        lastRequests = total;
+        lastNs = nowNs;
+        return String.format(" | views/s=%.0f total=%d 200=%d 503=%d 504=%d other=%d io=%d timeouts=%d p50=%.1fms p99=%.1fms",
+                perSecond, total, ok200.sum(), overloaded.sum(), timedOut504.sum(),
+                otherErrors.sum() - ok200.sum() - timedOut504.sum(), ioErrors.sum() - clientTimeouts.sum(),
+                clientTimeouts.sum(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0);
     }
 
     /** One progress line; called by one thread every few seconds. */

@@ -48,6 +48,13 @@ final class Timeline {
         return new Timeline(nowNs, nowWallMs, new Window(nowNs + warm, nowNs + warm + dur));
     }
 
+    /** A window that opens at the wall-clock instant {@code windowAtMs} ({@code --window-at}). */
+    static Timeline startingAt(long nowNs, long nowWallMs, long windowAtMs, double durationS) {
+        long warm = (windowAtMs - nowWallMs) * 1_000_000L;
+        long dur = (long) (durationS * 1e9);
+        return new Timeline(nowNs, nowWallMs, new Window(nowNs + warm, nowNs + warm + dur));
+    }
+
     /** A warm-up of unknown length: the window is opened by {@link #openWindow}. */
     static Timeline startingOpenEnded(long nowNs, long nowWallMs) {
         return new Timeline(nowNs, nowWallMs, NOT_YET);

@@ -11,11 +11,11 @@ import java.util.List;
 import tradebench.loadclient.verify.SentOrder;
 
 /** The accepted orders of a phase, one per line: {@code id buy|sell userId productId quantity price|-}. */
-final class OrderLog {
+public final class OrderLog {
 
     private OrderLog() {}
 
-    static void write(String file, List<SentOrder> orders) throws IOException {
+    public static void write(String file, List<SentOrder> orders) throws IOException {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of(file), StandardCharsets.UTF_8))) {
             for (SentOrder o : orders) {
                 w.println(o.id() + "\t" + o.side() + "\t" + o.userId() + "\t" + o.productId() + "\t" + o.quantity()
