@@ -38,7 +38,7 @@ public abstract class ReadPathContract {
     protected abstract int startService(String... settings) throws Exception;
 
     /** The test database the variant was started on (its direct DB_HOST and DB_PORT). */
-    protected abstract Config testDatabaseConfig();
+    protected abstract Config testDatabaseConfig() throws Exception;
 
     @Test
     void aViewWhoseReadNeverComesBackIsAnswered504WithinItsTimeout() throws Exception {

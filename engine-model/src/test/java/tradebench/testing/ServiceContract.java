@@ -100,8 +100,8 @@ public abstract class ServiceContract extends ReadPathContract {
     }
 
     @Override
-    protected Config testDatabaseConfig() {
-        return tdb.config();
+    protected Config testDatabaseConfig() throws Exception {
+        return database().config();
     }
 
     private String drain(Running service) {

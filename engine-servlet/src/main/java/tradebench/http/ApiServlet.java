@@ -6,11 +6,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.Serial;
 import java.nio.charset.StandardCharsets;
-import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import tradebench.db.Database;
+import tradebench.db.OrderReads;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
 import tradebench.model.Side;
@@ -34,6 +34,8 @@ public final class ApiServlet extends HttpServlet {
     private final transient OrderGateway gateway;
     private final transient Database db;
     private final transient FaultInjection.EngineCrasher crasher; // null unless FAULTS=on
+    private final transient OrderReads reads;
+    private final transient Views.Door views;
 
     public ApiServlet(OrderGateway gateway, Database db) {
         this(gateway, db, null);
@@ -44,6 +46,17 @@ public final class ApiServlet extends HttpServlet {
         this.gateway = gateway;
         this.db = db;
         this.crasher = FaultInjection.ifEnabled(crasher, gateway.config());
+        Views mode = Views.of(gateway.config()); // a bad VIEWS stops us before a pool is opened
+        this.reads = new OrderReads(gateway.config());
+        this.views = mode.open(reads);
+    }
+
+    /** The order view's read path closes with the servlet (Tomcat's stop). */
+    @Override
+    public void destroy() {
+        views.close();
+        reads.close();
+        super.destroy();
     }
 
     @Override
@@ -65,7 +78,7 @@ public final class ApiServlet extends HttpServlet {
             }
             default -> {
                 if (path.startsWith("/orders/")) {
-                    if (onlyGet(method, path, resp)) order(path.substring("/orders/".length()), resp);
+                    if (onlyGet(method, path, resp)) order(path.substring("/orders/".length()), req, resp);
                 } else {
                     send(resp, 404, Answers.notFound(path));
                 }
@@ -120,7 +133,8 @@ public final class ApiServlet extends HttpServlet {
         return v == null ? null : Arrays.asList(v);
     }
 
-    private void order(String idText, HttpServletResponse resp) throws IOException {
+    private void order(String idText, HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        long deadline = reads.deadlineFromNow();
         long id;
         try {
             id = OrderViews.parseId(idText);
@@ -129,13 +143,7 @@ public final class ApiServlet extends HttpServlet {
             return;
         }
         OrderViews.Lookup lookup = OrderViews.lookup(gateway, id); // before the fills: see OrderViews
-        try {
-            OrderViews.Answer a = lookup.answer(db.fills(id));
-            send(resp, a.status(), a.body());
-        } catch (SQLException e) {
-            resp.setHeader("Retry-After", "1");
-            send(resp, 503, Answers.DATABASE_UNREACHABLE);
-        }
+        views.view(lookup, deadline, req, resp);
     }
 
     private void crash(String method, HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -163,6 +171,12 @@ public final class ApiServlet extends HttpServlet {
         resp.setHeader("Allow", "GET");
         send(resp, 405, Answers.methodNotAllowed(method, path));
         return false;
+    }
+
+    /** A view's answer; a 503 says when to retry. */
+    static void send(HttpServletResponse resp, OrderViews.Answer answer) throws IOException {
+        if (answer.status() == 503) resp.setHeader("Retry-After", "1");
+        send(resp, answer.status(), answer.body());
     }
 
     static void send(HttpServletResponse resp, int status, String json) throws IOException {

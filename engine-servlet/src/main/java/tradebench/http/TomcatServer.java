@@ -8,13 +8,15 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
 import tradebench.engine.Config;
+import tradebench.engine.ReadPath;
 import tradebench.engine.ThreadKind;
 
 /**
  * Embedded Tomcat 10.1 with the NIO connector in front of {@link ApiServlet}.
  * Defaults are the original experiment's: 200 request threads, 10,000
  * connections. Settings (environment): HTTP_THREADS, MAX_CONNECTIONS, and
- * THREADS=virtual for virtual request threads ({@link ThreadKind}).
+ * THREADS=virtual for virtual request threads ({@link ThreadKind}); the order view's, VIEWS
+ * ({@link Views}) and the read path's (READ_*, VIEW_LIMIT), are the servlet's.
  */
 public final class TomcatServer {
     private final Tomcat tomcat;
@@ -52,7 +54,8 @@ public final class TomcatServer {
         StandardHost host = (StandardHost) tomcat.getHost();
         host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
         Context ctx = tomcat.addContext("", base.getAbsolutePath());
-        Tomcat.addServlet(ctx, "api", servlet);
+        // VIEWS=async and resilience4j leave the request thread; asynchronous support costs the others nothing
+        Tomcat.addServlet(ctx, "api", servlet).setAsyncSupported(true);
         ctx.addServletMapping("/", "api"); // Tomcat 10.1.5x: the name of addServletMappingDecoded again
         tomcat.start();
         return new TomcatServer(tomcat);
@@ -68,7 +71,8 @@ public final class TomcatServer {
 
     /** The HTTP settings, for a variant's start-up line. */
     public static String describe(Config config) {
-        return "httpThreads=" + httpThreads(config) + " maxConnections=" + maxConnections(config);
+        return "httpThreads=" + httpThreads(config) + " maxConnections=" + maxConnections(config)
+                + " views=" + Views.of(config).wire() + " " + ReadPath.of(config).describe();
     }
 
     public int port() {
