@@ -16,6 +16,7 @@ import tradebench.engine.Config;
 import tradebench.engine.IdSource;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRegistry;
+import tradebench.engine.ReadPath;
 import tradebench.engine.ServiceStats;
 import tradebench.engine.Shutdown;
 import tradebench.spray.db.AsyncDatabase;
@@ -147,8 +148,8 @@ public final class SprayService {
             System.out.println(stats.exitLine());
             exitLinePrinted.countDown();
         });
-        System.out.println(variant + " listening on port " + port() + " (" + config.describe()
-                + " dispatcherThreads=" + dispatcherThreads() + ")");
+        System.out.println(variant + " listening on port " + port() + " (" + config.describe() + " "
+                + ReadPath.of(config).describe() + " dispatcherThreads=" + dispatcherThreads() + ")");
         return exitLinePrinted;
     }
 

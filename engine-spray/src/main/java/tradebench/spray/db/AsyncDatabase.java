@@ -9,9 +9,7 @@ import com.github.jasync.sql.db.mysql.MySQLConnectionBuilder;
 import com.github.jasync.sql.db.pool.ConnectionPool;
 import com.github.jasync.sql.db.util.DaemonThreadsFactory;
 import io.netty.channel.nio.NioEventLoopGroup;
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -22,9 +20,8 @@ import kotlinx.coroutines.ExecutorsKt;
 import scala.concurrent.ExecutionContextExecutor;
 import tradebench.engine.Config;
 import tradebench.engine.EngineStats;
-import tradebench.engine.Fill;
+import tradebench.engine.ReadPath;
 import tradebench.engine.SalesTable;
-import tradebench.model.Prices;
 
 /**
  * The non-blocking side of MySQL (jasync-mysql, the maintained successor of
@@ -33,16 +30,19 @@ import tradebench.model.Prices;
  * context. Nothing here ever blocks a caller except {@link #largestStoredOrderId},
  * which runs once, at start, before any request.
  *
- * <p>Threads of its own: one Netty event loop for the sockets (DB_IO_THREADS),
- * and jasync's single connection-test timer. Neither grows with ENGINES or DB_POOL.
+ * <p>Two pools: the writers' (DB_POOL connections, the engines' inserts, /health and start-up's
+ * read) and the order view's read pool ({@link OrderReads}, READ_POOL connections to
+ * READ_DB_HOST:READ_DB_PORT, nothing else uses it). Threads of their own: one Netty event loop
+ * for both pools' sockets (DB_IO_THREADS), and jasync's single connection-test timer. Neither
+ * grows with ENGINES, DB_POOL or READ_POOL.
  */
 public final class AsyncDatabase implements AutoCloseable {
     /** The original experiment needed a wait queue of 1,000 queries in front of its pool. */
     static final int DEFAULT_QUEUE = 1000;
-    private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
 
     private final ConnectionPool<MySQLConnection> pool;
-    /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for the reads of /orders and /health). */
+    private final OrderReads reads;
+    /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for /health's). */
     private final int writeWindow;
     private final NioEventLoopGroup io;
     private final Scheduler scheduler;
@@ -74,6 +74,7 @@ public final class AsyncDatabase implements AutoCloseable {
                 dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
                 ExecutorsKt.from(dispatcher));                     // the pool's own coroutine actor, there too
         this.pool = MySQLConnectionBuilder.createConnectionPool(pc);
+        this.reads = new OrderReads(config, ReadPath.of(config), io, dispatcher, scheduler);
     }
 
     /** One query on some connection of the pool; completes on Akka's dispatcher. */
@@ -121,17 +122,9 @@ public final class AsyncDatabase implements AutoCloseable {
         }
     }
 
-    /** The SALES rows of an order, by ID; fails (after {@value #READ_TIMEOUT}) when the database is away. */
-    public CompletionStage<List<Fill>> fills(long orderId) {
-        return within(READ_TIMEOUT, prepared(SalesTable.FILLS, List.of(orderId, orderId)).thenApply(r -> {
-            List<Fill> out = new ArrayList<>(r.getRows().size());
-            for (RowData row : r.getRows()) {
-                out.add(new Fill(number(row.get(0)), (String) row.get(1), (String) row.get(2), (String) row.get(3),
-                        Prices.toCents((BigDecimal) row.get(4)), number(row.get(5)), number(row.get(6)),
-                        number(row.get(7)), number(row.get(8))));
-            }
-            return out;
-        }));
+    /** The order view's read path: its own pool, its limit and its deadline (OrderReads). */
+    public OrderReads reads() {
+        return reads;
     }
 
     /** Can the database be reached? Asked at most twice a second, whatever the request rate. */
@@ -187,7 +180,8 @@ public final class AsyncDatabase implements AutoCloseable {
     /** Closes the pool's connections, then the event loop; completes when both are done (never blocks). */
     public CompletionStage<Void> closeAsync() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        within(Duration.ofSeconds(5), pool.disconnect()).whenComplete((c, e) -> {
+        CompletableFuture<?> both = CompletableFuture.allOf(pool.disconnect(), reads.closeAsync());
+        within(Duration.ofSeconds(5), both).whenComplete((c, e) -> {
             if (e != null) System.err.println("closing the database pool: " + e);
             // a short quiet period: the last connections' close notifications still run on the loop
             io.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).addListener(f -> done.complete(null));

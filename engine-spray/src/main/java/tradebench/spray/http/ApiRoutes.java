@@ -32,7 +32,9 @@ import java.util.concurrent.CompletionStage;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.OrderRequest;
 import tradebench.model.Side;
+import tradebench.engine.ReadPath;
 import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.db.OrderReads;
 import tradebench.wire.Answers;
 import tradebench.wire.BadRequest;
 import tradebench.wire.FaultInjection;
@@ -48,8 +50,9 @@ import static akka.http.javadsl.server.PathMatchers.segment;
  * and bodies as engine-servlet's ApiServlet, from the same wire format
  * (engine-wire). An order is
  * validated, handed to its engine with a fire-and-forget tell and answered 202
- * at once; {@code /orders/{id}} and {@code /health} ask the database without
- * blocking (the answer completes on the driver's callback). Every answer,
+ * at once; {@code /orders/{id}} (through the view's read path, {@link OrderReads}) and
+ * {@code /health} ask the database without blocking (the answer completes on the driver's
+ * callback). Every answer,
  * Akka HTTP's own rejections included, is JSON.
  *
  * <p>The server binds {@link #handler}: an order without a form body (the
@@ -63,6 +66,7 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
 
     private final OrderGateway gateway;
     private final AsyncDatabase db;
+    private final OrderReads reads;
     private final FaultInjection.EngineCrasher crasher; // null unless FAULTS=on
 
     public ApiRoutes(OrderGateway gateway, AsyncDatabase db) {
@@ -73,6 +77,7 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
     public ApiRoutes(OrderGateway gateway, AsyncDatabase db, FaultInjection.EngineCrasher crasher) {
         this.gateway = gateway;
         this.db = db;
+        this.reads = db.reads();
         this.crasher = FaultInjection.ifEnabled(crasher, gateway.config());
     }
 
@@ -232,6 +237,11 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
 
     // ---- reads ----
 
+    /**
+     * A bad id is answered before the view enters the read path; a view beyond VIEW_LIMIT is
+     * refused before anything is read; the rest wait for their fills on the read pool, never
+     * past READ_TIMEOUT_MS.
+     */
     private Route orderView(String idText) {
         long id;
         try {
@@ -239,12 +249,25 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
         } catch (BadRequest e) {
             return complete(json(400, JsonText.error(e.getMessage())));
         }
+        OrderReads.View view = reads.enter();
+        if (view == null) return complete(viewRefused(reads.path()));
         OrderViews.Lookup lookup = OrderViews.lookup(gateway, id); // before the fills: see OrderViews
-        return completeWithFuture(db.fills(id).handle((fills, e) -> {
-            if (e != null) return json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
+        return completeWithFuture(view.fills(id).handle((fills, e) -> {
+            if (e != null) return readFailed(e, reads.path());
             OrderViews.Answer a = lookup.answer(fills);
             return json(a.status(), a.body());
         }));
+    }
+
+    /** VIEW_LIMIT views are in the read path: 503 at once, nothing read. */
+    public static HttpResponse viewRefused(ReadPath path) {
+        return json(503, JsonText.error(path.refusal())).addHeader(RetryAfter.create(1L));
+    }
+
+    /** A view's read failed: 504 past its deadline, otherwise the read server is away (503). */
+    public static HttpResponse readFailed(Throwable e, ReadPath path) {
+        if (OrderReads.timedOut(e)) return json(504, JsonText.error(path.timedOut()));
+        return json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
     }
 
     private Route health() {

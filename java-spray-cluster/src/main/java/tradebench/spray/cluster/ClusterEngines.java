@@ -151,7 +151,7 @@ public final class ClusterEngines implements EngineSet {
 
     /** The desk actor ({@code /user/desk}): once the gateway exists, since it answers views through it. */
     public void openDesk(OrderGateway gateway) {
-        system.actorOf(DeskActor.props(desk, gateway, node.db(), settings, node.hosted(),
+        system.actorOf(DeskActor.props(desk, gateway, settings, node.hosted(),
                 (engine, order) -> region.tell(ClusterProtocol.NewOrder.of(engine, order), ActorRef.noSender())), DeskActor.NAME);
     }
 

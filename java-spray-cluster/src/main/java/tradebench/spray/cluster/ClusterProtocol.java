@@ -1,7 +1,9 @@
 package tradebench.spray.cluster;
 
 import tradebench.model.Order;
+import tradebench.model.OrderStatus;
 import tradebench.model.Side;
+import tradebench.wire.OrderViews;
 
 /**
  * The messages between cluster members (Jackson, {@link ClusterMessage}). The
@@ -86,11 +88,33 @@ public final class ClusterProtocol {
     public record HandedOff(int engine, long sinceMs) implements ClusterMessage {
     }
 
-    /** {@code GET /orders/{id}} asked of the member that issued the id. */
+    /**
+     * {@code GET /orders/{id}} asked of the member that issued the id: what it knows of the
+     * order. The asking member reads the fills itself, through its own read path, after the
+     * answer (OrderViews' order: the status first, then the fills).
+     */
     public record ViewRequest(long id) implements ClusterMessage {
     }
 
-    public record ViewAnswer(int status, String body) implements ClusterMessage {
+    /**
+     * The issuer's view of order {@code id} before its fills are read: its terms (null when it
+     * no longer remembers the order), its status then (null when unknown), and whether the id
+     * lies in the range it issued. {@code engine} in {@code order} is the order's partition.
+     */
+    public record ViewStatus(long id, NewOrder order, OrderStatus status, boolean issuedHere) implements ClusterMessage {
+        public static ViewStatus of(OrderViews.Lookup l, int engines) {
+            Order o = l.known();
+            return new ViewStatus(l.id(), o == null ? null : NewOrder.of(o.productId % engines, o), l.status(), l.issuedHere());
+        }
+
+        public OrderViews.Lookup lookup() {
+            return new OrderViews.Lookup(id, order == null ? null : order.toOrder(), status, issuedHere);
+        }
+
+        /** The issuer knows nothing of the order (a 404 unless SALES has fills for it). */
+        public boolean unknownToIssuer() {
+            return order == null && status == null && !issuedHere;
+        }
     }
 
     /** {@code GET /stats}: every member's own figures, for the cluster's totals. */

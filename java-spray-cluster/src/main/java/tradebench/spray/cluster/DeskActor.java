@@ -3,41 +3,36 @@ package tradebench.spray.cluster;
 import akka.actor.AbstractActor;
 import akka.actor.ActorRef;
 import akka.actor.Props;
-import akka.pattern.Patterns;
-import java.util.concurrent.CompletionStage;
 import tradebench.engine.EngineStats;
 import tradebench.engine.OrderGateway;
 import tradebench.engine.ServiceStats;
-import tradebench.spray.db.AsyncDatabase;
-import tradebench.wire.Answers;
 import tradebench.wire.OrderViews;
 
 /**
  * The member's desk ({@code /user/desk} on every member): the partitions'
  * reports about the orders this member accepted ({@link Desk}), and the
- * questions of the other members: the view of an order this member issued,
- * and this member's counters.
+ * questions of the other members: what it knows of an order it issued (the
+ * asking member reads the fills through its own read path), and this
+ * member's counters.
  */
 public final class DeskActor extends AbstractActor {
     public static final String NAME = "desk";
 
     private final Desk desk;
     private final OrderGateway gateway;
-    private final AsyncDatabase db;
     private final ClusterSettings settings;
     private final Hosted hosted;
     private final java.util.function.BiConsumer<Integer, tradebench.model.Order> send;
 
-    public static Props props(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted,
+    public static Props props(Desk desk, OrderGateway gateway, ClusterSettings settings, Hosted hosted,
                               java.util.function.BiConsumer<Integer, tradebench.model.Order> send) {
-        return Props.create(DeskActor.class, () -> new DeskActor(desk, gateway, db, settings, hosted, send));
+        return Props.create(DeskActor.class, () -> new DeskActor(desk, gateway, settings, hosted, send));
     }
 
-    private DeskActor(Desk desk, OrderGateway gateway, AsyncDatabase db, ClusterSettings settings, Hosted hosted,
+    private DeskActor(Desk desk, OrderGateway gateway, ClusterSettings settings, Hosted hosted,
                       java.util.function.BiConsumer<Integer, tradebench.model.Order> send) {
         this.desk = desk;
         this.gateway = gateway;
-        this.db = db;
         this.settings = settings;
         this.hosted = hosted;
         this.send = send;
@@ -59,21 +54,15 @@ public final class DeskActor extends AbstractActor {
                                 + " orders accepted here and not reported joined are sent again");
                     }
                 })
-                .match(ClusterProtocol.ViewRequest.class, m -> Patterns.pipe(view(m.id()), getContext().getDispatcher())
-                        .to(getSender()))
+                .match(ClusterProtocol.ViewRequest.class, m -> getSender().tell(view(m.id()), getSelf()))
                 .match(ClusterProtocol.StatsRequest.class, m -> getSender().tell(figures(gateway.stats(), settings.self(), hosted),
                         getSelf()))
                 .build();
     }
 
-    /** The view of contract section 3, as this member (the issuer) answers it locally. */
-    private CompletionStage<ClusterProtocol.ViewAnswer> view(long id) {
-        OrderViews.Lookup lookup = OrderViews.lookup(gateway, id); // before the fills: see OrderViews
-        return db.fills(id).handle((fills, e) -> {
-            if (e != null) return new ClusterProtocol.ViewAnswer(503, Answers.DATABASE_UNREACHABLE);
-            OrderViews.Answer a = lookup.answer(fills);
-            return new ClusterProtocol.ViewAnswer(a.status(), a.body());
-        });
+    /** What this member (the issuer) knows of an order now; the asking member reads its fills. */
+    private ClusterProtocol.ViewStatus view(long id) {
+        return ClusterProtocol.ViewStatus.of(OrderViews.lookup(gateway, id), gateway.config().engines());
     }
 
     static ClusterProtocol.MemberStats figures(ServiceStats s, String member, Hosted hosted) {

@@ -24,8 +24,8 @@ import tradebench.spray.cluster.ClusterProtocol;
 import tradebench.spray.cluster.ClusterSettings;
 import tradebench.spray.cluster.StatsAnswer;
 import tradebench.spray.db.AsyncDatabase;
+import tradebench.spray.db.OrderReads;
 import tradebench.spray.http.ApiRoutes;
-import tradebench.wire.Answers;
 import tradebench.wire.BadRequest;
 import tradebench.wire.OrderViews;
 
@@ -52,6 +52,7 @@ public final class ClusterRoutes extends AllDirectives {
     private final ClusterEngines engines;
     private final OrderGateway gateway;
     private final AsyncDatabase db;
+    private final OrderReads reads;
     private final ClusterSettings settings;
     private final ActorSystem system;
 
@@ -59,6 +60,7 @@ public final class ClusterRoutes extends AllDirectives {
         this.engines = engines;
         this.gateway = gateway;
         this.db = db;
+        this.reads = db.reads();
         this.settings = engines.settings();
         this.system = engines.system();
     }
@@ -78,6 +80,11 @@ public final class ClusterRoutes extends AllDirectives {
 
     // ---- /orders/{id} of another member ----
 
+    /**
+     * The view of an id another member issued, answered here: it enters this member's read path
+     * (VIEW_LIMIT, READ_TIMEOUT_MS from now), asks the issuer what it knows of the order, then
+     * reads the fills through this member's read pool. It leaves the read path once answered.
+     */
     private Route remoteOrder(String idText) {
         long id;
         try {
@@ -87,19 +94,35 @@ public final class ClusterRoutes extends AllDirectives {
         }
         int issuer = ClusterSettings.issuerOf(id);
         if (issuer == settings.member() || issuer >= settings.seeds().size()) return reject(); // ours (or nobody's): ApiRoutes
-        String issuerAddress = settings.seeds().get(issuer);
-        if (!isMember(issuerAddress)) return completeWithFuture(withoutIssuer(id, issuerAddress)); // nobody to ask
+        OrderReads.View view = reads.enter();
+        if (view == null) return complete(ApiRoutes.viewRefused(reads.path()));
+        CompletionStage<HttpResponse> answer = remoteView(id, settings.seeds().get(issuer), issuer, view);
+        return completeWithFuture(answer.whenComplete((r, e) -> view.leave()));
+    }
+
+    private CompletionStage<HttpResponse> remoteView(long id, String issuerAddress, int issuer, OrderReads.View view) {
+        if (!isMember(issuerAddress)) return withoutIssuer(id, issuerAddress, view); // nobody to ask
         ActorSelection desk = system.actorSelection(settings.address(issuer) + "/user/desk");
-        CompletionStage<HttpResponse> answer = Patterns.ask(desk, new ClusterProtocol.ViewRequest(id), ASK)
-                .thenCompose(r -> {
-                    ClusterProtocol.ViewAnswer a = (ClusterProtocol.ViewAnswer) r;
+        return Patterns.ask(desk, new ClusterProtocol.ViewRequest(id), ASK)
+                .thenApply(r -> (ClusterProtocol.ViewStatus) r)
+                .handle((status, e) -> {
+                    if (e != null) return withoutIssuer(id, issuerAddress, view);
                     // a member started again does not know its earlier incarnation's ids
-                    if (a.status() == 404 && engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id);
-                    HttpResponse resp = ApiRoutes.json(a.status(), a.body());
-                    return CompletableFuture.completedFuture(a.status() == 503 ? resp.addHeader(RetryAfter.create(1L)) : resp);
+                    if (status.unknownToIssuer() && engines.departures().issuedByGone(issuerAddress, id)) {
+                        return ofGoneIssuer(id, view);
+                    }
+                    return withFills(status.lookup(), view);
                 })
-                .exceptionallyCompose(e -> withoutIssuer(id, issuerAddress));
-        return completeWithFuture(answer);
+                .thenCompose(r -> r);
+    }
+
+    /** The view once its fills are read through this member's read pool: 504 past its deadline, 503 when the read server is away. */
+    private CompletionStage<HttpResponse> withFills(OrderViews.Lookup lookup, OrderReads.View view) {
+        return view.fills(lookup.id()).handle((fills, e) -> {
+            if (e != null) return ApiRoutes.readFailed(e, reads.path());
+            OrderViews.Answer a = lookup.answer(fills);
+            return ApiRoutes.json(a.status(), a.body());
+        });
     }
 
     /**
@@ -108,19 +131,15 @@ public final class ClusterRoutes extends AllDirectives {
      * a member (unreachable, or not yet downed): 503, it may answer in a
      * moment. Never seen leaving: the fills from SALES ({@code unknown}), or 404.
      */
-    private CompletionStage<HttpResponse> withoutIssuer(long id, String issuerAddress) {
+    private CompletionStage<HttpResponse> withoutIssuer(long id, String issuerAddress, OrderReads.View view) {
         MemberStatus status = statusOf(issuerAddress);
         if (status == MemberStatus.down()) engines.departures().departed(issuerAddress, System.currentTimeMillis()); // before the event
         if (isMember(issuerAddress)) {
             return CompletableFuture.completedFuture(ApiRoutes.json(503,
                     "{\"error\":\"the member that accepted order " + id + " does not answer\"}").addHeader(RetryAfter.create(1L)));
         }
-        if (engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id);
-        return db.fills(id).handle((fills, e) -> {
-            if (e != null) return ApiRoutes.json(503, Answers.DATABASE_UNREACHABLE).addHeader(RetryAfter.create(1L));
-            OrderViews.Answer a = new OrderViews.Lookup(id, null, null, false).answer(fills);
-            return ApiRoutes.json(a.status(), a.body());
-        });
+        if (engines.departures().issuedByGone(issuerAddress, id)) return ofGoneIssuer(id, view);
+        return withFills(new OrderViews.Lookup(id, null, null, false), view);
     }
 
     /**
@@ -130,13 +149,15 @@ public final class ClusterRoutes extends AllDirectives {
      * went with its member), else {@code lost}. The partitions are asked
      * before SALES is read, as in {@link OrderViews}.
      */
-    private CompletionStage<HttpResponse> ofGoneIssuer(long id) {
-        return engines.findHeld(id, ASK).thenCompose(held -> db.fills(id).thenApply(fills -> {
-            OrderViews.Answer a = held != null ? new OrderViews.Lookup(id, held, OrderStatus.OPEN, false).answer(fills)
-                    : new OrderViews.Lookup(id, null, OrderStatus.LOST, false).answer(fills);
-            return ApiRoutes.json(a.status(), a.body());
-        })).exceptionally(e -> ApiRoutes.json(503, "{\"error\":\"cannot tell what became of order " + id + " now\"}")
-                .addHeader(RetryAfter.create(1L)));
+    private CompletionStage<HttpResponse> ofGoneIssuer(long id, OrderReads.View view) {
+        return engines.findHeld(id, ASK).handle((held, e) -> {
+            if (e != null) {
+                return CompletableFuture.completedFuture(ApiRoutes.json(503,
+                        "{\"error\":\"cannot tell what became of order " + id + " now\"}").addHeader(RetryAfter.create(1L)));
+            }
+            return withFills(held != null ? new OrderViews.Lookup(id, held, OrderStatus.OPEN, false)
+                    : new OrderViews.Lookup(id, null, OrderStatus.LOST, false), view);
+        }).thenCompose(r -> r);
     }
 
     /** Is {@code hostPort} in the membership, not downed (it may be unreachable)? */
