@@ -66,6 +66,29 @@ function loadConfig(env = process.env) {
       password: text(env, 'DB_PASSWORD', { allowEmpty: true }),
       poolSize: integer(env, 'DB_POOL', 1, 1000),
     },
+    read: readPathOf(env),
+  };
+}
+
+// The order view's read path (docs/contract.md section 8): its own server (by default the writers'),
+// its own pool, its limit and its time-out. Blank means the default, as in the Java variants
+// (engine-model ReadPath).
+const READ_DEFAULTS = { READ_POOL: '16', READ_TIMEOUT_MS: '2000', VIEW_LIMIT: '64' };
+
+function readPathOf(env) {
+  const given = (name, dflt) => (env[name] === undefined || String(env[name]).trim() === '' ? dflt : String(env[name]).trim());
+  const withDefaults = {
+    READ_DB_PORT: given('READ_DB_PORT', String(env.DB_PORT ?? DEFAULTS.DB_PORT)),
+    READ_POOL: given('READ_POOL', READ_DEFAULTS.READ_POOL),
+    READ_TIMEOUT_MS: given('READ_TIMEOUT_MS', READ_DEFAULTS.READ_TIMEOUT_MS),
+    VIEW_LIMIT: given('VIEW_LIMIT', READ_DEFAULTS.VIEW_LIMIT),
+  };
+  return {
+    host: given('READ_DB_HOST', text(env, 'DB_HOST')),
+    port: integer(withDefaults, 'READ_DB_PORT', 1, 65535),
+    poolSize: integer(withDefaults, 'READ_POOL', 1, 10000),
+    timeoutMs: integer(withDefaults, 'READ_TIMEOUT_MS', 1, 600000),
+    viewLimit: integer(withDefaults, 'VIEW_LIMIT', 0, 1000000),
   };
 }
 

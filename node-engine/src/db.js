@@ -2,11 +2,11 @@
 // mysql2 pools and the few queries of the parent (fills, id floor, health).
 const mysql = require('mysql2/promise');
 
-function createPool(db, { connectionLimit = db.poolSize } = {}) {
+function createPool(db, { connectionLimit = db.poolSize, connectTimeout = 3000 } = {}) {
   return mysql.createPool({
     host: db.host, port: db.port, database: db.database, user: db.user, password: db.password,
     connectionLimit,
-    connectTimeout: 3000,
+    connectTimeout,
     decimalNumbers: true,      // PRICE comes back as a JSON number
     supportBigNumbers: true,   // BIGINT ids below 2^53 come back as numbers
     bigNumberStrings: false,
@@ -23,8 +23,9 @@ function createPool(db, { connectionLimit = db.poolSize } = {}) {
 // must turn into an error the caller can report, not a request that hangs.
 const QUERY_TIMEOUT_MS = 5000;
 
-// The SALES rows of one order, by ID, in the shape of docs/contract.md.
-async function fillsOf(pool, id, side) {
+// The SALES rows of one order, by ID, in the shape of docs/contract.md; `db` a pool or a connection.
+// timeoutMs 0: none (the order view keeps its own deadline, src/read-path.js).
+async function fillsOf(db, id, side, { timeoutMs = QUERY_TIMEOUT_MS } = {}) {
   let sql;
   let values;
   if (side === 'buy') { sql = 'SELECT * FROM SALES WHERE PO_ID = ? ORDER BY ID'; values = [id]; }
@@ -34,7 +35,7 @@ async function fillsOf(pool, id, side) {
     sql = '(SELECT * FROM SALES WHERE PO_ID = ?) UNION (SELECT * FROM SALES WHERE SO_ID = ?) ORDER BY ID';
     values = [id, id];
   }
-  const [rows] = await pool.query({ sql, values, timeout: QUERY_TIMEOUT_MS });
+  const [rows] = await db.query({ sql, values, timeout: timeoutMs });
   return rows.map((r) => ({
     saleId: Number(r.ID), buyer: r.BUYER_NAME, seller: r.SELLER_NAME, productId: r.PRODUCT_ID,
     price: Number(r.PRICE), quantity: Number(r.QUANTITY), poId: Number(r.PO_ID), soId: Number(r.SO_ID),

@@ -13,6 +13,7 @@ const { SharedIdSource } = require('./ids');
 const { Tally } = require('./stats');
 const { Peers } = require('./peers');
 const { createPool } = require('./db');
+const { ReadPath } = require('./read-path');
 const { reserve } = require('./engine-pool');
 const { clientError } = require('./handlers/errors');
 const { createApp } = require('./server');
@@ -94,6 +95,7 @@ function run() {
   const engines = new RingEngines(config, thread, tally, toMain);
   const peers = new Peers(registry, peerPorts);
   const pool = createPool(config.db);
+  const readPath = ReadPath.open(config);
   const state = { shuttingDown: false };
   const snapshots = new Map();
   let asked = 0;
@@ -103,7 +105,7 @@ function run() {
     toMain({ t: 'stats', q });
   });
   const app = createApp({
-    config, engines, registry, ids, counts: tally, state, pool, snapshot,
+    config, engines, registry, ids, counts: tally, state, pool, readPath, snapshot,
     lookup: (id) => peers.lookup(id), issued: (id) => ids.issued(id),
   });
   const server = app.listen({ port, host, reusePort: true });
@@ -141,7 +143,7 @@ function run() {
         break;
       case 'close':
         server.closeAllConnections();
-        pool.end().catch(() => {}).finally(() => toMain({ t: 'closed' }));
+        Promise.all([pool.end().catch(() => {}), readPath.close()]).finally(() => toMain({ t: 'closed' }));
         break;
       default:
         break;

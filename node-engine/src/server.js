@@ -15,6 +15,7 @@ const { IdSource, SharedIdSource } = require('./ids');
 const { Stats, Tally } = require('./stats');
 const { Peers } = require('./peers');
 const { HttpThreads } = require('./http-threads');
+const { ReadPath } = require('./read-path');
 const { orderEntry } = require('./handlers/order-entry');
 const { orderStatus } = require('./handlers/order-status');
 const { statsReport } = require('./handlers/stats');
@@ -25,7 +26,7 @@ const faults = require('./handlers/faults');
 const VARIANT = 'node-engine';
 const STATS_EVERY_MS = 5000;
 
-// deps: {config, engines, registry, ids, stats, pool, state: {shuttingDown}}, and where several
+// deps: {config, engines, registry, ids, stats, pool, readPath, state: {shuttingDown}}, and where several
 // HTTP threads share the service: counts (this thread's order counters), lookup(id) (an order's
 // record from any thread), issued(id), snapshot() (the /stats body). One thread: all from its own.
 function createApp(given) {
@@ -68,11 +69,13 @@ function createApp(given) {
   return createFront(app, buy, sell);
 }
 
-// Everything the app needs, started: the pool, the id floor, the engines; with several HTTP threads
+// Everything the app needs, started: the pool, the order view's read path (src/read-path.js: a pool of
+// its own, opened on demand), the id floor, the engines; with several HTTP threads
 // (LISTENERS) what they share: one id sequence, their counters, their lookups of each other's orders.
 // listen(port, host) serves it: on the main thread, and on the further HTTP threads beside it.
 async function createService(config, { silent = false, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
   const pool = createPool(config.db);
+  const readPath = ReadPath.open(config);
   const threads = config.workers === 'threads' ? config.listeners || 1 : 1;
   const ids = threads > 1 ? SharedIdSource.create() : new IdSource();
   try {
@@ -99,7 +102,7 @@ async function createService(config, { silent = false, log = (line) => process.s
   await engines.start();
   const state = { shuttingDown: false };
   const deps = {
-    config, engines, registry, ids, stats, pool, state, counts: tally || stats, snapshot,
+    config, engines, registry, ids, stats, pool, readPath, state, counts: tally || stats, snapshot,
     lookup: (id) => peers.lookup(id), issued: (id) => (http ? ids.issued(id) : registry.issued(id)),
   };
   const app = createApp(deps);
@@ -128,6 +131,7 @@ async function createService(config, { silent = false, log = (line) => process.s
     await engines.drain();
     if (http) await http.close();
     await pool.end().catch(() => {});
+    await readPath.close();
     return `exit variant=${VARIANT} accepted=${stats.accepted} sales=${stats.salesPersisted}`;
   }
   return { app, listen, drain, engineStats, ...deps };
@@ -157,7 +161,9 @@ async function main() {
       ? `threads: ${Math.min(config.engines, config.workerThreads)} workers, ${config.listeners} HTTP threads` : 'processes';
     process.stdout.write(`node-engine listening on port ${server.address().port}: ${config.engines} engines (${threads}), ` +
       `PERSIST=${config.persist}, DELAY_MS=${config.delayMs}, TIMEOUT_MS=${config.timeoutMs}, ` +
-      `PRODUCTS=${config.products}, INBOX_LIMIT=${config.inboxLimit}, database ${config.db.host}:${config.db.port}/${config.db.database}\n`);
+      `PRODUCTS=${config.products}, INBOX_LIMIT=${config.inboxLimit}, database ${config.db.host}:${config.db.port}/${config.db.database}, ` +
+      `order views from ${config.read.host}:${config.read.port} (READ_POOL=${config.read.poolSize} per HTTP thread, ` +
+      `READ_TIMEOUT_MS=${config.read.timeoutMs}, VIEW_LIMIT=${config.read.viewLimit})\n`);
   }
   const statsTimer = setInterval(() => {
     process.stdout.write(`${service.stats.line(service.engineStats())}\n`);

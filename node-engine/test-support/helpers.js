@@ -36,16 +36,18 @@ function testDb() {
   return { host: env.DB_HOST, port: Number(env.DB_PORT), database: TEST_DB, user: env.DB_USER, password: env.DB_PASSWORD, poolSize: 4 };
 }
 
-// A configuration for services under test (no database needed unless sales happen).
+// A configuration for services under test (no database needed unless sales happen). The order
+// view reads from the writers' server unless `read` says otherwise.
 function testConfig(overrides = {}) {
-  const db = testDb() || { host: '127.0.0.1', port: 1, database: TEST_DB, user: 'nobody', password: '', poolSize: 2 };
+  const db = { ...(testDb() || { host: '127.0.0.1', port: 1, database: TEST_DB, user: 'nobody', password: '', poolSize: 2 }), ...(overrides.db || {}) };
+  const read = { host: db.host, port: db.port, poolSize: 4, timeoutMs: 2000, viewLimit: 64, ...(overrides.read || {}) };
   return {
     port: 0, engines: 2, delayMs: 3, timeoutMs: 60000, products: 10, inboxLimit: 10000, persist: 'per-sale',
     // the whole suite runs once per engine host (harness/tradebench_harness/suites/testrun.py): WORKERS=processes, then threads
     workers: process.env.WORKERS || 'processes',
     // workerThreads: the default (the cores but one) unless a test says; one that kills an engine and
     // expects the others to trade on sets it to engines, since a worker takes all its engines with it
-    ...overrides, db: { ...db, ...(overrides.db || {}) },
+    ...overrides, db, read,
   };
 }
 
@@ -86,12 +88,17 @@ async function waitFor(predicate, { timeoutMs = 5000, stepMs = 20, what = 'condi
 // sent on different connections and not yet answered at one time.
 function breakableProxy(target) {
   const sockets = new Set();
-  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0, inserts: 0, awaiting: 0, mostAwaiting: 0 };
+  const proxy = { cutNext: false, refuse: false, cuts: 0, delayMs: 0, inserts: 0, awaiting: 0, mostAwaiting: 0, closedByClient: 0 };
   const server = net.createServer((client) => {
     if (proxy.refuse) { client.destroy(); return; }
+    // `closedByClient`: connections the client closed (ended or reset) while the proxy kept them open.
+    let closing = false;
+    const byClient = () => { if (!closing) { closing = true; proxy.closedByClient++; } };
+    client.on('end', byClient);
+    client.on('error', byClient);
     const upstream = net.connect(target.port, target.host);
     sockets.add(client); sockets.add(upstream);
-    const cut = () => { client.destroy(); upstream.destroy(); };
+    const cut = () => { closing = true; client.destroy(); upstream.destroy(); };
     let dropAnswer = false;
     let awaiting = false;
     client.on('data', (chunk) => {
@@ -131,6 +138,25 @@ function breakableProxy(target) {
   }));
 }
 
+// A database server that is there and never answers: it accepts connections and writes nothing, so
+// a client waits for the server's greeting for ever. `accepted` counts the connections, `open` those
+// still open; close() ends them all.
+function blackHole() {
+  const sockets = new Set();
+  const hole = { accepted: 0, get open() { return sockets.size; } };
+  const server = net.createServer((socket) => {
+    hole.accepted++;
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    hole.port = server.address().port;
+    hole.close = () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); });
+    resolve(hole);
+  }));
+}
+
 // One service per test: its engines, its port, stopped (drained) afterwards.
 // Required lazily: the helpers are also used by tests that never start one.
 async function withService(overrides, body) {
@@ -147,5 +173,5 @@ async function withService(overrides, body) {
 
 module.exports = {
   engineRoot, repoRoot, conformanceDir, conformanceVectors, testDb, testConfig, serve, call, sleep, waitFor,
-  breakableProxy, withService, TEST_DB,
+  breakableProxy, blackHole, withService, TEST_DB,
 };

@@ -203,7 +203,8 @@ test('bad configuration stops the server with a clear message', () => {
   const server = path.join(engineRoot, 'src', 'server.js');
   for (const [name, value, message] of [['ENGINES', 'four', /ENGINES must be an integer/],
     ['PERSIST', 'sometimes', /PERSIST must be per-sale or batch/], ['PORT', '70000', /PORT must be an integer in 0..65535/],
-    ['DELAY_MS', '-1', /DELAY_MS must be an integer/], ['DB_NAME', 'x;y', /DB_NAME/]]) {
+    ['DELAY_MS', '-1', /DELAY_MS must be an integer/], ['DB_NAME', 'x;y', /DB_NAME/],
+    ['VIEW_LIMIT', '-1', /VIEW_LIMIT must be an integer in 0\.\.1000000/], ['READ_TIMEOUT_MS', '0', /READ_TIMEOUT_MS must be an integer/]]) {
     const r = spawnSync(process.execPath, [server], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 10000 });
     assert.equal(r.status, 2, `${name}=${value}: ${r.stderr}`);
     assert.match(r.stderr, message);

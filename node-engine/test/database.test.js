@@ -11,6 +11,7 @@ const { createService, createApp } = require('../src/server');
 const { OrderRegistry } = require('../src/order-registry');
 const { IdSource } = require('../src/ids');
 const { Stats } = require('../src/stats');
+const { ReadPath } = require('../src/read-path');
 const { testDb, testConfig, serve, call, waitFor, breakableProxy } = require('../test-support/helpers');
 
 const db = testDb();
@@ -189,9 +190,10 @@ test('/orders/{id} reads the status first: a report landing during the fills que
   registry.add({ id: po, side: 'buy', userId: 'b1', productId: '3', quantity: 3, priceCents: null }, 0);
   registry.add({ id: so, side: 'sell', userId: 's1', productId: '3', quantity: 3, priceCents: 100 }, 0);
   // The real pool; the engine's report of the sale arrives while the fills query is on its way.
-  const racing = { query: (...args) => { registry.applySales([po, so, 3]); return pool.query(...args); } };
+  const racing = { getConnection: async () => { registry.applySales([po, so, 3]); return pool.getConnection(); } };
+  const readPath = new ReadPath(racing, { connections: 2, timeoutMs: 5000, viewLimit: 4 });
   const app = createApp({
-    config: testConfig(), engines: {}, registry, ids: new IdSource(), stats: new Stats(), pool: racing, state: { shuttingDown: false },
+    config: testConfig(), engines: {}, registry, ids: new IdSource(), stats: new Stats(), pool, readPath, state: { shuttingDown: false },
   });
   const http = await serve(app);
   try {
@@ -213,8 +215,9 @@ test('/orders/{id}: an order its engine still calls open whose stored fills cove
   const registry = new OrderRegistry();
   registry.add({ id: po, side: 'buy', userId: 'b1', productId: '3', quantity: 3, priceCents: null }, 0);
   registry.add({ id: so, side: 'sell', userId: 's1', productId: '3', quantity: 5, priceCents: 100 }, 0);
+  const readPath = new ReadPath(pool, { connections: 2, timeoutMs: 5000, viewLimit: 4 });
   const app = createApp({
-    config: testConfig(), engines: {}, registry, ids: new IdSource(), stats: new Stats(), pool, state: { shuttingDown: false },
+    config: testConfig(), engines: {}, registry, ids: new IdSource(), stats: new Stats(), pool, readPath, state: { shuttingDown: false },
   });
   const http = await serve(app);
   try {
