@@ -24,7 +24,7 @@ public final class OrderLog {
         }
     }
 
-    static List<SentOrder> read(String file) throws IOException {
+    public static List<SentOrder> read(String file) throws IOException {
         List<SentOrder> out = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of(file), StandardCharsets.UTF_8)) {
             if (line.isBlank()) continue;
