@@ -8,7 +8,6 @@ import com.github.jasync.sql.db.mysql.MySQLConnection;
 import com.github.jasync.sql.db.mysql.MySQLConnectionBuilder;
 import com.github.jasync.sql.db.pool.ConnectionPool;
 import com.github.jasync.sql.db.util.DaemonThreadsFactory;
-import io.netty.channel.nio.NioEventLoopGroup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +43,7 @@ public final class AsyncDatabase implements AutoCloseable {
     private final OrderReads reads;
     /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for /health's). */
     private final int writeWindow;
-    private final NioEventLoopGroup io;
+    private final ReadConnections.Loops io;
     private final Scheduler scheduler;
     private final ExecutionContextExecutor dispatcher;
     private volatile long healthCheckedAt;
@@ -57,7 +56,7 @@ public final class AsyncDatabase implements AutoCloseable {
     public AsyncDatabase(Config config, ExecutionContextExecutor dispatcher, Scheduler scheduler) {
         this.dispatcher = dispatcher;
         this.scheduler = scheduler;
-        this.io = new NioEventLoopGroup(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
+        this.io = new ReadConnections.Loops(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
         int queue = config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000);
         // an engine's cycle uses at most every connection, and never more than its share of the queue
         this.writeWindow = Math.max(1, Math.min(config.dbPool(), queue / (config.engines() + 1)));

@@ -7,7 +7,6 @@ import com.github.jasync.sql.db.ConnectionPoolConfiguration;
 import com.github.jasync.sql.db.QueryResult;
 import com.github.jasync.sql.db.RowData;
 import com.github.jasync.sql.db.mysql.MySQLConnection;
-import com.github.jasync.sql.db.mysql.MySQLConnectionBuilder;
 import com.github.jasync.sql.db.pool.ConnectionPool;
 import io.netty.channel.EventLoopGroup;
 import java.math.BigDecimal;
@@ -19,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import kotlinx.coroutines.ExecutorsKt;
@@ -71,7 +71,7 @@ public final class OrderReads {
                 io,                                                // eventLoopGroup: the writers' one
                 dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
                 ExecutorsKt.from(dispatcher));                     // the pool's own coroutine actor, there too
-        this.pool = MySQLConnectionBuilder.createConnectionPool(pc);
+        this.pool = new ConnectionPool<>(new ReadConnections(pc.getConnectionConfiguration()), pc);
     }
 
     public ReadPath path() {
@@ -150,8 +150,10 @@ public final class OrderReads {
             Cancellable deadline = scheduler.scheduleOnce(Duration.ofMillis(remaining), read::timeOut, dispatcher);
             read.answer.whenComplete((v, e) -> deadline.cancel());
             pool.take().whenComplete((c, e) -> {
-                if (e != null) read.fail(e);
-                else if (!read.start(c)) pool.giveBack(c); // past the deadline already: nothing was sent on it
+                if (e != null) {
+                    // jasync's own create or queue time-out: no connection yet, which the deadline answers (504)
+                    if (!(cause(e) instanceof TimeoutException)) read.fail(e);
+                } else if (!read.start(c)) pool.giveBack(c); // past the deadline already: nothing was sent on it
                 else query(read, c, id);
             });
             return read.answer;
