@@ -141,6 +141,33 @@ class ReliabilityIT {
     }
 
     @Test
+    void aMixedLoadsOrderFileIsAudited() throws Exception {
+        // loadclient load --orders-out (orders and views in one run) writes what the audit phase reads.
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            Path orders = tmp.resolve("mixed.tsv");
+            Path json = tmp.resolve("mixed.json");
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"load", "--url", m.url().toString(), "--concurrency", "4", "--wait", "1",
+                "--duration", "1", "--warmup", "0.3", "--products", Integer.toString(PRODUCTS), "--user-prefix", "r-",
+                "--view-clients", "4", "--view-pause", "5-20", "--orders-out", orders.toString(), "--json", json.toString()},
+                    new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
+            assertEquals(0, code, buf.toString(StandardCharsets.UTF_8));
+            JsonNode figures = new ObjectMapper().readTree(json.toFile());
+            assertTrue(figures.path("types").path("view").path("answers").path("ok").asLong() > 10, figures.toString());
+            long accepted = figures.path("ordersWritten").asLong();
+            assertTrue(accepted > 50, figures.toString());
+            long answered = m.cycles();
+            Wait.until(() -> m.quietAfter(answered), "the fake market's engine traded and stored its last sales");
+            long rows = count();
+            assertTrue(rows > 0, "the fake market traded");
+            Outcome audit = run("audit", "--orders", orders.toString(), "--prefix", "r-",
+                    "--expect-sales", Long.toString(rows), "--expect-accepted", Long.toString(accepted));
+            assertEquals(0, audit.code(), audit.output());
+            assertEquals(rows, audit.figures().path("salesChecked").asLong());
+        }
+    }
+
+    @Test
     void auditCatchesDuplicatesOverfillsStrangersAndAWrongExitLine() throws Exception {
         Path orders = tmp.resolve("orders.tsv");
         Files.writeString(orders, "1001\tbuy\tr-b1\t3\t5\t-\n1002\tsell\tr-s1\t3\t2\t10.00\n1003\tsell\tr-s2\t3\t4\t11.00\n");
