@@ -52,7 +52,7 @@ final class Progress {
         lastNs = nowNs;
         return String.format(" | views/s=%.0f total=%d 200=%d 503=%d 504=%d other=%d io=%d timeouts=%d p50=%.1fms p99=%.1fms",
                 perSecond, total, ok200.sum(), overloaded.sum(), timedOut504.sum(),
-                otherErrors.sum() - ok200.sum() - timedOut504.sum(), ioErrors.sum() - clientTimeouts.sum(),
+                total - ok200.sum() - overloaded.sum() - timedOut504.sum() - ioErrors.sum(), ioErrors.sum() - clientTimeouts.sum(),
                 clientTimeouts.sum(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0);
     }
 
