@@ -65,8 +65,17 @@ def test_littles_law_queues_the_orders_only_where_views_hold_the_request_threads
     b = report.bound(servlet_2012, down, 300, 1.0)
     assert b["holdS"] == 30 and b["viewsHeld"] == pytest.approx(300 * 30 / 31, abs=0.1)
     assert b["ordersQueue"] and b["threadsViewsPerS"] == pytest.approx(200 / 30, abs=0.1)
-    # +1 s: 150 views held at once, under the 200 threads: the same store keeps its orders
-    assert not report.bound(servlet_2012, slow, 300, 1.0)["ordersQueue"]
+    # +1 s: 150 views/s want 150 reads at once from a pool of 16: the rest queue for a connection up to their
+    # 30 s time-out, and hold 290 threads
+    b = report.bound(servlet_2012, slow, 300, 1.0)
+    assert b["holdS"] == 30 and b["ordersQueue"] and b["readPoolViewsPerS"] == pytest.approx(16, abs=0.1)
+    # a pool the views do not outrun: +20 ms, 5.9 held, the read's delay is the hold
+    healthy = report.bound(servlet_2012, phase("healthy", 20), 300, 1.0)
+    assert healthy["holdS"] == pytest.approx(0.0202, abs=1e-3) and not healthy["ordersQueue"]
+    big_pool = {"variant": "java-threads", "settings": {"VIEW_LIMIT": "0", "READ_TIMEOUT_MS": "30000",
+                                                        "READ_POOL": "200"}}
+    assert report.bound(big_pool, slow, 300, 1.0)["holdS"] == pytest.approx(1.0002, abs=1e-3)
+    assert not report.bound(big_pool, slow, 300, 1.0)["ordersQueue"]
     # the shipped limit: at most 64 of the 200 threads wait on views
     assert not report.bound({"variant": "java-threads", "settings": {}}, down, 300, 1.0)["ordersQueue"]
     # a 2 s time-out: 300 x 2 / 3 = 200 held, at the thread count

@@ -28,8 +28,10 @@ from typing import Any
 from ..measure import adaptive, experiments, plan, profile
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
+from ..record import isolation as isolation_record
 from ..record import plain
 from ..report import diff, results, tables, verdict
+from ..report import isolation as isolation_report
 from ..run import baseline, layout
 from ..run.context import Context
 from ..run.process import REMEASURE
@@ -439,9 +441,13 @@ def cmd_diff(ctx: Context, a: Runs) -> int:
 
 
 def cmd_report(ctx: Context, a: Run) -> int:
-    doc = plain(results.load(a.run, ctx.results))
     p = Path(a.run)
     folder = p if p.is_dir() else (p.parent if p.is_file() else ctx.results / a.run)
+    if (folder / isolation_record.FILE).exists():      # ./tradebench isolation's folder: its own document
+        isolation_report.write(folder, isolation_record.read(folder))
+        print(f"tradebench: wrote {folder}/summary.md, orders-p99.png and timeline.png")
+        return 0
+    doc = plain(results.load(a.run, ctx.results))
     # the flame graphs first: the summary links those that are there
     profile.redraw(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
     results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now

@@ -89,12 +89,21 @@ def _setting(row: dict[str, Any], name: str, default: int) -> int:
     return int(v) if v not in (None, "") else default
 
 
-def view_hold_s(phase: dict[str, Any], row: dict[str, Any], healthy_rtt_ms: float = 0.2) -> float:
-    """How long a view holds what it waits on in PHASE: its read's delay, at most the row's read time-out."""
-    timeout = _setting(row, "READ_TIMEOUT_MS", DEFAULT_READ_TIMEOUT_MS)
+def read_delay_s(phase: dict[str, Any], healthy_rtt_ms: float = 0.2) -> float:
+    """What the read path adds to one read in PHASE, s (down: the 30 s before its connection is closed)."""
     reads = phase.get("reads")
-    delay = DOWN_MS if reads == "down" else float(reads or 0) + healthy_rtt_ms
-    return min(delay, timeout) / 1000
+    return (DOWN_MS if reads == "down" else float(reads or 0) + healthy_rtt_ms) / 1000
+
+
+def view_hold_s(phase: dict[str, Any], row: dict[str, Any], clients: int, mean_pause_s: float) -> float:
+    """How long a view holds what it waits on in PHASE. Its read's delay d, at most the row's time-out, while the
+    read pool carries what the clients offer (clients ÷ (d + pause) views/s, READ_POOL ÷ d at most); beyond that
+    the views queue for a connection, and a queued view waits up to its time-out."""
+    timeout = _setting(row, "READ_TIMEOUT_MS", DEFAULT_READ_TIMEOUT_MS) / 1000
+    d = min(read_delay_s(phase), timeout)
+    pool = _setting(row, "READ_POOL", DEFAULT_READ_POOL)
+    carried = clients / (d + mean_pause_s) * d <= pool
+    return d if carried else timeout
 
 
 def bound(row: dict[str, Any], phase: dict[str, Any], clients: int, mean_pause_s: float) -> dict[str, Any]:
@@ -102,15 +111,17 @@ def bound(row: dict[str, Any], phase: dict[str, Any], clients: int, mean_pause_s
     holds its slot T s (clients ÷ (T + pause)), how many are held at once (that × T), what holds them, and
     whether the orders must queue behind them: only where a view holds a platform request thread that orders
     share, with no limit below the thread count, and the views held reach it (a pool of N threads blocked T s
-    a view carries at most N ÷ T views/s)."""
-    t = view_hold_s(phase, row)
+    a view carries at most N ÷ T views/s). T is the read's delay while the read pool carries the views, and the
+    time-out once they queue for its connections (view_hold_s)."""
+    t = view_hold_s(phase, row, clients, mean_pause_s)
     offered = clients / (t + mean_pause_s)
     held = offered * t
     views = (row.get("settings") or {}).get("VIEWS", "blocking")
     limit = _setting(row, "VIEW_LIMIT", DEFAULT_VIEW_LIMIT)
     pool = _setting(row, "READ_POOL", DEFAULT_READ_POOL)
+    d = read_delay_s(phase)
     out: dict[str, Any] = {"phase": phase["name"], "holdS": round(t, 3), "offeredViewsPerS": round(offered, 1),
-                           "viewsHeld": round(held, 1), "readPoolViewsPerS": round(pool / t, 1) if t else None}
+                           "viewsHeld": round(held, 1), "readPoolViewsPerS": round(pool / d, 1) if d else None}
     if row["variant"] in SERVLET_PLATFORM and views == "blocking":
         threads = _setting(row, "HTTP_THREADS", TOMCAT_THREADS)
         slots = min(limit, threads) if limit else threads
@@ -322,7 +333,7 @@ def timeline(doc: dict[str, Any], path: Path) -> None:
 
 def orders_chart(doc: dict[str, Any], path: Path) -> None:
     """The answer's chart: each design's orders' p99 in each phase (log scale), the median second's 95 % interval
-    as a bar, the healthy phase's threshold of `queued` as a tick."""
+    as a black tick, and where Little's law says the orders must queue behind the views."""
     rows = [r for r in figures(doc) if not r["error"]]
     if not rows:
         return
@@ -331,7 +342,7 @@ def orders_chart(doc: dict[str, Any], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(10, 4.2))
     width = 0.2
     for j, ph in enumerate(phases):
-        xs, ys, lo, hi = [], [], [], []
+        xs, ys, lo, hi, mids = [], [], [], [], []
         for i, r in enumerate(rows):
             f = next((x for x in r["types"]["order"] if x["phase"] == ph), None)
             if not f or f.get("p99") is None:
@@ -340,16 +351,25 @@ def orders_chart(doc: dict[str, Any], path: Path) -> None:
             ys.append(max(0.1, float(f["p99"])))
             ci = f.get("p99Ci")
             med = f.get("medianSecondP99") or f["p99"]
+            mids.append(med)
             lo.append(max(0.0, med - ci[0]) if ci else 0)
             hi.append(max(0.0, ci[1] - med) if ci else 0)
         ax.bar(xs, ys, width, color=colours[ph], label=ph)
+        meds = [max(0.1, float(m)) for m in mids]
+        ax.errorbar(xs, meds, yerr=[lo, hi], fmt="_", color="black", lw=0.8, capsize=2,
+                    label="median second's p99, 95 %" if j == 0 else None)
+    for i, r in enumerate(rows):
+        must = [b["phase"] for b in r["bounds"] if b.get("ordersQueue") and b["phase"] in SLOW]
+        if must:
+            ax.annotate("Little's law: must queue", (i, 1.0), xycoords=("data", "axes fraction"), ha="center",
+                        va="bottom", fontsize=7, color="#c0392b")
     ax.set_yscale("log")
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([r["label"] for r in rows], rotation=25, ha="right", fontsize=8)
     ax.set_ylabel("orders' p99, ms (log)")
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8, ncol=4, loc="upper right")
-    ax.set_title("Orders never touch the database; do they wait for the views that do?", fontsize=10)
+    ax.legend(fontsize=8, ncol=5, loc="upper right")
+    ax.set_title("Orders never touch the database; do they wait for the views that do?", fontsize=10, pad=16)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
