@@ -114,11 +114,23 @@ public final class OrderReads implements AutoCloseable {
             if (refused(e)) throw e;
             throw new ReadTimedOut(path.timedOut(), e);
         }
-        if (remainingMs(deadlineNanos) <= 0) {
-            c.close(); // idle and clean: the pool may keep it
+        if (remainingMs(deadlineNanos) < leastLeftMs()) {
+            c.close(); // idle and clean: the pool keeps it
             throw new ReadTimedOut(path.timedOut(), null);
         }
         return c;
+    }
+
+    /**
+     * The least of its deadline a view must have left, once it holds a connection, to send its query: a tenth
+     * of READ_TIMEOUT_MS, at least 10 ms. Without it, views that waited in the pool's queue nearly to their
+     * deadline got a connection with milliseconds left, their reads timed out, and each time-out threw the
+     * connection away: with no VIEW_LIMIT, java-virtual's views never came back after a slow phase (every
+     * view 504 through 22 s of a healthy read path, the pool's connections opened and thrown away in turn).
+     * Answered 504 at once, such a view leaves its connection clean for the next.
+     */
+    long leastLeftMs() {
+        return Math.max(10, path.timeoutMs() / 10);
     }
 
     private static void closeEvicted(Connection c) {

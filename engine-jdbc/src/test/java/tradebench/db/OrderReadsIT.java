@@ -48,6 +48,25 @@ class OrderReadsIT {
     }
 
     @Test
+    void aViewWithTooLittleOfItsDeadlineLeftSendsNoQueryAndKeepsItsConnectionForTheNext() throws Exception {
+        long po = System.currentTimeMillis() * 1000 + 11;
+        storeSale(po, po + 1);
+        Config direct = tdb.config();
+        try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort()); OrderReads reads = readsThrough(proxy.port())) {
+            assertEquals(1, reads.fills(po, reads.deadlineFromNow()).size());
+            assertEquals(50, reads.leastLeftMs());
+            proxy.delayAnswers(200);   // a query sent now could not come back within 20 ms
+            proxy.resetPeak();
+            long nearlyGone = System.nanoTime() + 20_000_000L;
+            assertThrows(ReadTimedOut.class, () -> reads.fills(po, nearlyGone));
+            assertEquals(0, proxy.peakHeldAnswers(), "a query was sent with 20 ms left");
+            proxy.delayAnswers(0);
+            assertEquals(1, reads.openConnections(), "the connection was thrown away");
+            assertEquals(1, reads.fills(po, reads.deadlineFromNow()).size());
+        }
+    }
+
+    @Test
     void aServerThatNeverAnswersIsATimeOutAndARefusingOneIsUnreachable() throws Exception {
         try (BlackHole hole = new BlackHole(); OrderReads reads = readsThrough(hole.port())) {
             assertThrows(ReadTimedOut.class, () -> reads.fills(1, reads.deadlineFromNow()));
