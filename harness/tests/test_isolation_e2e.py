@@ -5,7 +5,6 @@ threads queues its orders, while java-virtual as shipped (a limit on the views i
 time-out) keeps answering its orders within a bound derived from the run's own healthy phase, and answers its
 views 503 or 504 within their time-out. The audit of every accepted order passes in both. One short
 `./tradebench isolation` of two rows: about two minutes on 2 cores."""
-import json
 import os
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tradebench_harness.record import isolation as record
 from tradebench_harness.report import isolation as report
 
 pytestmark = pytest.mark.system   # two variants started, Toxiproxy in front of the private database
@@ -42,8 +42,8 @@ def run(tmp_path_factory):
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "isolation", "--experiment", str(d / "exp.yaml"),
                         "--out", str(d / "out")], env=env, capture_output=True, text=True, timeout=600)
     (d / "isolation.log").write_text(r.stdout + r.stderr)
-    assert (d / "out" / "isolation.json").exists(), f"no results:\n{(r.stdout + r.stderr)[-4000:]}"
-    doc = json.loads((d / "out" / "isolation.json").read_text())
+    assert (d / "out" / record.FILE).exists(), f"no results:\n{(r.stdout + r.stderr)[-4000:]}"
+    doc = record.read(d / "out")
     return r.returncode, doc, {f["label"]: f for f in report.figures(doc)}, r.stdout + r.stderr
 
 

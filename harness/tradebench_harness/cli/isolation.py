@@ -53,7 +53,7 @@ def experiment_of(ctx: Context, o: Isolation) -> isolation.Experiment:
 
 
 def measure(ctx: Context, exp: isolation.Experiment, folder: Path, lay: layout.Layout) -> dict[str, Any]:
-    """Every row measured and the document written (isolation.json, summary.md, the charts); returns it."""
+    """Every row measured and the document written (isolation.json.gz, summary.md, the charts); returns it."""
     folder.mkdir(parents=True, exist_ok=True)
     ctx = dataclasses.replace(ctx, layout=lay)
     db = dbmod.open_db(ctx, isolation.DATABASE)

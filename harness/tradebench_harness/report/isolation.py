@@ -1,5 +1,5 @@
 """The isolation experiment's figures, bounds, tables and charts (docs/isolation.md), from its document
-(record: `isolation.json`): the arithmetic first (each phase's figures with their intervals, each row's bound,
+(record: `isolation.json.gz`): the arithmetic first (each phase's figures with their intervals, each row's bound,
 the verdicts), then what draws them (summary.md, the charts).
 
 A phase's figures are the load client's, from the requests whose due or send time fell in it: requests/s,
@@ -11,6 +11,7 @@ uncertainty, said so beside them.
 """
 from __future__ import annotations
 
+import io
 import random
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ..run import layout  # noqa: E402
 from .intervals import CONFIDENCE, RESAMPLES, SEED, bounds_of  # noqa: E402
+from .page import palette_png  # noqa: E402
 
 TYPES = ("order", "view")
 #: an order's p99 in a slow phase within this factor of the healthy phase's (and this many ms over it, for a
@@ -327,8 +329,15 @@ def timeline(doc: dict[str, Any], path: Path) -> None:
     fig.suptitle("Each second's p99: orders (solid) and views (dotted); shaded: views slow (+1 s), database slow "
                  "(+5 s), views down (30 s, then an error)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    _save(fig, path)
+
+
+def _save(fig: Any, path: Path) -> None:
+    """The figure as a 256-colour PNG (report/page.py): the charts are committed with the results."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80)
     plt.close(fig)
+    path.write_bytes(palette_png(buf.getvalue()))
 
 
 def orders_chart(doc: dict[str, Any], path: Path) -> None:
@@ -371,8 +380,7 @@ def orders_chart(doc: dict[str, Any], path: Path) -> None:
     ax.legend(fontsize=8, ncol=5, loc="upper right")
     ax.set_title("Orders never touch the database; do they wait for the views that do?", fontsize=10, pad=16)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def write(folder: Path, doc: dict[str, Any]) -> None:
