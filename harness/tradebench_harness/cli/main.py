@@ -27,7 +27,7 @@ from ..run.context import Context
 from ..run.variants import ManifestError, by_name, discover, select
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
-from . import calibrate, isolation, measure, predict, sweep
+from . import calibrate, isolation, measure, predict, ring, sweep
 from .options import OptionsError, made
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
@@ -285,6 +285,7 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
         "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
     calibrate.add(sub, add)
     isolation.add(sub, add)
+    ring.add(sub, add)
     add(sub, "load", cmd_load, "the load client's load (loadclient/README.md)", raw="ARGS")
     add(sub, "verify", cmd_verify, "the load client's verify: the contract's checks against a running variant",
         raw="ARGS")
