@@ -329,13 +329,13 @@ def timeline(doc: dict[str, Any], path: Path) -> None:
     fig.suptitle("Each second's p99: orders (solid) and views (dotted); shaded: views slow (+1 s), database slow "
                  "(+5 s), views down (30 s, then an error)", fontsize=9)
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, dpi=64)
 
 
-def _save(fig: Any, path: Path) -> None:
+def _save(fig: Any, path: Path, dpi: int = 80) -> None:
     """The figure as a 256-colour PNG (report/page.py): the charts are committed with the results."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
+    fig.savefig(buf, format="png", dpi=dpi)
     plt.close(fig)
     path.write_bytes(palette_png(buf.getvalue()))
 
