@@ -251,7 +251,7 @@ def summary(doc: dict[str, Any]) -> str:
            f"than {KEPT_FACTOR:g}× (and {KEPT_MARGIN_MS:g} ms over) the healthy phase's. "
            f"Machine: {env.get('cpuModel', '?')}, {env.get('cores', '?')} CPUs; layout: {layout.describe(env.get('layout'))}; "
            f"commit {env.get('gitCommit', '?')}{' (dirty)' if env.get('gitDirty') else ''}; {doc.get('startedAt')}. "
-           "Definitions: [docs/isolation.md](../../docs/isolation.md).", "",
+           "Definitions: docs/isolation.md.", "",
            "## The 2012 experiment beside it", "", *article_lines(exp.get("article") or {}), ""]
     for r in rows:
         out += [f"## {r['label']}", "", r["why"], ""]
