@@ -231,12 +231,22 @@ def phase_table(r: dict[str, Any]) -> list[str]:
     return lines
 
 
+def cpu_us_per_request(r: dict[str, Any], phase: str = "healthy") -> float | None:
+    """The variant's CPU per request of either type in PHASE, µs: its mean CPU (100 = a core) over the
+    requests per second of both types."""
+    c = (r["costs"].get(phase) or {}).get("cpuPercent")
+    rates = [next((f["requestsPerSecond"] for f in r["types"][k] if f["phase"] == phase), None) for k in TYPES]
+    total = sum(x for x in rates if x)
+    return round(c * 10_000 / total, 1) if c is not None and total else None
+
+
 def cost_line(r: dict[str, Any]) -> str:
     c = r["costs"].get("healthy") or {}
     if not c:
         return ""
-    return (f"Cost, healthy phase: {c.get('cpuPercent')} % of a core, {c.get('rssMaxMb')} MB RSS, "
-            f"{c.get('threadsMax')} threads, {r.get('dbConnections')} database connections (writers' and readers').")
+    return (f"Cost, healthy phase: {c.get('cpuPercent')} % of a core ({cpu_us_per_request(r)} µs a request of "
+            f"either type), {c.get('rssMaxMb')} MB RSS, {c.get('threadsMax')} threads, {r.get('dbConnections')} "
+            "database connections (writers' and readers').")
 
 
 def summary(doc: dict[str, Any]) -> str:
