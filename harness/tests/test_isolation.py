@@ -144,4 +144,4 @@ def test_the_summary_opens_with_the_answer_table_and_names_what_was_not_measured
     assert "**Not measured**: not healthy within 90 s" in text
     assert "230 threads, 24 database connections" in text
     # 20 % of a core over 200 orders and 200 views a second: 500 µs a request
-    assert "20.0 % of a core (500.0 µs a request of either type)" in text
+    assert "20.0 % of a core (500.0 µs a request of either type," in text

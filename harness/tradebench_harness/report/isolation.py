@@ -245,7 +245,7 @@ def cost_line(r: dict[str, Any]) -> str:
     if not c:
         return ""
     return (f"Cost, healthy phase: {c.get('cpuPercent')} % of a core ({cpu_us_per_request(r)} µs a request of "
-            f"either type), {c.get('rssMaxMb')} MB RSS, {c.get('threadsMax')} threads, {r.get('dbConnections')} "
+            f"either type, at a light load where the process's own cycles and timers weigh most), {c.get('rssMaxMb')} MB RSS, {c.get('threadsMax')} threads, {r.get('dbConnections')} "
             "database connections (writers' and readers').")
 
 
