@@ -86,7 +86,7 @@ def table(rows: list[dict[str, Any]], part: str = "rows") -> list[str]:
     for r in (r for r in rows if r["part"] == part):
         out.append(f"| {r['ring']} | {r['model']} | {r['cpus']} | {r['threads']} | {r['members']:,} × {r['messages']:,} "
                    f"| {figure(r['totalMs'])} | {figure(r['nsPerHandover'])} | {figure(r['cpuNsPerHandover'])} "
-                   f"| {then_of(r['ring'], r['cpus'])} |")
+                   f"| {then_of(r['ring'], r['cpus']) if part == 'rows' else ''} |")
     return out
 
 
