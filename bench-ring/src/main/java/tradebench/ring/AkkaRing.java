@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 /** Akka classic actors, one per member, on one dispatcher of the given executor and size. */
 public final class AkkaRing implements Ring {
     static final String MESSAGE = "Hi";
+    /** room for the 2010 shape's 500 messages in flight, and ten times more */
+    static final int AFFINITY_QUEUE = 8192;
     private final ActorSystem system;
     private final ActorRef first;
 
@@ -23,7 +25,11 @@ public final class AkkaRing implements Ring {
         first = next;
     }
 
-    /** The dispatcher as a design would configure it: every executor sized to THREADS, Akka's default throughput. */
+    /**
+     * The dispatcher as a design would configure it: every executor sized to THREADS, Akka's default throughput.
+     * The affinity pool's task queues are bounded (512 by default) and it throws on overflow, dropping the message:
+     * a ring keeps up to M members scheduled at once, so its queues get room for every message in flight.
+     */
     static Config config(String root, String executor, int threads) {
         String conf = root + ".loglevel = WARNING\n" + root + ".stdout-loglevel = WARNING\n"
                 + root + ".log-dead-letters = off\n" + root + ".log-dead-letters-during-shutdown = off\n"
@@ -32,7 +38,7 @@ public final class AkkaRing implements Ring {
                 + ", parallelism-factor = 1.0 }\n"
                 + "  thread-pool-executor { fixed-pool-size = " + threads + " }\n"
                 + "  affinity-pool-executor { parallelism-min = " + threads + ", parallelism-max = " + threads
-                + ", parallelism-factor = 1.0 }\n}\n";
+                + ", parallelism-factor = 1.0, task-queue-size = " + AFFINITY_QUEUE + " }\n}\n";
         return ConfigFactory.parseString(conf).withFallback(ConfigFactory.load());
     }
 
