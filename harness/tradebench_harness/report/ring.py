@@ -144,7 +144,7 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("Thread ring: what one hand-over costs, per model")
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=80)
     plt.close(fig)
 
 
