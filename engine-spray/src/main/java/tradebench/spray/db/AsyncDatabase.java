@@ -8,6 +8,7 @@ import com.github.jasync.sql.db.mysql.MySQLConnection;
 import com.github.jasync.sql.db.mysql.MySQLConnectionBuilder;
 import com.github.jasync.sql.db.pool.ConnectionPool;
 import com.github.jasync.sql.db.util.DaemonThreadsFactory;
+import io.netty.channel.nio.NioEventLoopGroup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +33,8 @@ import tradebench.engine.SalesTable;
  * <p>Two pools: the writers' (DB_POOL connections, the engines' inserts, /health and start-up's
  * read) and the order view's read pool ({@link OrderReads}, READ_POOL connections to
  * READ_DB_HOST:READ_DB_PORT, nothing else uses it). Threads of their own: one Netty event loop
- * for both pools' sockets (DB_IO_THREADS), and jasync's single connection-test timer. Neither
+ * for the writers' sockets (DB_IO_THREADS), one for the read pool's (OrderReads: nothing of the
+ * read path runs on the writers' I/O thread), and jasync's single connection-test timer. None
  * grows with ENGINES, DB_POOL or READ_POOL.
  */
 public final class AsyncDatabase implements AutoCloseable {
@@ -43,7 +45,7 @@ public final class AsyncDatabase implements AutoCloseable {
     private final OrderReads reads;
     /** How many connections one engine's cycle may take or wait for: its share of the wait queue (a share is left for /health's). */
     private final int writeWindow;
-    private final ReadConnections.Loops io;
+    private final NioEventLoopGroup io;
     private final Scheduler scheduler;
     private final ExecutionContextExecutor dispatcher;
     private volatile long healthCheckedAt;
@@ -56,7 +58,7 @@ public final class AsyncDatabase implements AutoCloseable {
     public AsyncDatabase(Config config, ExecutionContextExecutor dispatcher, Scheduler scheduler) {
         this.dispatcher = dispatcher;
         this.scheduler = scheduler;
-        this.io = new ReadConnections.Loops(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
+        this.io = new NioEventLoopGroup(config.extraInt("DB_IO_THREADS", 1, 1, 64), new DaemonThreadsFactory("db-io"));
         int queue = config.extraInt("DB_QUEUE", DEFAULT_QUEUE, 1, 10_000_000);
         // an engine's cycle uses at most every connection, and never more than its share of the queue
         this.writeWindow = Math.max(1, Math.min(config.dbPool(), queue / (config.engines() + 1)));
@@ -73,7 +75,7 @@ public final class AsyncDatabase implements AutoCloseable {
                 dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
                 ExecutorsKt.from(dispatcher));                     // the pool's own coroutine actor, there too
         this.pool = MySQLConnectionBuilder.createConnectionPool(pc);
-        this.reads = new OrderReads(config, ReadPath.of(config), io, dispatcher, scheduler);
+        this.reads = new OrderReads(config, ReadPath.of(config), dispatcher, scheduler);
     }
 
     /** One query on some connection of the pool; completes on Akka's dispatcher. */

@@ -8,7 +8,7 @@ import com.github.jasync.sql.db.QueryResult;
 import com.github.jasync.sql.db.RowData;
 import com.github.jasync.sql.db.mysql.MySQLConnection;
 import com.github.jasync.sql.db.pool.ConnectionPool;
-import io.netty.channel.EventLoopGroup;
+import com.github.jasync.sql.db.util.DaemonThreadsFactory;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,9 +54,12 @@ public final class OrderReads {
     private final Scheduler scheduler;
     private final ExecutionContextExecutor dispatcher;
     private final AtomicInteger inPath = new AtomicInteger();
+    /** The read pool's sockets, on a thread of their own: a view's work never runs on the writers' I/O thread. */
+    private final ReadConnections.Loops io;
 
-    OrderReads(Config config, ReadPath path, EventLoopGroup io, ExecutionContextExecutor dispatcher, Scheduler scheduler) {
+    OrderReads(Config config, ReadPath path, ExecutionContextExecutor dispatcher, Scheduler scheduler) {
         this.path = path;
+        this.io = new ReadConnections.Loops(1, new DaemonThreadsFactory("db-read-io"));
         this.scheduler = scheduler;
         this.dispatcher = dispatcher;
         ConnectionPoolConfiguration pc = new ConnectionPoolConfiguration(
@@ -68,7 +71,7 @@ public final class OrderReads {
                 path.timeoutMs(),                                  // connectionCreateTimeout: no view waits longer
                 5_000,                                             // connectionTestTimeout
                 (long) path.timeoutMs(),                           // queryTimeout: jasync closes a connection past it
-                io,                                                // eventLoopGroup: the writers' one
+                io,                                                // eventLoopGroup: the read pool's own
                 dispatcher,                                        // executionContext: callbacks on Akka's dispatcher
                 ExecutorsKt.from(dispatcher));                     // the pool's own coroutine actor, there too
         this.pool = new ConnectionPool<>(new ReadConnections(pc.getConnectionConfiguration()), pc);
@@ -257,8 +260,11 @@ public final class OrderReads {
         }
     }
 
-    /** Closes the read pool's connections; completes when they are closed (never blocks). */
+    /** Closes the read pool's connections, then its event loop; completes when both are done (never blocks). */
     CompletableFuture<?> closeAsync() {
-        return pool.disconnect();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        pool.disconnect().whenComplete((p, e) ->
+                io.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS).addListener(f -> done.complete(null)));
+        return done;
     }
 }

@@ -43,7 +43,7 @@ final class ReadConnections extends MySQLConnectionFactory {
     }
 
     /**
-     * Netty's event loops for both pools; a channel registered while {@link #create} makes a read
+     * The read pool's event loop (its own: the writers' never runs a view's work); a channel registered while {@link #create} makes a read
      * connection on the same thread (Netty's bootstrap registers it on the caller's thread) is
      * handed to its watch. The writers' connections are never watched.
      */
