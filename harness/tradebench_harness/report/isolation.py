@@ -219,8 +219,9 @@ def phase_table(r: dict[str, Any]) -> list[str]:
     for o in r["types"]["order"]:
         v = views.get(o["phase"], {})
         b = bounds.get(o["phase"], {})
-        not202 = sum(n for s, n in (o.get("byStatus") or {}).items() if s != "202") + \
-            int((o.get("answers") or {}).get("ioErrors") or 0)
+        # every answer but a 202, and the requests that got none (the load client's ioErrors, 0 when it has none)
+        io_errors = (o.get("answers") or {}).get("ioErrors", 0)
+        not202 = sum(n for s, n in (o.get("byStatus") or {}).items() if s != "202") + int(io_errors)
         held = f"{b.get('viewsHeld', '–')} ({b.get('holder', '–')})"
         if b.get("ordersQueue"):
             held += ": **≥ the threads**"
