@@ -14,6 +14,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import Self
+
 from . import process, tools
 from .context import Context
 
@@ -58,7 +60,30 @@ Toxic = int | str | None
 DOWN = "down"
 
 
-class Paths:
+class _Server:
+    """A toxiproxy-server this module started: its pid, its stop, and `with` (start, then stop)."""
+    server: process.Running | None = None
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    @property
+    def pid(self) -> int | None:
+        return self.server.pid if self.server else None
+
+    def stop(self) -> None:
+        if self.server:
+            self.server.stop(5)
+            self.server = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Paths(_Server):
     """toxiproxy-server with one proxy per named path, 127.0.0.1:<its port> -> the same upstream server; each
     path's toxic is set on its own (`set`), while the paths carry traffic."""
 
@@ -71,7 +96,7 @@ class Paths:
         self.ports: dict[str, int] = {}
         self.toxics: dict[str, Toxic] = {n: None for n in names}
 
-    def start(self) -> Paths:
+    def start(self) -> Self:
         self.server, self.api = _serve(self.ctx, self.log)
         try:
             for name in self.names:
@@ -101,23 +126,9 @@ class Paths:
             raise ToxiproxyError(f"could not set path {name} to {toxic}: {e}") from e
         self.toxics[name] = toxic
 
-    @property
-    def pid(self) -> int | None:
-        return self.server.pid if self.server else None
-
-    def stop(self) -> None:
-        if self.server:
-            self.server.stop(5)
-            self.server = None
-
-    def __enter__(self) -> Paths:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
-class SlowLink:
+class SlowLink(_Server):
     """toxiproxy-server with one proxy 127.0.0.1:listen -> upstream, +latency ms on what comes back."""
 
     def __init__(self, ctx: Context, upstream_host: str, upstream_port: int, latency_ms: int, log: Path):
@@ -127,7 +138,7 @@ class SlowLink:
         self.port: int | None = None
         self.api: str | None = None
 
-    def start(self) -> SlowLink:
+    def start(self) -> Self:
         self.server, base = _serve(self.ctx, self.log)
         self.api = base
         self.port = process.free_port()
@@ -149,17 +160,3 @@ class SlowLink:
             raise ToxiproxyError(f"could not change the latency to {latency_ms} ms: {e}") from e
         self.latency_ms = latency_ms
 
-    @property
-    def pid(self) -> int | None:
-        return self.server.pid if self.server else None
-
-    def stop(self) -> None:
-        if self.server:
-            self.server.stop(5)
-            self.server = None
-
-    def __enter__(self) -> SlowLink:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -6,17 +6,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 import tradebench.engine.Config;
-import tradebench.engine.Fill;
 import tradebench.engine.SalesTable;
-import tradebench.model.Prices;
 
 /**
  * The blocking side of MySQL for the Java variants: a HikariCP pool over
- * Connector/J, the reads the service needs (fills, largest stored id, health),
- * and {@link JdbcSalesWriter}s for the engines.
+ * Connector/J, the reads the service needs (largest stored id, health; the order view reads
+ * through {@link OrderReads}, a pool of its own), and {@link JdbcSalesWriter}s for the engines.
  */
 public final class Database implements AutoCloseable {
     /** How long a read waits for the server before the insert fails and is retried. */
@@ -106,22 +102,6 @@ public final class Database implements AutoCloseable {
                 System.err.println("waiting for the database: " + e.getMessage());
                 sleep(1000);
             }
-        }
-    }
-
-    /** The SALES rows of an order, by ID. */
-    public List<Fill> fills(long orderId) throws SQLException {
-        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(SalesTable.FILLS)) {
-            ps.setLong(1, orderId);
-            ps.setLong(2, orderId);
-            List<Fill> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Fill(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            Prices.toCents(rs.getBigDecimal(5)), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9)));
-                }
-            }
-            return out;
         }
     }
 
