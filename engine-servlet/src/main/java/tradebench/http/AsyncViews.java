@@ -88,16 +88,19 @@ final class AsyncViews implements Views.Door {
             synchronized (this) {
                 runner = Thread.currentThread();
             }
+            OrderViews.Answer answer;
             try {
-                once.send(ViewRead.answer(reads, lookup, deadlineNanos));
+                answer = ViewRead.answer(reads, lookup, deadlineNanos);
             } finally {
                 synchronized (this) {
                     runner = null;
                     Thread.interrupted(); // the next read on this thread starts uninterrupted
                 }
                 state.set(OVER);
+                // before the answer: a client that sends its next view on this answer finds the slot free
                 release();
             }
+            once.send(answer);
         }
 
         void stop() {

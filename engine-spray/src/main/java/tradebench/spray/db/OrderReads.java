@@ -118,7 +118,7 @@ public final class OrderReads {
 
     /**
      * One view's place in the read path, from {@link #enter} until {@link #leave} (called by
-     * {@link #fills} when the read completes, fails or times out; a caller that ends the view
+     * {@link #fills} when the read completes, fails or times out, before its answer; a caller that ends the view
      * before reading calls it itself). Leaving twice counts once.
      */
     public final class View {
@@ -143,8 +143,7 @@ public final class OrderReads {
          * deadline, or with the driver's error. The view leaves the read path when it completes.
          */
         public CompletionStage<List<Fill>> fills(long id) {
-            Read read = new Read();
-            read.answer.whenComplete((v, e) -> leave());
+            Read read = new Read(this);
             long remaining = remainingMs();
             if (remaining <= 0) {
                 read.timeOut();
@@ -173,7 +172,10 @@ public final class OrderReads {
             return;
         }
         q.whenCompleteAsync((r, e) -> {
-            if (e != null) read.fail(e);
+            // jasync's own query time-out (READ_TIMEOUT_MS from the query's start) may fire before the
+            // view's deadline timer on a crowded machine: it is the same deadline, answered 504
+            if (e != null && cause(e) instanceof TimeoutException) read.timeOut();
+            else if (e != null) read.fail(e);
             else read.succeed(fills(r));
             giveBack(read, c);
         }, dispatcher);
@@ -200,12 +202,21 @@ public final class OrderReads {
      * One read, decided once: its answer, its failure or its deadline, whichever comes first.
      * The driver's callbacks and the deadline's timer may run on two threads of the dispatcher
      * at once; the lock is held for a few field writes only.
+     *
+     * <p>The view leaves the read path before the answer is completed: whoever sees the answer
+     * (the route, and so the client) must find the view's slot free already. A callback on the
+     * answer would not do: a CompletableFuture runs the last registered dependent first.
      */
     private final class Read {
         final CompletableFuture<List<Fill>> answer = new CompletableFuture<>();
+        private final View view;
         private MySQLConnection reading;
         private CompletableFuture<Connection> closing;
         private boolean over;
+
+        Read(View view) {
+            this.view = view;
+        }
 
         /** The connection is ours to read on, unless the deadline has passed. */
         synchronized boolean start(MySQLConnection c) {
@@ -219,11 +230,15 @@ public final class OrderReads {
         }
 
         void succeed(List<Fill> fills) {
-            if (decide()) answer.complete(fills);
+            if (!decide()) return;
+            view.leave();
+            answer.complete(fills);
         }
 
         void fail(Throwable e) {
-            if (decide()) answer.completeExceptionally(cause(e));
+            if (!decide()) return;
+            view.leave();
+            answer.completeExceptionally(cause(e));
         }
 
         void timeOut() {
@@ -235,6 +250,7 @@ public final class OrderReads {
                 c = reading;
                 if (c != null) closing = closed;
             }
+            view.leave();
             answer.completeExceptionally(new TimedOut(path.timeoutMs()));
             if (c != null) close(c, closed);
         }
