@@ -45,9 +45,11 @@ def module_graph(root: Path) -> dict[str, set[str]]:
 
 
 def kind(module: str) -> str:
-    """shared (engine-*), variant (java-*), or the tool (loadclient); a pekko/ build is its Akka module's kind."""
+    """shared (engine-*), variant (java-*), a measuring tool (bench-*), or the load client; a pekko/ build is its
+    Akka module's kind."""
     top = module.split("/")[0]
-    return "shared" if top.startswith("engine-") else "variant" if top.startswith("java-") else top
+    return "shared" if top.startswith("engine-") else "variant" if top.startswith("java-") else \
+        "bench" if top.startswith("bench-") else top
 
 
 def problems(root: Path) -> list[str]:
@@ -55,8 +57,9 @@ def problems(root: Path) -> list[str]:
     out = []
     for module, deps in sorted(module_graph(root).items()):
         top = module.split("/")[0]
-        if kind(module) not in ("shared", "variant", "loadclient"):
-            out.append(f"{module}: neither a shared module (engine-*), a variant (java-*) nor the load client")
+        if kind(module) not in ("shared", "variant", "bench", "loadclient"):
+            out.append(f"{module}: neither a shared module (engine-*), a variant (java-*), a measuring tool (bench-*)"
+                       " nor the load client")
         for d in sorted(deps):
             d_top = d.split("/")[0]
             if kind(module) == "variant" and kind(d) == "variant" and d_top != top:
@@ -67,6 +70,8 @@ def problems(root: Path) -> list[str]:
                 out.append(f"{module} -> {d}: not below {top} in the layers (harness/tests/test_java_modules.py)")
             elif kind(d) == "loadclient":
                 out.append(f"{module} -> {d}: the load client is a tool, no module's library")
+            elif kind(d) == "bench":
+                out.append(f"{module} -> {d}: a measuring tool is no module's library")
     return out
 
 
@@ -102,7 +107,8 @@ def test_the_check_names_each_dependency_against_the_layers(tmp_path):
                "java-spray-async/pekko": ("java-spray-async-pekko", ["engine-spray-pekko"]),
                "java-spray-cluster": ("java-spray-cluster", ["engine-spray"]),
                "java-spray-cluster/pekko": ("java-spray-cluster-pekko", ["engine-spray-pekko"]),
-               "loadclient": ("loadclient", ["engine-model"])}
+               "loadclient": ("loadclient", ["engine-model"]),
+               "bench-ring": ("bench-ring", [])}
 
     def write(tree: dict):
         (tmp_path / "pom.xml").write_text(
@@ -119,12 +125,14 @@ def test_the_check_names_each_dependency_against_the_layers(tmp_path):
               "java-spray-cluster/pekko": ("java-spray-cluster-pekko", ["java-spray-async-pekko"]),
               "engine-wire": ("engine-wire", ["engine-model", "java-akka"]),
               "engine-model": ("engine-model", ["engine-wire"]),
-              "java-akka": ("java-akka", ["engine-wire", "loadclient"])}
+              "java-akka": ("java-akka", ["engine-wire", "loadclient"]),
+              "java-spray-async": ("java-spray-async", ["engine-spray", "bench-ring"])}
     write(broken)
     assert problems(tmp_path) == [
         "engine-model -> engine-wire: not below engine-model in the layers (harness/tests/test_java_modules.py)",
         "engine-wire -> java-akka: a shared module depends on a variant module",
         "java-akka -> loadclient: the load client is a tool, no module's library",
+        "java-spray-async -> bench-ring: a measuring tool is no module's library",
         "java-spray-cluster -> java-spray-async: a variant module depends on another variant module",
         "java-spray-cluster/pekko -> java-spray-async/pekko: a variant module depends on another variant module",
     ]
