@@ -74,6 +74,24 @@ def test_the_results_folder_has_the_table_first_a_chart_and_the_record(tmp_path)
     assert len(json.loads((tmp_path / "results.json").read_text())["rows"]) == 4
 
 
+def test_each_design_gets_its_count_times_its_models_cost_on_the_largest_layout():
+    # akka-tp: 400 CPU ns per hand-over on 2 CPUs, 100 on 1; java-spray-async hands an order over 5 / 4 times
+    rounds = [record("akka-tp", pid=p, cpu_ns=2_000_000_000) for p in (1, 2)] + \
+        [record("akka-tp", pid=p, cpus=1, cpu_ns=500_000_000) for p in (3, 4)]
+    lines = report.designs_table(report.rows_of(rounds))
+    assert lines[0].startswith("| design | hand-overs per order")
+    spray = next(l for l in lines if l.startswith("| java-spray-async "))
+    assert "| 5 / 4 | `akka-tp` (2 CPUs) | 400 | 2.0 / 1.6 |" in spray
+    assert not any(l.startswith("| java-akka ") for l in lines)     # its ring row was not measured: no line
+
+
+def test_the_chart_is_a_palette_png_as_every_committed_chart(tmp_path):
+    from PIL import Image
+    rows = report.rows_of([record(r, pid=p, cpus=c) for r in ("jetlang", "akka-fj") for p in (1, 2) for c in (1, 2)])
+    report.chart(rows, tmp_path / "ring.png")
+    assert Image.open(tmp_path / "ring.png").mode == "P"
+
+
 def test_the_defaults_are_the_2010_shape_on_one_and_on_two_cpus():
     c = cli.parse(["ring"])
     plan, out = c.options

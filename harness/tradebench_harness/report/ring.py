@@ -6,12 +6,14 @@ are a round's wall and process CPU time divided by its hand-overs (members x mes
 """
 from __future__ import annotations
 
+import io
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import intervals
+from .page import palette_png
 
 #: the 2010 article's rounds (10,000 members x 500 messages on one thread per CPU), in ms
 THEN_MS = {"Jetlang": 2155.0, "Groovy++": 1682.0, "Scala actors": 47911.0}
@@ -26,6 +28,20 @@ MODELS = {"akka-fj": "Akka actors, fork-join-executor", "akka-tp": "Akka actors,
           "node-loop-microtask": "Node, one event loop, queueMicrotask", "node-workers": "Node worker_threads, MessagePort",
           "node-children": "Node child processes, IPC via the parent"}
 CHART = "ring.png"
+
+
+class Design(NamedTuple):
+    """A design's hand-overs per order (docs/ring.md, "Hand-overs per order, per design": read from its code) and
+    the ring row of the model they go through."""
+    name: str
+    per_sale: float
+    batch: float
+    ring: str
+
+
+DESIGNS = (Design("java-threads", 0, 0, "threads"), Design("java-virtual", 1.5, 1, "virtual"),
+           Design("java-akka", 1, 1, "akka-fj"), Design("java-spray-async", 5, 4, "akka-tp"),
+           Design("node-engine", 0.5, 0.5, "node-children"), Design("node-engine WORKERS=threads", 0, 0, "node-workers"))
 
 
 def key_of(r: dict[str, Any]) -> tuple[str, str, int, int]:
@@ -103,6 +119,9 @@ def summary(doc: dict[str, Any]) -> str:
              *table(rows), ""]
     if any(r["part"] == "sweep" for r in rows):
         lines += ["## The dispatcher sweep (pool sizes on this machine's CPUs)", "", *table(rows, "sweep"), ""]
+    lines += ["## Hand-overs per order, per design", "", *designs_table(rows), "",
+              "Count: docs/ring.md (read from each design's code). Cost: the row's CPU ns per hand-over on this run's "
+              "largest layout. docs/ring.md sets the product beside each design's profile.", ""]
     lines += ["## 2010", "", *then_table(), "",
               f"Command: `{doc['commandLine']}`; commit {doc.get('commit', '?')}; {doc.get('machine', {}).get('cpuModel', '?')}, "
               f"{doc.get('machine', {}).get('cpus', '?')} CPUs; {doc['startedAt']} – {doc['finishedAt']}.", "",
@@ -110,6 +129,22 @@ def summary(doc: dict[str, Any]) -> str:
               "(every thread, the Node workers and children too) over the round, ÷ hand-overs. The rows at other "
               "sizes than the plan's (threads, node-workers, node-children) say so in members × messages.", ""]
     return "\n".join(lines)
+
+
+def designs_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Each design's hand-overs per order times its model's ring cost (CPU per hand-over, largest layout measured)."""
+    main = [r for r in rows if r["part"] == "rows" and r["cpuNsPerHandover"]]
+    widest = max((r["cpus"] for r in main), default=0)
+    out = ["| design | hand-overs per order: per-sale / batch | its ring row | CPU ns per hand-over | "
+           "count × cost, µs per order: per-sale / batch |", "|---|---|---|---|---|"]
+    for d in DESIGNS:
+        r = next((r for r in main if r["ring"] == d.ring and r["cpus"] == widest), None)
+        if r is None:
+            continue
+        ns = r["cpuNsPerHandover"]["median"]
+        out.append(f"| {d.name} | {d.per_sale:g} / {d.batch:g} | `{d.ring}` ({widest} CPUs) | {ns:,.0f} | "
+                   f"{d.per_sale * ns / 1000:.1f} / {d.batch * ns / 1000:.1f} |")
+    return out
 
 
 def chart(rows: list[dict[str, Any]], path: Path) -> None:
@@ -144,8 +179,10 @@ def chart(rows: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("Thread ring: what one hand-over costs, per model")
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80)
     plt.close(fig)
+    path.write_bytes(palette_png(buf.getvalue()))
 
 
 def write(folder: Path, doc: dict[str, Any]) -> None:
