@@ -13,7 +13,7 @@
 
 No variant is started and no database is needed (but for probe-fsync): the answer is the model's
 (docs/model.md), from a parameter set fitted on this machine (calibrate), else on this kind of machine.
-The older flags --fit, --check and --probe-fsync still name the subcommands.
+The older flags --fit, --check and --probe-fsync are refused (exit 2) with the subcommand that does it.
 """
 from __future__ import annotations
 
