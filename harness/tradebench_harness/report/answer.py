@@ -303,39 +303,53 @@ def crossover_text(c: dict[str, Any]) -> str:
             f"(they cross between {fmt_rtt(c['between'][0])} and {fmt_rtt(c['between'][1])} ms)")
 
 
+def map_md(pts: list[dict[str, Any]], ax: Axis) -> list[str]:
+    """The map's first table: which design stored the most sales in each cell."""
+    lines = ["## The map: which design stored the most sales", "",
+             f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+             "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
+    ws = winners(pts)
+    for place in ax.ordered(w["at"] for w in ws):
+        row = [ax.name(place), fmt_rtt(next(w["rttMs"] for w in ws if w["at"] == place))]
+        for load in loads_of(pts):
+            w = next((w for w in ws if w["at"] == place and w["load"] == load), None)
+            row.append(winner_text(w) if w else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def cheapest_md(pts: list[dict[str, Any]], ax: Axis) -> list[str]:
+    """The map's second table: the cheapest carrier of each cell, in cores and in p99."""
+    lines = ["## What carrying the load costs: the cheapest carrier of each cell", "",
+             "Among the designs that carry a cell's load (within noise of the most sales), the one whose process "
+             "group used the least CPU (in cores) and the one with the lowest p99, and how far the next carrier "
+             "is above it. Where a cell is a tie, this decides.", "",
+             f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
+             "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
+    cs = cheapest(pts)
+    for place in ax.ordered(c["at"] for c in cs):
+        row = [ax.name(place), fmt_rtt(next(c["rttMs"] for c in cs if c["at"] == place))]
+        for load in loads_of(pts):
+            c = next((c for c in cs if c["at"] == place and c["load"] == load), None)
+            row.append(cheapest_text(c) if c else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def md(doc: dict[str, Any]) -> str:
     pts = points(doc)
     kind = doc["cells"]["kind"]
     ax = of_doc(doc)
-    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", explain(ax) + "\n", *tables.layout_lines(doc), ""]
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n"]
+    # the first table opens the summary; how to read it, and where the processes ran, follow it
+    reading = ["", explain(ax) + " The rest: docs/reading-a-run.md in the repository.", "", *tables.layout_lines(doc), ""]
     if kind == "map":
-        lines += ["## The map: which design stored the most sales", "",
-                  f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
-                  "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
-        ws = winners(pts)
-        for place in ax.ordered(w["at"] for w in ws):
-            row = [ax.name(place), fmt_rtt(next(w["rttMs"] for w in ws if w["at"] == place))]
-            for load in loads_of(pts):
-                w = next((w for w in ws if w["at"] == place and w["load"] == load), None)
-                row.append(winner_text(w) if w else "–")
-            lines.append("| " + " | ".join(row) + " |")
-        lines += ["", "## What carrying the load costs: the cheapest carrier of each cell", "",
-                  "Among the designs that carry a cell's load (within noise of the most sales), the one whose process "
-                  "group used the least CPU (in cores) and the one with the lowest p99, and how far the next carrier "
-                  "is above it. Where a cell is a tie, this decides.", "",
-                  f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
-                  "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
-        cs = cheapest(pts)
-        for place in ax.ordered(c["at"] for c in cs):
-            row = [ax.name(place), fmt_rtt(next(c["rttMs"] for c in cs if c["at"] == place))]
-            for load in loads_of(pts):
-                c = next((c for c in cs if c["at"] == place and c["load"] == load), None)
-                row.append(cheapest_text(c) if c else "–")
-            lines.append("| " + " | ".join(row) + " |")
-        lines.append("")
+        lines += map_md(pts, ax) + reading + cheapest_md(pts, ax)
     lines += [f"## {every_point_title(ax)}", "", "| " + " | ".join(head(ax)) + " |",
               "| " + " | ".join(["---"] * 4 + ["---:"] * 4 + ["---"] * 4 + ["---:", "---"]) + " |"]
     lines += ["| " + " | ".join(point_cells(p)) + " |" for p in pts]
+    if kind != "map":
+        lines += reading
     if ax.far:
         lines += ["", "## Where two designs cross", ""]
         any_cross = False

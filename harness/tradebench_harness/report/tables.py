@@ -179,34 +179,38 @@ def unstable_md(doc: dict[str, Any]) -> list[str]:
     return out
 
 
+#: a note's short code in the table (docs/reading-a-run.md, "The notes of a row"), by how the note begins
+NOTE_CODES = (("⚠ drift", "⚠ drift"), ("⚠ unstable", "⚠ unstable"), ("⚠ busy machine", "⚠ busy"),
+              ("⚠ busy host", "⚠ steal"), ("⚠ JIT", "⚠ JIT"), ("JIT warm-up", "warm-up"), ("stopped short", "short"))
+LEGEND = ("Each figure: the median [its 95 % interval] over the row's windows in fresh processes; ≈ X: no "
+          "difference detected in sales/min with row X; the notes' codes are each row's notes in short, in full "
+          "below. What every column means and how it is measured: docs/reading-a-run.md in the repository.")
+
+
+def note_code(note: str) -> str:
+    """NOTE as the table shows it: its code, or the note itself when it is short already (≈, an article figure)."""
+    return next((code for start, code in NOTE_CODES if note.startswith(start)), note)
+
+
 def summary_md(doc: dict[str, Any]) -> str:
-    lines = [f"# tradebench {doc['command']} {doc['runId']}\n",
-             f"{INTERVAL_TEXT} ≈: no difference detected in sales/min with that row (the 95 % interval of the ratio of the "
-             "two holds 1). ⚠ drift: the two halves of a window differ by over 10 %: such a window is set aside when "
-             "every process of its row has a steady one (the compare measures more in its place), else counted and "
-             "marked. ⚠ unstable: the row's windows fall steadily within its processes. ⚠ busy machine: processes other than "
-             f"the measured parties (and the harness) took over {process.CROWDED_PERCENT:g} % of a core in one of the row's windows; "
-             "a neighbour costs the parties more CPU per order than its own share (caches and a host's hyperthreads are "
-             "shared), so the row's CPU figures are a busy machine's. ⚠ busy host: the hypervisor gave other guests "
-             f"over {process.STOLEN_PERCENT:g} % of a core in one of the row's windows (steal): the same, from outside "
-             "the machine. ⚠ JIT: the JVM's JIT compiler "
-             "threads used more than 5 % of a core in the window (the variant was still compiling); JIT warm-up: how long "
-             "a JVM variant got the load before the measured one, until its JIT compiler used under 5 % of a core. "
-             "CPU µs/order: the variant's CPU over the window per order answered; × trivial server's: divided by what "
-             "its runtime's trivial server spent per request in the calibration, and by what its own HTTP framework "
-             "(its floor: Tomcat, Akka HTTP) spent answering 202 with nothing behind it. db CPU µs/sale: the database's "
-             "CPU per sale stored, and in brackets per row at the insert ceiling of the same kind (single-row or "
-             "100-row statements, same connections) when the database had the cores nearly to itself.\n",
-             *layout_lines(doc), "",
-             SUMMARY_HEAD.rstrip("\n")]
+    """The compare's summary: its table first, a short legend, each row's notes in full, then the rest."""
+    lines = [f"# tradebench {doc['command']} {doc['runId']}\n", SUMMARY_HEAD.rstrip("\n")]
+    in_full = []
     for r in doc["summary"]:
         cpu = " / ".join(fmt((r["cpuPercent"].get(g) or {}).get("median"), ".0f") for g in ("variant", "loadclient", "database"))
         notes = row_notes(r, doc)
+        codes = list(dict.fromkeys(note_code(n) for n in notes))
+        if any(note_code(n) != n for n in notes):
+            in_full.append(f"- {(r['case'] + ' ') if r['case'] else ''}{r['variant']}: {'; '.join(notes)}")
         steady = {True: "yes", False: "no", None: "–"}[r["steady"]]
         lines.append(f"| {r['case'] or '–'} | {r['variant']} | {setting_text(r)} | {cell(r['salesPerMinute'])} "
                      f"| {cell(r['ordersPerSecond'])} | {cell(r['httpCeilingFraction'], '.1f', True)} "
                      f"| {cell(r['insertCeilingFraction'], '.1f', True)} | {cell(r['p99Ms'], '.2f')} | {cpu} | {cost_cell(r)} | {db_cost_cell(r)} | {steady} "
-                     f"| {'; '.join(notes)} |")
+                     f"| {'; '.join(codes)} |")
+    lines += ["", LEGEND, ""]
+    if in_full:
+        lines += ["**Notes in full**:", "", *in_full, ""]
+    lines += layout_lines(doc)
     lines += verdicts_md(doc)
     lines += unstable_md(doc)
     lines += ["", "## What each row costs", "", COST_TEXT, "", "| " + " | ".join(COST_HEAD) + " |",
