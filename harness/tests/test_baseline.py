@@ -3,7 +3,8 @@ summary divides this tree's figures by the baseline's."""
 import subprocess
 from pathlib import Path
 
-from tradebench_harness.report import stats, tables, verdict
+from tradebench_harness.analysis import stats, verdict
+from tradebench_harness.report import tables
 from tradebench_harness.run import baseline, context, variants
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,11 +1,12 @@
 """The bound arithmetic (Little's law), crossovers, the map's winners, and each manifest's in-flight count."""
 import pytest
 
+from tradebench_harness.analysis import bounds
 from tradebench_harness.cli.measure import all_series
 from tradebench_harness.cli.sweep import equal_in_flight
 from tradebench_harness.measure import experiments, plan
 from tradebench_harness.measure.plan import Case
-from tradebench_harness.report import answer, bounds
+from tradebench_harness.report import answer
 from tradebench_harness.run.variants import by_name, discover
 
 

@@ -11,11 +11,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tradebench_harness"
 ROOMS = {
     "record": set(),                                # the results record and parameter file: types, read, write
     "run": set(),                                   # processes, the database, tools, builds, manifests
-    "model": {"run", "record"},                     # the model: predictions from measured parameters
-    "report": {"run", "model", "record"},           # results documents, tables, charts, the answer
-    "measure": {"run", "report", "model", "record"},  # one measurement path: start, verify, warm, windows
+    "analysis": {"run", "record"},                  # intervals, verdicts, a document's rows, Little's law's bound
+    "model": {"run", "record", "analysis"},         # the model: predictions from measured parameters
+    "report": {"run", "model", "record", "analysis"},  # results documents, tables, charts, the answer
+    "measure": {"run", "report", "model", "record", "analysis"},  # one measurement path: start, verify, warm, windows
     "suites": {"run", "record"},                    # the test suites: e2e, fuzz, reliability, cluster, ...
-    "cli": {"run", "report", "measure", "model", "suites", "record"},
+    "cli": {"run", "report", "measure", "model", "suites", "record", "analysis"},
 }
 
 
@@ -119,7 +120,7 @@ def cycle_in(graph: dict[str, set[str]], group: set[str]) -> list[str]:
 
 def test_the_harness_modules_import_each_other_without_a_cycle():
     graph = import_graph(PACKAGE)
-    assert {"report.results", "report.page", "report.stats", "measure.figures", "run.process"} <= set(graph)
+    assert {"report.results", "report.page", "analysis.stats", "measure.figures", "run.process"} <= set(graph)
     found = cycles(graph)
     assert not found, "import cycles among the harness's modules: " + "; ".join(" → ".join(c) for c in found)
 

@@ -1,12 +1,13 @@
-"""Intervals, verdicts and the adaptive compare's decisions (report/intervals.py, report/verdict.py,
-report/stats.py, measure/adaptive.py) on synthetic windows: nothing runs."""
+"""Intervals, verdicts and the adaptive compare's decisions (analysis/intervals.py, analysis/verdict.py,
+analysis/stats.py, measure/adaptive.py) on synthetic windows: nothing runs."""
 from pathlib import Path
 
 import pytest
 
+from tradebench_harness.analysis import intervals, stats, verdict
 from tradebench_harness.measure import adaptive, memory, plan
 from tradebench_harness.measure.plan import Case, Timing
-from tradebench_harness.report import intervals, stats, tables, verdict
+from tradebench_harness.report import tables
 from tradebench_harness.run import variants
 
 ROOT = Path(__file__).resolve().parents[2]

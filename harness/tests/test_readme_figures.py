@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tradebench_harness.report import isolation, stats
+from tradebench_harness.analysis import stats
+from tradebench_harness.report import isolation
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "docs" / "results"

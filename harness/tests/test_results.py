@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 
 from tests import records
+from tradebench_harness.analysis import stats
 from tradebench_harness.measure import calibrate, experiments, figures
-from tradebench_harness.report import diff, results, stats, tables
+from tradebench_harness.report import diff, results, tables
 
 ROOT = Path(__file__).resolve().parents[2]
 

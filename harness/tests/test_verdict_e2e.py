@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.report import results, tables, verdict
+from tradebench_harness.analysis import verdict
+from tradebench_harness.report import results, tables
 from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # real compares of node-engine on the private database

@@ -25,12 +25,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..analysis import verdict
 from ..measure import adaptive, experiments, plan, profile
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..record import isolation as isolation_record
 from ..record import plain
-from ..report import diff, results, tables, verdict
+from ..report import diff, results, tables
 from ..report import isolation as isolation_report
 from ..run import baseline, layout
 from ..run.context import Context
@@ -173,7 +174,7 @@ def repeat_option(p: argparse.ArgumentParser, repeat: int, fresh: bool = True) -
 def processes_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--processes", type=whole_not_negative, default=2,
                    help="fresh processes of each row, each measuring every window, round-robin: 2 or more give each "
-                        "figure a 95 %% interval across processes (report/intervals.py); 1 for a quick look at half "
+                        "figure a 95 %% interval across processes (analysis/intervals.py); 1 for a quick look at half "
                         "the time, its figures without an interval")
 
 

@@ -2,13 +2,13 @@
 
 Each row runs in fresh processes, the rows round-robin (A B C, A B C, ...), each process measuring WINDOWS
 windows. After MIN_PROCESSES rounds, and after each round after them, every row's sales/min interval
-(report/intervals.py, over the windows the summary counts: a drifting window is set aside, report/stats.py)
+(analysis/intervals.py, over the windows the summary counts: a drifting window is set aside, analysis/stats.py)
 is held against the target (±TARGET of its median): the rows within it are done; the others get one more
 process in the next round, as long as that round's estimated time fits in what is left of the time budget
 (counted from the command's start, builds included). A row still outside its target when the budget is
 spent, or at MAX_PROCESSES, stopped short: the summary says so, with its interval.
 
-A window whose halves drift is set aside (report/stats.py, counted) and measured again: its row is not done
+A window whose halves drift is set aside (analysis/stats.py, counted) and measured again: its row is not done
 until it has the windows of MIN_PROCESSES processes besides the ones set aside.
 
 A row's first process is verified (`loadclient verify`, then a restart); its later ones run the same build
@@ -22,8 +22,8 @@ import time
 from typing import Any
 
 from .. import record
+from ..analysis import intervals, stats
 from ..record import Run
-from ..report import intervals, stats
 from .plan import Series, Timing, Unit, Window, estimate_seconds
 
 TARGET = 0.05

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import record
-from ..report import bounds, results, tables
+from ..analysis import bounds
+from ..report import results, tables
 from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
 from ..run.context import Context
@@ -204,7 +205,7 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
             # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
             rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
             rec.setdefault("dbDurable", env.get("databaseDurable"))
-            rec.setdefault("process", unit_no)     # the unit it was measured in: its process (report/intervals.py)
+            rec.setdefault("process", unit_no)     # the unit it was measured in: its process (analysis/intervals.py)
             if not rec.get("error") and doc["calibration"]:
                 figures.attach_fractions(rec, doc["calibration"])
             say(f"{name} #{rec['repeat']}: {shown(rec)}")

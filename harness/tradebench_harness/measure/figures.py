@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..report import stats
+from ..analysis import stats
 from ..run import process
 from . import calibrate
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..report import bounds
+from ..analysis import bounds
 from ..run import layout, loadclient, members, process, slowdb, speed, toxiproxy
 from ..run.context import Context
 from ..run.db import Database, DbError

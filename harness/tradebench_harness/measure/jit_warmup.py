@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import psutil
 
-from ..report import stats
+from ..analysis import stats
 from ..run import loadclient, process
 from ..run.context import Context
 

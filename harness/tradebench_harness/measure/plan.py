@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..report import bounds
+from ..analysis import bounds
 from ..run.layout import Layout
 from ..run.variants import Variant, row_label
 

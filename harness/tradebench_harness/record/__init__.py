@@ -11,7 +11,7 @@ that knows the older shapes.
 Some values are JSON of another program's making, whose keys this module does not own: the load client's
 own output (`Run.load`), the command line's options as given, a calibration's measurements, the model's
 section of a map. Those are `Blob`s: dicts of JSON values, not checked key by key. The derived parts of a
-document (`summary`, `profiles`: computed from the runs on every read, report/stats.py and
+document (`summary`, `profiles`: computed from the runs on every read, analysis/stats.py and
 report/breakdown.py, never read from a file) are `Derived` rows of the same kind.
 """
 
@@ -48,7 +48,7 @@ Derived = dict[str, Any]
 
 
 class Spread(TypedDict):
-    """A figure over a row's windows (report/stats.py `spread`, and `figure` with its interval across processes):
+    """A figure over a row's windows (analysis/stats.py `spread`, and `figure` with its interval across processes):
     derived, never read from a file. Its min and max are there wherever its median is: all three are of the
     windows that had the figure."""
     median: float
@@ -205,7 +205,7 @@ class Run(Window):
     writes into every record it makes, a failed window's too (`measure_unit`, `_window_record`): a file
     without one is refused. The rest are optional: figures a failed window has not, and keys added since
     committed folders were written (`layout`, `variantCpus`, `process`, `dbCpuCores`, `dbDurable`...), whose
-    absence means something of its own (`process_number` below, report/stats.py `process_of`,
+    absence means something of its own (`process_number` below, analysis/stats.py `process_of`,
     report/tables.py) that a filled-in value would not say."""
     variant: str
     runtime: str
@@ -267,7 +267,7 @@ def per_order(run: Run, group: str) -> float | None:
 def process_number(run: Run) -> int:
     """The number of the process RUN's window was measured in, counted from 1 within its results folder
     (measure/execute.py writes it into every record); 0 in a folder written before the number was kept, whose
-    windows this number cannot tell apart (report/stats.py `process_of` falls back to their pids)."""
+    windows this number cannot tell apart (analysis/stats.py `process_of` falls back to their pids)."""
     return run.get("process", 0)
 
 
@@ -546,7 +546,7 @@ def upgrade(doc: dict[str, Any], raw: list[dict[str, Any]] | None, path: Path) -
     - schema 2 (each run's RAW_KEYS in raw.json.gz, the summary and profiles kept in the file) and 3 (those
       computed on reading): each run's RAW_KEYS put back from RAW; a summary the file keeps is kept.
     Fields added since without a new schema version (`cells.axis`, a run's `dbCpuCores` and `dbDurable`,
-    `layout`, `variantCpus`, `process`) are optional in the classes; report/axis.py, report/stats.py and
+    `layout`, `variantCpus`, `process`) are optional in the classes; report/axis.py, analysis/stats.py and
     report/tables.py say how their absence reads, which a value filled in here would change. A run's required
     keys (a window's settings, `Run`) are in every run since schema 1: none needs filling."""
     version = doc.get("schemaVersion", 1)

@@ -14,10 +14,11 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from ..analysis import bounds, stats, verdict
 from ..model import check
 from ..record import Run, group_figure, per_order
 from ..run import process
-from . import bounds, stats, tables, verdict
+from . import tables
 from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, png, table
 from .page import pyplot as plt
@@ -46,7 +47,7 @@ def band(s: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def against(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
-    """A's sales/min ÷ B's with its interval and verdict (report/verdict.py), from their windows by process."""
+    """A's sales/min ÷ B's with its interval and verdict (analysis/verdict.py), from their windows by process."""
     return verdict.compare(a.get("salesByProcess") or [], b.get("salesByProcess") or [],
                            tag=f"{a['series']}/{b['series']}/{at(a)}/{a['load']}")
 

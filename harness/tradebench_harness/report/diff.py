@@ -1,5 +1,5 @@
 """./tradebench diff RUN_A RUN_B: per (case, variant) both medians, their ratio
-(B ÷ A) with its 95 % interval, and the verdict (report/verdict.py): a
+(B ÷ A) with its 95 % interval, and the verdict (analysis/verdict.py): a
 difference detected when the interval lies on one side of 1, none detected
 when it holds 1. The ceiling fractions are compared the same way: on two
 machines they are the figures that should agree."""
@@ -10,7 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from . import stats, tables, verdict
+from ..analysis import stats, verdict
+from . import tables
 
 
 def key(row: dict[str, Any]) -> tuple[Any, ...]:

@@ -5,7 +5,7 @@ the verdicts), then what draws them (summary.md, the charts).
 A phase's figures are the load client's, from the requests whose due or send time fell in it: requests/s,
 p50 / p90 / p99 / p99.9 from the phase's merged histogram (HdrHistogram; orders corrected for coordinated
 omission), and the answers by kind. Their 95 % intervals are over the phase's seconds: the mean second's
-requests and the median second's p99, each by a bootstrap of the seconds (report/intervals.py's resampling).
+requests and the median second's p99, each by a bootstrap of the seconds (analysis/intervals.py's resampling).
 Seconds next to each other are not independent (a queue carries over), so the intervals are a floor on the
 uncertainty, said so beside them.
 """
@@ -21,8 +21,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ..analysis.intervals import CONFIDENCE, RESAMPLES, SEED, bounds_of  # noqa: E402
 from ..run import layout  # noqa: E402
-from .intervals import CONFIDENCE, RESAMPLES, SEED, bounds_of  # noqa: E402
 from .page import palette_png  # noqa: E402
 
 TYPES = ("order", "view")

@@ -21,8 +21,9 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from ..analysis import stats
 from ..record import Run, Spread  # noqa: E402
-from . import breakdown, profile_rules, stats, tables  # noqa: E402
+from . import breakdown, profile_rules, tables  # noqa: E402
 
 #: pyplot, with the Agg backend chosen above (answer.py draws with it too)
 pyplot = plt

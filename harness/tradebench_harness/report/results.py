@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from .. import record
+from ..analysis import stats
 from ..model import check
 from ..record import Results
-from . import answer, breakdown, page, stats, tables
+from . import answer, breakdown, page, tables
 
 #: the layout of a results folder's files (record.py)
 SCHEMA_VERSION = record.SCHEMA_VERSION

@@ -1,7 +1,7 @@
 """The thread ring's report (docs/ring.md): rows from round records, the table, the chart, the results folder.
 
 A row is one ring on one CPU layout at one pool size. Its figures are medians over its measured rounds with a 95 %
-interval drawn over its forks (report/intervals.py: fewer than two forks, no interval); ns and CPU per hand-over
+interval drawn over its forks (analysis/intervals.py: fewer than two forks, no interval); ns and CPU per hand-over
 are a round's wall and process CPU time divided by its hand-overs (members x messages, checked by the ring).
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import intervals
+from ..analysis import intervals
 from .page import palette_png
 
 #: the 2010 article's rounds (10,000 members x 500 messages on one thread per CPU), in ms

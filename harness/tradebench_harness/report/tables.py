@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analysis import stats, verdict
 from ..run import layout, process
-from . import breakdown, stats, verdict
+from . import breakdown
 
 
 def fmt(v: object, spec: str = ",.0f") -> str:
@@ -13,7 +14,7 @@ def fmt(v: object, spec: str = ",.0f") -> str:
 
 
 def cell(s: dict[str, Any] | None, spec: str = ",.0f", pct: bool = False) -> str:
-    """median [low–high], the 95 % interval across processes (report/intervals.py), or "median [no interval: 1
+    """median [low–high], the 95 % interval across processes (analysis/intervals.py), or "median [no interval: 1
     process]"; a figure without an interval computed (a map's cell, an older folder): median (min–max)."""
     if not s:
         return "–"
@@ -288,7 +289,7 @@ def layout_lines(doc: dict[str, Any]) -> list[str]:
 
 def baseline_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """compare --baseline REF: per row, this tree ÷ the baseline of sales/min and of the variant's CPU µs per
-    order, each with its 95 % interval and verdict (report/verdict.py)."""
+    order, each with its 95 % interval and verdict (analysis/verdict.py)."""
     cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
         return []

@@ -1,5 +1,5 @@
 """A figure's 95 % interval from windows measured in several processes of a row, and the interval of the
-ratio of two rows: what a verdict (report/verdict.py) is decided on.
+ratio of two rows: what a verdict (analysis/verdict.py) is decided on.
 
 The method, a bootstrap over windows nested in processes:
 

@@ -1,4 +1,4 @@
-"""Leads, ties and regressions, decided by the 95 % interval of the ratio of two rows (report/intervals.py):
+"""Leads, ties and regressions, decided by the 95 % interval of the ratio of two rows (analysis/intervals.py):
 
   the interval lies entirely above 1   A is ahead of B: "A stores 1.18× B [1.09–1.27]"
   the interval lies entirely below 1   A is behind B
