@@ -304,19 +304,25 @@ def crossover_text(c: dict[str, Any]) -> str:
             f"(they cross between {fmt_rtt(c['between'][0])} and {fmt_rtt(c['between'][1])} ms)")
 
 
+def grid_rows(cells: list[dict[str, Any]], pts: list[dict[str, Any]], ax: Axis,
+              text: Callable[[dict[str, Any]], str]) -> list[str]:
+    """A map table's rows: one per place on the axis (its round trip beside it), a cell per load, TEXT of each."""
+    lines = []
+    for place in ax.ordered(c["at"] for c in cells):
+        row = [ax.name(place), fmt_rtt(next(c["rttMs"] for c in cells if c["at"] == place))]
+        for load in loads_of(pts):
+            c = next((c for c in cells if c["at"] == place and c["load"] == load), None)
+            row.append(text(c) if c else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
 def map_md(pts: list[dict[str, Any]], ax: Axis) -> list[str]:
     """The map's first table: which design stored the most sales in each cell."""
     lines = ["## The map: which design stored the most sales", "",
              f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
              "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
-    ws = winners(pts)
-    for place in ax.ordered(w["at"] for w in ws):
-        row = [ax.name(place), fmt_rtt(next(w["rttMs"] for w in ws if w["at"] == place))]
-        for load in loads_of(pts):
-            w = next((w for w in ws if w["at"] == place and w["load"] == load), None)
-            row.append(winner_text(w) if w else "–")
-        lines.append("| " + " | ".join(row) + " |")
-    return lines
+    return lines + grid_rows(winners(pts), pts, ax, winner_text)
 
 
 def cheapest_md(pts: list[dict[str, Any]], ax: Axis) -> list[str]:
@@ -327,14 +333,7 @@ def cheapest_md(pts: list[dict[str, Any]], ax: Axis) -> list[str]:
              "is above it. Where a cell is a tie, this decides.", "",
              f"| {ax.head} | round trip ms | " + " | ".join(loads_of(pts)) + " |",
              "| ---: | ---: | " + " | ".join("---" for _ in loads_of(pts)) + " |"]
-    cs = cheapest(pts)
-    for place in ax.ordered(c["at"] for c in cs):
-        row = [ax.name(place), fmt_rtt(next(c["rttMs"] for c in cs if c["at"] == place))]
-        for load in loads_of(pts):
-            c = next((c for c in cs if c["at"] == place and c["load"] == load), None)
-            row.append(cheapest_text(c) if c else "–")
-        lines.append("| " + " | ".join(row) + " |")
-    return lines + [""]
+    return lines + grid_rows(cheapest(pts), pts, ax, cheapest_text) + [""]
 
 
 def md(doc: dict[str, Any]) -> str:
