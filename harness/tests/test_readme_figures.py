@@ -118,3 +118,54 @@ def test_a_changed_figure_fails_the_check(monkeypatch):
                         if self.name == "README.md" else Path.open(self).read())
     (bullet,) = [b for b in the_answer() if "Behind a slower database" in b]
     assert stated not in bullet
+
+
+# --- the rest of the README: the chart's caption is the run's settings, and no other section states a measurement
+
+def _caption() -> str:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## The answer", 1)[1].split("\n## ", 1)[0]
+    return " ".join(section.split("\n\n![", 1)[1].split("\n\n", 1)[1].split())
+
+
+def test_the_charts_caption_states_the_runs_phases():
+    doc = json.loads(gzip.open(RESULTS / "2026-12-01-isolation" / "isolation.json.gz").read())
+    reads = {p["name"]: p["reads"] for p in doc["experiment"]["phases"]}
+    caption = _caption()
+    assert "(docs/results/2026-12-01-isolation/README.md)" in caption
+    assert f"healthy (+{reads['healthy']} ms)" in caption
+    assert f"slow (+{reads['view-slow'] // 1000} s)" in caption
+    assert f"the whole database slow (+{reads['db-slow'] // 1000} s)" in caption
+    assert reads["view-down"] == "down"
+    assert f"down ({doc['experiment']['load']['viewTimeoutMs'] // 1000} s, then an error)" in caption
+
+
+#: a figure of a measured quantity: a number and its unit
+MEASURED = re.compile(r"(?<![\w.])[0-9][0-9,]*(?:\.[0-9]+)?(?:–[0-9][0-9,.]*)?\s?"
+                      r"(?:sales/min|sales/s|orders/s|rows/s|ms\b|µs|ns\b|GB|MB|%|times\b|million|cores\b)")
+#: the figures outside the answer that are settings, not measurements: each with why it may stand there
+SETTINGS = {
+    "95 %": "the level of every interval",
+    "±5 %": "the compare's stop rule: fresh processes until each figure is within it",
+}
+
+
+def figures_outside_the_answer(text: str) -> list[str]:
+    """Every figure of a measured quantity README.md states outside "## The answer": code blocks, inline code and
+    link targets removed first (commands and paths are not statements)."""
+    rest = text.split("## The answer", 1)[0] + "\n## " + text.split("## The answer", 1)[1].split("\n## ", 1)[1]
+    rest = re.sub(r"```.*?```", "", rest, flags=re.S)
+    rest = re.sub(r"`[^`]*`", "", rest)
+    rest = re.sub(r"\]\([^)]*\)", "]", rest)
+    return [m.group(0) for m in MEASURED.finditer(rest) if m.group(0) not in SETTINGS]
+
+
+def test_no_figure_is_stated_outside_the_answer():
+    """The answer's figures are checked above; the rest of the README states none (they live in docs/answer.md,
+    beside their runs), so none can drift unchecked."""
+    assert figures_outside_the_answer((ROOT / "README.md").read_text()) == []
+
+
+def test_a_measured_figure_further_down_is_found():
+    text = (ROOT / "README.md").read_text().replace("## The variants\n", "## The variants\n\nIt stores 1.2 million sales/min.\n")
+    assert figures_outside_the_answer(text) == ["1.2 million"]
