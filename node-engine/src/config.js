@@ -52,11 +52,11 @@ function loadConfig(env = process.env) {
     workers,
     workerThreads: workerThreadsOf(env),
     listeners,
-    // Test knob (docs/contract.md): CPU microseconds spent on every accepted order, on the thread that
+    // Test knob (docs/contract-running.md, section 5): CPU microseconds spent on every accepted order, on the thread that
     // answers it; 0 (the default) spends none. Makes the variant slower on purpose, for the harness's
     // check that a regression is detected.
     testWorkUs: testWorkUsOf(env),
-    // Test-only fault injection (docs/contract.md): POST /faults/crash-engine.
+    // Test-only fault injection (docs/contract-details.md): POST /faults/crash-engine.
     faults: String(env.FAULTS ?? 'off').toLowerCase() === 'on',
     db: {
       host: text(env, 'DB_HOST'),
@@ -70,7 +70,7 @@ function loadConfig(env = process.env) {
   };
 }
 
-// The order view's read path (docs/contract.md section 8): its own server (by default the writers'),
+// The order view's read path (docs/contract-details.md, section 8): its own server (by default the writers'),
 // its own pool, its limit and its time-out. Blank means the default, as in the Java variants
 // (engine-model ReadPath).
 const READ_DEFAULTS = { READ_POOL: '16', READ_TIMEOUT_MS: '2000', VIEW_LIMIT: '64' };

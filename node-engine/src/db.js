@@ -23,7 +23,7 @@ function createPool(db, { connectionLimit = db.poolSize, connectTimeout = 3000 }
 // must turn into an error the caller can report, not a request that hangs.
 const QUERY_TIMEOUT_MS = 5000;
 
-// The SALES rows of one order, by ID, in the shape of docs/contract.md; `db` a pool or a connection.
+// The SALES rows of one order, by ID, in the shape of docs/contract-details.md; `db` a pool or a connection.
 // timeoutMs 0: none (the order view keeps its own deadline, src/read-path.js).
 async function fillsOf(db, id, side, { timeoutMs = QUERY_TIMEOUT_MS } = {}) {
   let sql;

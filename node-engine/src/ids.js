@@ -1,5 +1,5 @@
 'use strict';
-// Order ids (docs/contract.md): max(last id + 1, now in microseconds), and at
+// Order ids (docs/contract-details.md): max(last id + 1, now in microseconds), and at
 // start at least the largest id in SALES + 1. They increase in the order of
 // acceptance, are not reused after a restart, and stay below 2^53.
 const { performance } = require('node:perf_hooks');

@@ -1,6 +1,6 @@
 'use strict';
 // What the parent remembers of the orders it accepted, for GET /orders/{id}:
-// every open order, and the most recent 200,000 closed ones (docs/contract.md).
+// every open order, and the most recent 200,000 closed ones (docs/contract-details.md).
 // Remaining quantities follow the sales the engines report, which they report
 // only once stored, so "filled" means the last sale is in SALES.
 

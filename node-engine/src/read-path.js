@@ -1,5 +1,5 @@
 'use strict';
-// The order view's read path (docs/contract.md section 8): GET /orders/{id} reads SALES on a pool of
+// The order view's read path (docs/contract-details.md, section 8): GET /orders/{id} reads SALES on a pool of
 // its own (READ_POOL connections to READ_DB_HOST:READ_DB_PORT), apart from the engines' writers, so
 // that a slow read server slows the views and nothing else. Each process or HTTP thread that answers
 // views has one; its views wait on that thread's event loop, for a callback, never on a thread.

@@ -1,5 +1,5 @@
 'use strict';
-// The parent's counters, GET /stats and the stats line (docs/contract.md).
+// The parent's counters, GET /stats and the stats line (docs/contract-details.md).
 const _ = require('underscore');
 
 const WINDOW_S = 60;

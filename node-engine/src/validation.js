@@ -1,5 +1,5 @@
 'use strict';
-// Request parameters and their validation (contract section 3, docs/contract.md), in the
+// Request parameters and their validation (contract sections 3 and 8, docs/contract-details.md), in the
 // contract's order; the first failure is the answer. The messages are the
 // Java variants' (engine-wire OrderParams), so all four answer alike.
 const { MAX_PRICE_CENTS, parsePriceText } = require('./prices');

@@ -1,5 +1,5 @@
 'use strict';
-// Test-only fault injection (docs/contract.md, "Fault injection"): with
+// Test-only fault injection (docs/contract-details.md, "Fault injection"): with
 // FAULTS=on, POST /faults/crash-engine?engine=N kills child N; it is replaced
 // and its products trade again. Without FAULTS=on the path is a 404.
 const test = require('node:test');

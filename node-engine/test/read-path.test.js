@@ -1,5 +1,5 @@
 'use strict';
-// The order view's read path (docs/contract.md section 8): its settings; a read server that accepts
+// The order view's read path (docs/contract-details.md, section 8): its settings; a read server that accepts
 // and never answers (a black hole) gets a 504 within READ_TIMEOUT_MS while orders are still
 // answered; views beyond VIEW_LIMIT are refused at once with 503 and Retry-After; bad ids take no
 // place; a read server that refuses is 503 "database unreachable" while the writers go on; the

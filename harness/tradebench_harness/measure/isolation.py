@@ -1,6 +1,6 @@
 """The isolation experiment (docs/isolation.md): each design under orders and order views at once, while the
 views' read path, then the whole database, turns slow. Orders never touch the database in the request path;
-a view reads SALES in it, by a path of its own (docs/contract.md, "The order view's read path").
+a view reads SALES in it, by a path of its own (docs/contract-details.md, "The order view's read path").
 
 One row, start to end:
   1. SALES emptied; the variant started with its writers through one Toxiproxy path and its views' reads

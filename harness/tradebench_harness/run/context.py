@@ -22,7 +22,7 @@ JVM_OPTS = ["-XX:+UseParallelGC", "-Xss512k"]
 #: reserved and committed up front (-Xms = -Xmx), so that a row's RSS is what its design needs beside one heap
 #: of the same size, not how far ParallelGC chose to grow the heap (toward a quarter of the machine's memory:
 #: 1.5-2.5 GB at saturation). 512 MB is over six times the largest live heap after a collection measured
-#: at saturation (78 MB; docs/contract.md, "Memory"). TB_JAVA_OPTS comes after it and may override it.
+#: at saturation (78 MB; docs/contract-running.md, "Memory"). TB_JAVA_OPTS comes after it and may override it.
 VARIANT_HEAP = ["-Xms512m", "-Xmx512m"]
 #: the flags of every Node process started from a manifest: a line per collection to its log, from which the
 #: heap after a full collection is read (measure/memory.py)

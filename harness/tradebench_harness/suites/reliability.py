@@ -54,7 +54,7 @@ def settings_from_env() -> tuple[int, int, int]:
 
 
 def exit_line(log: Path) -> tuple[int, int] | None:
-    """(accepted, sales) of the variant's last exit line (docs/contract.md), or None."""
+    """(accepted, sales) of the variant's last exit line (docs/contract-details.md), or None."""
     found = None
     for line in log.read_text(errors="replace").splitlines():
         m = re.match(r"^exit variant=.*accepted=(\d+) sales=(\d+)", line)

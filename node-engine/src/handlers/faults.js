@@ -1,5 +1,5 @@
 'use strict';
-// Test-only fault injection (docs/contract.md, "Fault injection"): with
+// Test-only fault injection (docs/contract-details.md, "Fault injection"): with
 // FAULTS=on, POST /faults/crash-engine?engine=N kills child N with SIGKILL,
 // the way a Node engine fails. The pool notices the exit, answers 503 for its
 // products and forks a replacement. Without FAULTS=on the path is not routed

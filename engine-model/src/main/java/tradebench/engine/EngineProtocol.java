@@ -35,6 +35,6 @@ public final class EngineProtocol {
     public record Drained(int engine) {
     }
 
-    /** Test-only (FAULTS=on, docs/contract.md): the next cycle throws, as a bug in the market would. */
+    /** Test-only (FAULTS=on, docs/contract-details.md): the next cycle throws, as a bug in the market would. */
     public enum Crash { INSTANCE }
 }

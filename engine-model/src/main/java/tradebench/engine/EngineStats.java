@@ -3,7 +3,7 @@ package tradebench.engine;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
-/** The counters of one engine (docs/contract.md, /stats). */
+/** The counters of one engine (docs/contract-details.md, /stats). */
 public final class EngineStats {
     public final int engine;
     final AtomicLong accepted = new AtomicLong();

@@ -78,7 +78,7 @@ public final class ServiceStats {
         return rejected.get();
     }
 
-    /** The line printed every 5 s (docs/contract.md). */
+    /** The line printed every 5 s (docs/contract-details.md). */
     public String line() {
         return "stats variant=" + variant + " accepted=" + accepted() + " rejected=" + rejected.get()
                 + " overloaded=" + overloaded.get() + " sales=" + salesPersisted()
@@ -86,7 +86,7 @@ public final class ServiceStats {
                 + " failures=" + persistenceFailures();
     }
 
-    /** The last line at exit (docs/contract.md). */
+    /** The last line at exit (docs/contract-details.md). */
     public String exitLine() {
         return "exit variant=" + variant + " accepted=" + accepted() + " sales=" + salesPersisted();
     }

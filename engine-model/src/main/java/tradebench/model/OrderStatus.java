@@ -1,7 +1,7 @@
 package tradebench.model;
 
 /**
- * What `/orders/{id}` says of an order (docs/contract.md). {@code LOST} only in
+ * What `/orders/{id}` says of an order (docs/contract-details.md). {@code LOST} only in
  * java-spray-async's cluster mode: the order was open in a partition whose
  * member crashed (contract section 9).
  */

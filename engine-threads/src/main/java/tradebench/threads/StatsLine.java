@@ -6,7 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import tradebench.engine.ServiceStats;
 
-/** The statistics line every 5 seconds (contract section 3, docs/contract.md), on a daemon thread of its own. */
+/** The statistics line every 5 seconds (contract sections 3 and 8, docs/contract-details.md), on a daemon thread of its own. */
 final class StatsLine implements AutoCloseable {
     private final ScheduledExecutorService timer;
 

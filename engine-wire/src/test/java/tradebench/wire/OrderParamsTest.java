@@ -14,7 +14,7 @@ import tradebench.engine.OrderRequest;
 import tradebench.model.Order;
 import tradebench.model.Side;
 
-/** contract section 3's bad input, as docs/contract.md reads it. */
+/** contract section 3's bad input, as section 8 (docs/contract-details.md, "HTTP answers") reads it. */
 class OrderParamsTest {
     private static OrderRequest parse(Side side, String... kv) throws BadRequest {
         Map<String, List<String>> params = new HashMap<>();

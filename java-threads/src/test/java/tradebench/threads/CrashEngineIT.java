@@ -14,7 +14,7 @@ import tradebench.testing.TestDatabase;
 import tradebench.testing.Wait;
 
 /**
- * Fault injection (docs/contract.md): with FAULTS=on, POST /faults/crash-engine
+ * Fault injection (docs/contract-details.md): with FAULTS=on, POST /faults/crash-engine
  * makes an engine thread throw. The engine comes back with a fresh market for
  * its partition: its open orders are lost (unknown), the other engines and the
  * stored sales are untouched, and it trades again. Without FAULTS the path is unknown.

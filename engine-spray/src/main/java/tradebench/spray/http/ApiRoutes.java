@@ -215,7 +215,7 @@ public final class ApiRoutes extends AllDirectives implements HandlerProvider {
         return params;
     }
 
-    // ---- test-only fault injection (docs/contract.md) ----
+    // ---- test-only fault injection (docs/contract-details.md) ----
 
     private Route crash() {
         if (crasher == null) return reject(); // FAULTS off: an unknown path, 404

@@ -101,7 +101,7 @@ public final class EngineThread {
         thread.join();
     }
 
-    /** Fault injection (docs/contract.md): the engine thread throws at the start of its next cycle. */
+    /** Fault injection (docs/contract-details.md): the engine thread throws at the start of its next cycle. */
     void crash() {
         crashRequested = true;
     }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every bad-input class of contract section 3, as docs/contract.md answers it:
+ * Every bad-input class of contract section 3, as section 8 (docs/contract-details.md) answers it:
  * 400 naming the parameter, 404 for an unknown path, 405 (+ Allow) for a
  * wrong method on a known path. Valid parts of each request use the run's
  * user prefix and the products kept for this phase, so a bad order that got

@@ -20,14 +20,15 @@ import tradebench.loadclient.OrderMix;
 import tradebench.loadclient.verify.Report.Failure;
 
 /**
- * {@code loadclient verify}: checks a running variant against contract section 3
- * and docs/contract.md before anyone benchmarks it. Every check prints one
- * line; the run fails when any check fails. It assumes it is the only client
- * of the variant while it runs (the stats deltas count on it).
+ * {@code loadclient verify}: checks a running variant against contract sections
+ * 3 and 8 (docs/contract.md, docs/contract-details.md) before anyone benchmarks
+ * it. Every check prints one line; the run fails when any check fails. It
+ * assumes it is the only client of the variant while it runs (the stats deltas
+ * count on it).
  */
 public final class Verifier {
 
-    /** Ids stay below 2^53 so JavaScript numbers hold them exactly (docs/contract.md). */
+    /** Ids stay below 2^53 so JavaScript numbers hold them exactly (docs/contract-details.md, "Order ids"). */
     private static final long MAX_SAFE_ID = (1L << 53) - 1;
     /** Slack for "an id is at least the clock in microseconds": the service may sit on another clock tick. */
     private static final long CLOCK_SLACK_US = 1_000_000;
@@ -133,7 +134,7 @@ public final class Verifier {
                 }
             }
         }
-        if (problems.isEmpty()) report.ok("stats", "GET /stats has every counter of docs/contract.md (" + engines.size() + " engines)");
+        if (problems.isEmpty()) report.ok("stats", "GET /stats has every counter of docs/contract-details.md (" + engines.size() + " engines)");
         else report.fail("stats", String.join("; ", problems) + ": " + a.describe());
         return s;
     }
@@ -352,7 +353,7 @@ public final class Verifier {
         return null;
     }
 
-    /** The view of docs/contract.md: id, side, userId, productId, quantity, remaining, status, fills. */
+    /** The view of docs/contract-details.md: id, side, userId, productId, quantity, remaining, status, fills. */
     private boolean checkOrderView(Answer a, SentOrder o, String status, long remaining, int fills) {
         List<String> problems = new ArrayList<>();
         if (a.status() != 200 || !a.isJsonObject() || !isJson(a)) {

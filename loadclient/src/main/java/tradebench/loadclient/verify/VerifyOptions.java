@@ -9,7 +9,7 @@ import tradebench.loadclient.Variant;
 
 /** {@code loadclient verify}: the settings of one run. */
 @Command(name = "verify", sortOptions = false, showDefaultValues = true,
-        description = "checks a running variant against contract section 3 and docs/contract.md;"
+        description = "checks a running variant against contract sections 3 and 8;"
                 + " the top 3 of its --products are kept for the exact checks")
 public final class VerifyOptions extends CommandOptions {
 

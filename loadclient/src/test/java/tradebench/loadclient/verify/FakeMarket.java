@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * A small market that keeps contract section 3 and docs/contract.md (one engine,
- * a cycle every few ms, SALES rows over JDBC), and that can be told to break
- * one rule at a time so the tests can see {@code verify} catch it.
+ * A small market that keeps contract sections 3 and 8 (docs/contract.md,
+ * docs/contract-details.md; one engine, a cycle every few ms, SALES rows over
+ * JDBC), and that can be told to break one rule at a time so the tests can see
+ * {@code verify} catch it.
  */
 public final class FakeMarket implements AutoCloseable {
 
