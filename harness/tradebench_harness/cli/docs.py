@@ -1,9 +1,9 @@
-"""The options tables of docs/harness-options.md, made from the parser itself so that they cannot drift from it.
+"""The options tables of the options pages (PAGES: every command's but sweep's in docs/harness-options.md, the
+sweeps' in docs/harness-options-sweep.md), made from the parser itself so that they cannot drift from it.
 
 A table sits between `<!-- options: COMMAND -->` (a sweep: `<!-- options: sweep KIND -->`) and `<!-- /options -->`;
-`python -m
-tradebench_harness.cli.docs docs/harness-options.md` writes every such table again (harness/tests/test_docs.py
-fails while one differs from the parser)."""
+`python -m tradebench_harness.cli.docs` writes every such table of the pages again (given paths: of those files;
+harness/tests/test_docs.py fails while one differs from the parser)."""
 from __future__ import annotations
 
 import argparse
@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .main import parser
+
+#: the pages that hold options tables, from the repository's root
+PAGES = ("docs/harness-options.md", "docs/harness-options-sweep.md")
+ROOT = Path(__file__).resolve().parents[3]
 
 BLOCK = re.compile(r"(<!-- options: (?P<command>[a-z0-9-]+(?: [a-z0-9-]+)?) -->\n)(?P<body>.*?)(<!-- /options -->)", re.S)
 
@@ -62,7 +66,7 @@ def refresh(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    for path in map(Path, argv):
+    for path in map(Path, argv) if argv else (ROOT / p for p in PAGES):
         path.write_text(refresh(path.read_text()))
     return 0
 
