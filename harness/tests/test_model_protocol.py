@@ -1,5 +1,5 @@
 """How sure the model is: inputs refused at the edge, the subcommands, the intervals and their coverage, the
-held-out protocol (the committed check kept at what docs/model.md says), where an answer extrapolates, settings
+held-out protocol (the committed check kept at what docs/model-accuracy.md says), where an answer extrapolates, settings
 with a margin, saturation per CPU count and latency. No database, no variant started."""
 import argparse
 import dataclasses
@@ -204,7 +204,7 @@ def _held_out_set(entry):
 
 
 @pytest.mark.parametrize("entry", HOLDOUT["sets"], ids=lambda e: e["cpuModel"] + (" " + e["params"] if e.get("params") else ""))
-def test_the_committed_check_on_held_out_folders_keeps_what_docs_model_md_says(ctx, entry):
+def test_the_committed_check_on_held_out_folders_keeps_what_docs_model_accuracy_md_says(ctx, entry):
     pset = _held_out_set(entry)
     assert pset["heldOut"]["folders"] == entry["folders"]
     rows, by_folder = [], {}
@@ -220,7 +220,7 @@ def test_the_committed_check_on_held_out_folders_keeps_what_docs_model_md_says(c
         cov = accuracy.coverage(later, accuracy.intervals(first))
     else:
         cov = accuracy.coverage(rows, None, leave_one_out=True)
-    doc_text = (ctx.root / "docs" / "model.md").read_text()
+    doc_text = (ctx.root / "docs" / "model-accuracy.md").read_text()
     for fig, want in entry["figures"].items():
         assert score[fig]["tolerance"] == want["tolerance"], fig
         assert score[fig]["of"] == want["of"], fig
@@ -229,7 +229,7 @@ def test_the_committed_check_on_held_out_folders_keeps_what_docs_model_md_says(c
         # the doc states the same floor
         line = (f"| {accuracy.NAMES[fig]} | {want['tolerance'] * 100:.0f} % | {want['atLeast']} of {want['of']} | "
                 f"{want['coveredAtLeast']} of ")
-        assert line in doc_text, f"docs/model.md lacks the row: {line}"
+        assert line in doc_text, f"docs/model-accuracy.md lacks the row: {line}"
 
 
 def test_a_calibration_takes_its_intervals_from_a_shipped_calibration_held_against_two_sittings(monkeypatch):

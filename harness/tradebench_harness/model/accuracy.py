@@ -262,9 +262,9 @@ def sentence(pset: ParameterSet, borrowed: dict[str, Any] | None = None) -> str:
     if h.get("coverageOn"):        # two held-out sittings (model/holdout.py)
         return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']}; on "
                 f"{h['coverageOn']}, a later sitting they were not drawn from, they covered {'; '.join(cov) or 'no cell'} "
-                f"(docs/model.md).")
+                f"(docs/model-accuracy.md).")
     if h.get("intervalsFrom"):
         return (f"{head} The ranges are 95 % intervals from the residuals of {h['intervalsFrom']} (too few cells "
-                f"here for quantiles of their own); here they covered {'; '.join(cov) or 'no cell'} (docs/model.md).")
+                f"here for quantiles of their own); here they covered {'; '.join(cov) or 'no cell'} (docs/model-accuracy.md).")
     return (f"{head} The ranges are 95 % intervals from those cells' residuals; each covered its cell, counted "
-            f"leaving that cell out: {'; '.join(cov)} (docs/model.md).")
+            f"leaving that cell out: {'; '.join(cov)} (docs/model-accuracy.md).")

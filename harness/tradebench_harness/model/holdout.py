@@ -1,4 +1,4 @@
-"""A parameter set held against two sittings it was not fitted on (docs/model.md, "How sure").
+"""A parameter set held against two sittings it was not fitted on (docs/model-accuracy.md, "How sure").
 
 The set is fitted from the runs of one sitting (`./tradebench calibrate`, or `predict fit`). Its intervals are
 drawn from the residuals of a later sitting (the first held-out one), and the second held-out sitting, later

@@ -27,7 +27,7 @@ rate) ÷ (their inserts in flight × (rate / 1,000)²), never below 0, so the te
 1,000 orders/s. A design with few in flight (java-threads' 4) never reaches TAIL_IN_FLIGHT and has no such term; for
 the others calibrate's waiting window measures it (1,800/s behind 25 ms: some 40 in flight).
 
-The rate's power was chosen on the sittings of 2026-11-29 (docs/model.md, "Latency"): over four calibrations and the
+The rate's power was chosen on the sittings of 2026-11-29 (docs/model-accuracy.md, "Latency"): over four calibrations and the
 held-out sittings each was checked on (126 cells), the p99 within 30 % in 69 with a term per insert in flight alone
 (power 0, the sets made before it, which carry no power and are read so), 73 with power 1, 78 with power 2: an
 in-sample choice, held since against sittings that were not run when it was made.

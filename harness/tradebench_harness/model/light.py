@@ -32,7 +32,7 @@ from .predict import cycles_per_s
 
 #: the fewest cells that stored their load, at two rates or more, for the three terms
 LEAST_POINTS = 3
-#: γ, the orders' CPU growing as X^γ. Chosen on the project's Xeon (docs/model.md, "The form"): with the cells of
+#: γ, the orders' CPU growing as X^γ. Chosen on the project's Xeon (docs/model-accuracy.md, "The form"): with the cells of
 #: 2026-11-27-held-out-c and -d (out of the tree since) as the check, γ from 0.4 to 0.6 put CPU within 20 % in
 #: 59–60 of 70 cells, γ = 1 (the linear form) in 47; those two sittings are therefore in-sample for this choice,
 #: and the form was held against the sittings of 2026-11-28, measured after it.

@@ -2,8 +2,8 @@
 
 A virtual machine's CPUs are not the same speed from one hour to the next: on the project's Intel Xeon the same
 45 cells of a map cost every process (the variant, the load client, the link) 17–19 % more CPU per order at
-00:57 than at 02:35 UTC on 2026-11-28, nothing else running and no steal time reported (docs/model.md, "The
-machine's speed"). A figure measured then is a figure of that speed, and so is a calibration.
+00:57 than at 02:35 UTC on 2026-11-28, nothing else running and no steal time reported (docs/model-accuracy.md,
+"The machine's pace"). A figure measured then is a figure of that speed, and so is a calibration.
 
 The gauge is the load client's own CPU per order: in an open loop it does the same work for every order
 whatever the design behind it (one request, one answer), it runs in every window, during it, and its cost per

@@ -1,7 +1,7 @@
 """How well a measurement agrees with itself: the same cells measured in two sittings, one beside the other.
 
 A prediction is held against one sitting's measurement, and that measurement strays from what the cell costs
-"on average" by the hour (the machine's speed, docs/model.md) and by the window (a collector's pause in the
+"on average" by the hour (the machine's pace, docs/model-accuracy.md) and by the window (a collector's pause in the
 tail). Two sittings of the same grid (a map measured again, the same design, load and database in every cell)
 say how far. Per figure:
 
