@@ -18,10 +18,10 @@ from typing import Any, TextIO
 
 from ..record import Parameters, ParameterSet
 from ..run import layout
-from . import accuracy, check, fit, fsync, params
+from . import accuracy, check, fit, fsync, here, params
 from .designs import all_designs
 from .plan import Plan, cheapest, plan, saturation
-from .predict import Database, round_trip_ms
+from .predict import Beside, Database, database_sales_per_s, round_trip_ms
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 #: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
@@ -230,13 +230,33 @@ def _question(root: Path, q: Question) -> tuple[Question, ParameterSet, str, Dat
     """The question with its defaults resolved against the parameter set it takes (and which set), the database
     and one INSERT's round trip it names; None when its database cannot be modelled (said on stderr)."""
     pset, which = choose_set(root, q.params)
+    q = _resolved(q, pset)
+    own, load_beside = _database_cpus(q)
+    mine = here.measured_here(root, all_designs(root), q.persist, *_this_machine()) if own else None
     try:
-        db = params.database(pset, q.persist, q.db_cpu, q.db_durable)
+        db = params.database(pset, q.persist, q.db_cpu, q.db_durable, own_cpus=own, linked=q.db_latency > 0,
+                             load_beside=load_beside, here=mine.figures if mine else None)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return None
-    return (_resolved(q, pset), pset, which, db,
-            round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms))
+    return (q, pset, which, db, round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms))
+
+
+def _database_cpus(q: Question) -> tuple[float | None, bool]:
+    """The database's CPUs in Q's layout on this machine and whether the load client shares them ((None, False):
+    the shared layout, every process on every CPU, where the design's own saturation runs hold the bound)."""
+    if q.layout != "isolated":
+        return None, False
+    here = layout.default(layout.available())
+    if q.cores is not None and here.variant is not None and int(q.cores) != len(here.variant):
+        try:
+            here = here.with_variant_cpus(int(q.cores))
+        except layout.LayoutError:
+            return None, False          # more CPUs than this machine has: a question about another machine
+    if here.kind != "isolated":
+        return None, False          # one core: nothing to isolate
+    db, load = set(here.database or ()), set(here.load or ())
+    return (float(len(db)) if db else None), bool(db & load)
 
 
 def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
@@ -260,8 +280,10 @@ def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
     print(f"Parameters: {which}.", file=out)
     for line in extrapolated(pset, q, rtt, cores):
         print(f"Extrapolated: {line}.", file=out)
-    for line in _db_notes(db, pset, q.persist, rate * spo):
+    for line in _db_notes(db, pset, q.persist, rate * spo, rate):
         print(line, file=out)
+    if db.beside is not None and db.beside.link_us_per_sale and not db.beside.here:
+        print(_not_measured_here(root, pset, q.persist), file=out)
     newer = newer_runs(root, pset)
     if newer:
         print(f"Newer measurements of this machine are in results/ ({', '.join(newer)}): "
@@ -372,10 +394,43 @@ def _db_kind(db: Database) -> str:
     return (", " + " and ".join(kinds)) if kinds else ""
 
 
-def _db_notes(db: Database, pset: ParameterSet, persist: str, offered_sales: float) -> list[str]:
+def _beside_note(b: Beside, rate: float | None, offered_sales: float) -> str:
+    """The database's bound on the CPUs of its own in the isolated layout, and what it is made of."""
+    cap = b.sales_per_s(rate)
+    parts = [f"the database {b.db_us_per_sale:g} µs of CPU a sale"]
+    if b.link_us_per_sale:
+        parts.append(f"the link to it {b.link_us_per_sale:g} µs")
+    if b.load_us_per_order:
+        parts.append(f"the load client beside it {b.load_us_per_order:g} µs an order sent")
+    cpus = f"{b.cpus:g} CPU{'' if b.cpus == 1 else 's'}"
+    if cap is None:
+        return f"The database's CPUs ({cpus}): no CPU per sale in the set bounds them."
+    verdict = ("the load is within it." if cap >= offered_sales else
+               "the load is beyond it, whatever the design: the database's CPUs are the limit, and a design "
+               "asked for more queues and refuses.")
+    where = "measured on this machine" if b.here else "from the parameter set"
+    return (f"The database's bound: {cap * 60:,.0f} sales/min on its {cpus} in this layout ({', '.join(parts)}, "
+            f"{where}: {b.source}); {verdict}")
+
+
+def _not_measured_here(root: Path, pset: ParameterSet, persist: str) -> str:
+    """Where the database's neighbours were not measured on this machine: how far apart machines of the set's kind
+    measured them, and what makes them this machine's."""
+    got = here.spread(root, pset, all_designs(root), persist)
+    apart = (f"the {got[2]} sittings this set was fitted from measured the database and the link together "
+             f"{got[0]:,.0f}-{got[1]:,.0f} µs a sale through the link; " if got else "")
+    return (f"No run of this machine through a slowed database in results/: {apart}machines of one kind differ by "
+            f"2x and more. `./tradebench sweep latency` or `./tradebench calibrate` (10 minutes) makes the database's "
+            f"bound this machine's.")
+
+
+def _db_notes(db: Database, pset: ParameterSet, persist: str, offered_sales: float,
+              rate: float | None = None) -> list[str]:
     """What the slow database's kind means for the answer below: its capacity, and whether in flight helps."""
     lines = []
-    cap = db.capacity()
+    cap = database_sales_per_s(db.cores, db.cpu_us_per_sale)
+    if db.beside is not None:
+        lines.append(_beside_note(db.beside, rate, offered_sales))
     if cap is not None:
         src = ((pset.get("database") or {}).get(persist) or {}).get("from", "")
         lines.append(f"The database stores at most {cap * 60:,.0f} sales/min on {db.cores:g} cores "

@@ -307,7 +307,8 @@ def fit_machine(folders: list[_Folder], designs: list[Design], shapes: Shapes, l
     rtt_folder = next((f for f in folders if f.rtt0), None)
     out["dbOwnMs"] = ({"value": rtt_folder.rtt0, "from": f"{rtt_folder.name}: the probe at +0 ms"}
                       if rtt_folder else {"value": None, "from": "no probe in these folders"})
-    out["database"] = {persist: _db_cpu(folders, designs, persist) for persist in PERSISTS}
+    out["database"] = {persist: {**_db_cpu(folders, designs, persist), **beside_the_database(folders, persist)}
+                       for persist in PERSISTS}
     figs: dict[str, Any] = {k: {} for k in keys}
     for persist in PERSISTS:
         for k, c in _saturation_per_design(folders, designs, persist).items():
@@ -550,6 +551,43 @@ def _db_cpu(folders: list[_Folder], designs: list[Design], persist: str) -> dict
                                f"-row) a row cost it {ceiling:.1f}")}
     return {"cpuUsPerSale": None, "insertCeilingCpuUsPerRow": None,
             "from": f"no saturation run in {persist} with the database's CPU"}
+
+
+def beside_the_database(folders: list[_Folder], persist: str) -> dict[str, Any]:
+    """What the link (Toxiproxy, before a slowed database) costs a sale stored, the database a sale that came
+    through it (more than one next door: each insert wakes its connection's thread after the wait), and the load
+    client an order sent, in PERSIST: the CPUs the database shares with them in the isolated layout pay all three
+    (Beside). Over every run of
+    the folders that sampled the group (the link only where the database was slowed through it), its CPU over
+    their sales (orders): the runs that stored the most weigh the most, as the bound is met at high rates, where
+    a light run's fixed cost a second is spread thin. A process's own CPU per unit of its work, which the layout
+    it ran in does not change."""
+    link_us = link_sales = db_us = load_us = load_orders = 0.0
+    n_link = n_load = 0
+    for f in folders:
+        for _, r in f.runs:
+            if r.get("persist") != persist:
+                continue
+            sales, orders = r.get("salesPerSecond"), r.get("ordersPerSecond")
+            lk = record.group_figure(r, "link", "cpuPercent")
+            db = record.group_figure(r, "database", "cpuPercent")
+            if lk is not None and db is not None and sales and (r.get("dbLatencyMs") or 0) > 0:
+                link_us, link_sales, n_link = link_us + lk * 1e4, link_sales + sales, n_link + 1
+                db_us += db * 1e4
+            lc = record.group_figure(r, "loadclient", "cpuPercent")
+            if lc is not None and orders:
+                load_us, load_orders, n_load = load_us + lc * 1e4, load_orders + orders, n_load + 1
+    names = ", ".join(f.name for f in folders)
+    return {"linkCpuUsPerSale": _r(link_us / link_sales, 1) if link_sales else None,
+            "linkedCpuUsPerSale": _r(db_us / link_sales, 1) if link_sales else None,
+            "loadClientCpuUsPerOrder": _r(load_us / load_orders, 1) if load_orders else None,
+            "besideFrom": f"the database's and the link's CPU over the sales of {n_link} runs through the link, "
+                          f"the load client's over the orders of {n_load} runs ({names})"}
+
+
+def beside_of(docs: list[tuple[dict[str, Any], str]], designs: list[Design], persist: str) -> dict[str, Any]:
+    """beside_the_database of results documents DOCS, each with its name (newest first)."""
+    return beside_the_database([_Folder(doc, name, designs) for doc, name in docs], persist)
 
 
 def _fsync_for(machine: dict[str, Any], probes: list[dict[str, Any]]) -> dict[str, Any] | None:

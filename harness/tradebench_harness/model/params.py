@@ -12,7 +12,10 @@ A set:
      "shapeSources": [the same, and "cpuModel"]: the open-loop runs of the load shape and memory,
      "salesPerOrder": {"value", "n", "from"},
      "dbOwnMs": {"value", "from"},
-     "database": {PERSIST: {"cpuUsPerSale", "insertCeilingCpuUsPerRow", "from"}}: the database's CPU per sale stored,
+     "database": {PERSIST: {"cpuUsPerSale", "insertCeilingCpuUsPerRow", "from",
+                            "linkCpuUsPerSale", "linkedCpuUsPerSale", "loadClientCpuUsPerOrder", "besideFrom"}}: the database's CPU per sale
+                 stored (next door, and through the link of a slowed database), and what the link and the load
+                 client cost the CPUs they share with it,
      "fsyncMs": {"value", "probeMs", "durableProbeMs", "from"}: what one fsync adds to a commit (a durable database),
      "designs": {KEY: {PERSIST: {"cpuUsPerOrder", "saturationOrders", "saturationSales", "loadExponent", "cycleUs",
                                  "refusedCost", "insertOverheadMs", "rssBaseMb", "rssPerEngineMb", "rssSaturationMb",
@@ -37,7 +40,7 @@ from typing import Any
 
 from .. import record
 from ..record import Parameters, ParameterSet
-from .predict import Database, Figures, Machine
+from .predict import Beside, Database, Figures, Machine
 
 SCHEMA = record.PARAMETERS_SCHEMA
 COMMITTED = Path(__file__).with_name("parameters.json")
@@ -151,10 +154,17 @@ def fitted_from(s: ParameterSet) -> set[str | None]:
     return {src.get("runId") for src in [*s.get("sources", []), *s.get("shapeSources", [])]}
 
 
-def database(s: ParameterSet, persist: str, cores: float | None = None, durable: bool = False) -> Database:
+def database(s: ParameterSet, persist: str, cores: float | None = None, durable: bool = False,
+             own_cpus: float | None = None, linked: bool = False, load_beside: bool = False,
+             here: Mapping[str, Any] | None = None) -> Database:
     """The database as the model sees it: busy when held to CORES (its CPU per sale in PERSIST from the set),
-    durable when every commit is synced (the set's F). Raises ValueError when the set lacks the figure asked for."""
-    us = ((s.get("database") or {}).get(persist) or {}).get("cpuUsPerSale")
+    durable when every commit is synced (the set's F), and on OWN_CPUS of its own in the isolated layout (None:
+    the shared layout), with the link beside it when LINKED (a slowed database) and the load client when
+    LOAD_BESIDE (the layout puts it there); HERE: those neighbours' figures as this machine measured them
+    (here.py), in place of the set's. Raises ValueError when the set lacks the figure asked for."""
+    entry = (s.get("database") or {}).get(persist) or {}
+    entry = {**entry, **{k: v for k, v in (here or {}).items() if v is not None}}
+    us = entry.get("cpuUsPerSale")
     if cores is not None and us is None:
         raise ValueError(f"no CPU per sale of the database in {persist} in this parameter set: fit it from a "
                          f"compare or sweep (./tradebench predict fit RUN)")
@@ -162,5 +172,14 @@ def database(s: ParameterSet, persist: str, cores: float | None = None, durable:
     if durable and fsync is None:
         raise ValueError("no fsync time in this parameter set: measure it with ./tradebench predict probe-fsync "
                          "and fit with --fsync FILE")
+    beside = None
+    through = entry.get("linkedCpuUsPerSale") if linked else None
+    if own_cpus and us:
+        beside = Beside(cpus=float(own_cpus), db_us_per_sale=float(through or us),
+                        link_us_per_sale=_term(entry.get("linkCpuUsPerSale")) if linked else 0.0,
+                        load_us_per_order=_term(entry.get("loadClientCpuUsPerOrder")) if load_beside else 0.0,
+                        source="; ".join(str(x) for x in (None if through else entry.get("from"),
+                                                          entry.get("besideFrom")) if x),
+                        here=bool(here))
     return Database(cores=cores, cpu_us_per_sale=us if cores is not None else None,
-                    fsync_ms=float(fsync) if durable and fsync is not None else 0.0)
+                    fsync_ms=float(fsync) if durable and fsync is not None else 0.0, beside=beside)

@@ -57,7 +57,7 @@ def predict_design(design: Design, persist: str, pset: ParameterSet, rate: float
     n = _in_flight(design, persist, overrides)
     delay = design.number("DELAY_MS", overrides) or 0
     return predict(rate, rtt_ms, n, engines, delay, fig, params.machine(pset, cores), settings=overrides,
-                   db_sales=db.capacity() if db else None, waiting_share=waiting_share)
+                   db_sales=db.capacity(rate) if db else None, waiting_share=waiting_share)
 
 
 def saturation(design: Design, persist: str, pset: ParameterSet, rtt_ms: float, db: Database | None = None,
@@ -120,16 +120,27 @@ def plan(design: Design, persist: str, pset: ParameterSet, rate: float, rtt_ms: 
     return _margin_out_of_reach(design, persist, pset, base, rate, rtt_ms, cores, db, fig, need, missing)
 
 
+def _on_what(db: Database, rate: float | None) -> str:
+    """Where the database's capacity comes from, in words: its share of the cores, or the CPUs it shares."""
+    if db.bound_by(rate) == "busy":
+        return f"on {db.cores:g} cores"
+    b = db.beside
+    assert b is not None
+    others = " and ".join(x for x, us in (("the link", b.link_us_per_sale), ("the load client", b.load_us_per_order))
+                          if us)
+    return f"on its {b.cpus:g} CPU{'' if b.cpus == 1 else 's'}" + (f", shared with {others}" if others else "")
+
+
 def _limited_whatever_the_setting(design: Design, persist: str, pset: ParameterSet, base: Prediction, rate: float,
                             cores: float | None, db: Database | None, missing: str) -> Plan | None:
     """BASE held by what no setting of the design changes (the database's capacity, the cores): a plan saying
     which; None when a setting may still carry the load."""
     if base.db_sales is not None and base.db_sales < base.offered_sales:
-        assert db is not None         # a capacity of the database's own: one held to a share of the cores
-        # a busy database's capacity is its cores ÷ its CPU per sale: more inserts in flight only queue in it
+        assert db is not None         # a capacity of the database's own: its cores, or the CPUs it shares
+        # the database's capacity is its CPUs ÷ its CPU per sale: more inserts in flight only queue in it
         return Plan(design, persist, base, None, None, _connections(design, {}),
-                    why_not=f"the database is the limit ({base.db_sales * 60:,.0f} sales/min on {db.cores:g} "
-                            f"cores); more in flight does not help",
+                    why_not=f"the database is the limit ({base.db_sales * 60:,.0f} sales/min {_on_what(db, rate)}); "
+                            f"more in flight does not help",
                     figures_from=missing)
     if base.limit == "cores" or (base.cpu_orders is not None and base.cpu_orders < rate):
         return Plan(design, persist, base, None, None, _connections(design, {}),

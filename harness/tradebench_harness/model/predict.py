@@ -62,16 +62,51 @@ class Machine:
     cores: float                         # the cores the variant may use
 
 
+@dataclass(frozen=True)
+class Beside:
+    """The CPUs the database has in the isolated layout, and what else runs on them: the slow database's link
+    always (Toxiproxy is the database's side of the wire), the load client where the layout puts it there (on 2
+    CPUs the three share one). Every sale stored costs those CPUs the database's and the link's work, and every
+    order sent the load client's: sales/s ≤ (CPUs × 10^6 − orders/s × the load client's µs) ÷ (database µs + link
+    µs), whatever the design — the bound a design past it meets as queueing and refusals."""
+    cpus: float                          # the database's CPUs (layout.py)
+    db_us_per_sale: float                # the database's CPU µs per sale stored
+    link_us_per_sale: float = 0.0        # the link's, when the database is slowed through it (0: next door)
+    load_us_per_order: float = 0.0       # the load client's per order sent, when it shares the CPUs (0: its own)
+    source: str = ""                     # where the three figures came from
+    here: bool = False                   # measured on this machine (model/here.py), not taken from the set
+
+    def sales_per_s(self, rate: float | None) -> float | None:
+        """The sales/s these CPUs store with RATE orders/s sent beside them (None: a closed loop, the load client's
+        share unknown: the database's and the link's work alone). None where no cost is known."""
+        per_sale = self.db_us_per_sale + self.link_us_per_sale
+        if self.cpus <= 0 or per_sale <= 0:
+            return None
+        spare = self.cpus * 1e6 - (rate or 0.0) * self.load_us_per_order
+        return max(0.0, spare) / per_sale
+
+
 @dataclass
 class Database:
-    """What makes the database slow beside its distance: busy (its server held to CORES) or durable (F ms a commit)."""
+    """What makes the database slow beside its distance: busy (its server held to CORES), durable (F ms a commit),
+    or on CPUs it shares with the link and the load client (the isolated layout: BESIDE)."""
     cores: float | None = None           # busy: the cores its server may use (None: as many as it wants)
     cpu_us_per_sale: float | None = None  # its CPU µs per sale stored, in the persist mode predicted
     fsync_ms: float = 0.0                # durable: what one commit's fsync adds to its round trip
+    beside: Beside | None = None         # its own CPUs and who shares them (None: the shared layout, every CPU)
 
-    def capacity(self) -> float | None:
-        """The sales/s the database stores on its cores (None: not busy, or its CPU per sale unknown)."""
-        return database_sales_per_s(self.cores, self.cpu_us_per_sale)
+    def capacity(self, rate: float | None = None) -> float | None:
+        """The sales/s the database stores, RATE orders/s sent (None: a closed loop): the least of its cores when
+        busy and of the CPUs it shares (None: neither bounds it, or its CPU per sale unknown)."""
+        found = [x for x in (database_sales_per_s(self.cores, self.cpu_us_per_sale),
+                             self.beside.sales_per_s(rate) if self.beside else None) if x is not None]
+        return min(found) if found else None
+
+    def bound_by(self, rate: float | None = None) -> str:
+        """Which of its bounds CAPACITY(RATE) is: "busy" (a share of the cores) or "beside" (the CPUs it shares)."""
+        busy = database_sales_per_s(self.cores, self.cpu_us_per_sale)
+        shared = self.beside.sales_per_s(rate) if self.beside else None
+        return "busy" if busy is not None and (shared is None or busy <= shared) else "beside"
 
 
 @dataclass
