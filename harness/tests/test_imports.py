@@ -14,7 +14,7 @@ ROOMS = {
     "analysis": {"run", "record"},                  # intervals, verdicts, a document's rows, Little's law's bound
     "model": {"run", "record", "analysis"},         # the model: predictions from measured parameters
     "report": {"run", "model", "record", "analysis"},  # results documents, tables, charts, the answer
-    "measure": {"run", "report", "model", "record", "analysis"},  # one measurement path: start, verify, warm, windows
+    "measure": {"run", "model", "record", "analysis"},  # one measurement path: start, verify, warm, windows
     "suites": {"run", "record"},                    # the test suites: e2e, fuzz, reliability, cluster, ...
     "cli": {"run", "report", "measure", "model", "suites", "record", "analysis"},
 }

@@ -1,4 +1,4 @@
-"""The CPU profile's breakdown: the stack-frame rules (report/profile_rules.py) on recorded profiles, the
+"""The CPU profile's breakdown: the stack-frame rules (analysis/profile_rules.py) on recorded profiles, the
 arithmetic of µs per order, the cut of Node's samples to a window; and one short real `./tradebench profile`.
 
 The fixtures are real collapsed stacks, trimmed to their heaviest stacks plus a few of every part:
@@ -15,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.report import breakdown, profile_rules, results
+from tradebench_harness.analysis import profile_rules
+from tradebench_harness.analysis import stacks as stack_parts
+from tradebench_harness.report import breakdown, results
 from tradebench_harness.run import profiler
 
 FIXTURES = Path(__file__).parent / "fixtures" / "profiles"
 
 
 def recorded(name: str) -> Counter:
-    return breakdown.read_collapsed(FIXTURES / f"{name}.collapsed.gz")
+    return stack_parts.read_collapsed(FIXTURES / f"{name}.collapsed.gz")
 
 
 def parts_of(stacks: Counter, runtime: str, where) -> Counter:
@@ -30,7 +32,7 @@ def parts_of(stacks: Counter, runtime: str, where) -> Counter:
     out: Counter = Counter()
     for s, n in stacks.items():
         if where(s):
-            out[breakdown.part_of(s, runtime)] += n
+            out[stack_parts.part_of(s, runtime)] += n
     return out
 
 
@@ -42,10 +44,10 @@ def only(parts: Counter) -> str:
 # --- the rules on the recorded JVM profile ----------------------------------------------------------------
 
 def test_the_jvm_profile_leaves_under_15_percent_unclaimed():
-    c = breakdown.counts(recorded("java-threads"), "java")
+    c = stack_parts.counts(recorded("java-threads"), "java")
     assert c["samples"] > 2000
-    assert c["parts"].get(breakdown.UNCLAIMED, 0) / c["samples"] < 0.15
-    assert set(c["parts"]) <= {*profile_rules.PARTS, breakdown.UNCLAIMED}
+    assert c["parts"].get(stack_parts.UNCLAIMED, 0) / c["samples"] < 0.15
+    assert set(c["parts"]) <= {*profile_rules.PARTS, stack_parts.UNCLAIMED}
 
 
 def test_connector_j_and_its_socket_writes_are_the_database_driver():
@@ -84,14 +86,14 @@ def test_the_collectors_work_is_garbage_collection_and_allocating_is_the_allocat
           "ParallelScavengeHeap::collect;PSScavenge::invoke;PSPromotionManager::drain_stacks_depth")
     alloc = ("java/lang/Thread.run_[j];tradebench/wire/OrderParams.plainQuery_[j];java/lang/String.substring_[i];"
              "C2 Runtime new_array_nozero;OptoRuntime::new_array_nozero_C;MemAllocator::allocate")
-    assert breakdown.part_of(gc, "java") == "garbage collection"
-    assert breakdown.part_of(alloc, "java") == "request parsing and validation"
+    assert stack_parts.part_of(gc, "java") == "garbage collection"
+    assert stack_parts.part_of(alloc, "java") == "request parsing and validation"
 
 
 def test_akka_and_pekko_frames_go_to_the_same_parts():
     for pkg in ("akka", "org/apache/pekko"):
         def part(frame):
-            return breakdown.part_of(f"java/lang/Thread.run_[j];java/util/concurrent/ForkJoinWorkerThread.run_[j];{frame}", "java")
+            return stack_parts.part_of(f"java/lang/Thread.run_[j];java/util/concurrent/ForkJoinWorkerThread.run_[j];{frame}", "java")
         assert part(f"{pkg}/http/impl/engine/parsing/HttpHeaderParser.parseHeaderLine_[j]") == "HTTP framework"
         assert part(f"{pkg}/stream/impl/fusing/GraphInterpreter.execute_[j]") == "HTTP framework"
         assert part(f"{pkg}/dispatch/Mailbox.run_[j]") == "messaging"
@@ -100,17 +102,17 @@ def test_akka_and_pekko_frames_go_to_the_same_parts():
 
 
 def test_a_stack_no_rule_owns_is_unclaimed():
-    assert breakdown.part_of("java/lang/Thread.run_[j];java/util/HashMap.get_[i];do_syscall_64_[k]", "java") == \
-        breakdown.UNCLAIMED
-    assert breakdown.part_of("[main process];(anonymous) node:internal/buffer:1081", "node") == breakdown.UNCLAIMED
+    assert stack_parts.part_of("java/lang/Thread.run_[j];java/util/HashMap.get_[i];do_syscall_64_[k]", "java") == \
+        stack_parts.UNCLAIMED
+    assert stack_parts.part_of("[main process];(anonymous) node:internal/buffer:1081", "node") == stack_parts.UNCLAIMED
 
 
 # --- the rules on the recorded Node profile ---------------------------------------------------------------
 
 def test_the_node_profile_leaves_under_15_percent_unclaimed():
-    c = breakdown.counts(recorded("node-engine"), "node")
+    c = stack_parts.counts(recorded("node-engine"), "node")
     assert c["samples"] > 1000
-    assert c["parts"].get(breakdown.UNCLAIMED, 0) / c["samples"] < 0.15
+    assert c["parts"].get(stack_parts.UNCLAIMED, 0) / c["samples"] < 0.15
 
 
 def test_a_socket_write_belongs_to_whoever_writes():
@@ -132,18 +134,18 @@ def test_a_socket_read_from_the_event_loop_goes_by_its_process():
 
 def test_a_worker_threads_bare_socket_read_goes_by_its_script_and_a_builtin_json_call_is_json():
     read = "onStreamRead node:internal/stream_base_commons:166;Readable.push node:internal/streams/readable:394"
-    assert breakdown.part_of(f"[worker thread: engine-child.js];{read}", "node") == "database driver"
-    assert breakdown.part_of(f"[worker thread: http-thread.js];{read}", "node") == "HTTP framework"
-    assert breakdown.part_of(f"[main process];{read}", "node") == "HTTP framework"
-    assert breakdown.part_of(f"[worker thread];{read}", "node") == breakdown.UNCLAIMED     # its script unknown
+    assert stack_parts.part_of(f"[worker thread: engine-child.js];{read}", "node") == "database driver"
+    assert stack_parts.part_of(f"[worker thread: http-thread.js];{read}", "node") == "HTTP framework"
+    assert stack_parts.part_of(f"[main process];{read}", "node") == "HTTP framework"
+    assert stack_parts.part_of(f"[worker thread];{read}", "node") == stack_parts.UNCLAIMED     # its script unknown
     # a timer's tick under the database driver is the driver's; alone on the event loop, it is nobody's order
     tick = "processTicksAndRejections node:internal/process/task_queues:72"
-    assert breakdown.part_of(f"[worker thread];{tick};insertEach node-engine/src/sales-store.js:62", "node") == \
+    assert stack_parts.part_of(f"[worker thread];{tick};insertEach node-engine/src/sales-store.js:62", "node") == \
         "database driver"
-    assert breakdown.part_of(f"[worker thread: engine-child.js];{tick}", "node") == "other"
-    assert breakdown.part_of("[main process];answerJson node-engine/src/handlers/answers.js:23;stringify", "node") == "JSON"
+    assert stack_parts.part_of(f"[worker thread: engine-child.js];{tick}", "node") == "other"
+    assert stack_parts.part_of("[main process];answerJson node-engine/src/handlers/answers.js:23;stringify", "node") == "JSON"
     # a function called parse in a package is that package's, not JSON's
-    assert breakdown.part_of("[main process];parserOnIncoming node:_http_server:1167;parse qs/lib/parse.js:1", "node") == \
+    assert stack_parts.part_of("[main process];parserOnIncoming node:_http_server:1167;parse qs/lib/parse.js:1", "node") == \
         "HTTP framework"
 
 
@@ -171,13 +173,13 @@ def test_shares_and_us_per_order():
     stacks = Counter({"java/lang/Thread.run_[j];tradebench/model/ProductBook.trade_[j]": 30,
                       "java/lang/Thread.run_[j];com/mysql/cj/NativeSession.execSQL_[j]": 50,
                       "java/lang/Thread.run_[j];java/util/HashMap.get_[i]": 20})
-    c = breakdown.counts(stacks, "java")
-    assert c == {"samples": 100, "parts": {"matching": 30, "database driver": 50, breakdown.UNCLAIMED: 20}}
-    assert breakdown.shares(c["parts"]) == {"matching": 0.3, "database driver": 0.5, breakdown.UNCLAIMED: 0.2}
-    us = breakdown.us_per_order(c["parts"], 80.0)
-    assert us == pytest.approx({"matching": 24.0, "database driver": 40.0, breakdown.UNCLAIMED: 16.0})
+    c = stack_parts.counts(stacks, "java")
+    assert c == {"samples": 100, "parts": {"matching": 30, "database driver": 50, stack_parts.UNCLAIMED: 20}}
+    assert stack_parts.shares(c["parts"]) == {"matching": 0.3, "database driver": 0.5, stack_parts.UNCLAIMED: 0.2}
+    us = stack_parts.us_per_order(c["parts"], 80.0)
+    assert us == pytest.approx({"matching": 24.0, "database driver": 40.0, stack_parts.UNCLAIMED: 16.0})
     assert sum(us.values()) == pytest.approx(80.0)
-    assert breakdown.us_per_order(c["parts"], None) == {}
+    assert stack_parts.us_per_order(c["parts"], None) == {}
 
 
 def test_a_rows_windows_are_summed_and_its_cpu_per_order_is_their_median():
@@ -206,8 +208,8 @@ def test_attach_sorts_the_rows_file_again_with_the_rules_of_now(tmp_path):
                      "profile": {"parts": {"HTTP framework": 4}, "collapsed": "profile/r.collapsed.gz"}}]}
     breakdown.attach(doc, tmp_path)
     (row,) = doc["profiles"]
-    assert row["parts"] == {"matching": 3, breakdown.UNCLAIMED: 1}
-    assert row["usPerOrder"] == pytest.approx({"matching": 6.0, breakdown.UNCLAIMED: 2.0})
+    assert row["parts"] == {"matching": 3, stack_parts.UNCLAIMED: 1}
+    assert row["usPerOrder"] == pytest.approx({"matching": 6.0, stack_parts.UNCLAIMED: 2.0})
     assert breakdown.rows(doc) is doc["profiles"]
     md = "\n".join(breakdown.md(doc))
     assert "| v | 4 | 8.0 |" in md and "6.0 (75%)" in md and "2.0 (25%)" in md
@@ -218,10 +220,10 @@ def test_attach_sorts_the_rows_file_again_with_the_rules_of_now(tmp_path):
 @pytest.mark.parametrize("name,runtime", [("java-threads", "java"), ("node-engine", "node")])
 def test_pruned_stacks_keep_the_breakdown_and_every_wide_frame(name, runtime):
     whole = recorded(name)
-    pruned = breakdown.prune(whole, runtime, min_share=0.01)
+    pruned = stack_parts.prune(whole, runtime, min_share=0.01)
     assert len(pruned) < len(whole)
     assert sum(pruned.values()) == sum(whole.values())
-    assert breakdown.counts(pruned, runtime) == breakdown.counts(whole, runtime)
+    assert stack_parts.counts(pruned, runtime) == stack_parts.counts(whole, runtime)
 
     def through(stacks):
         out = Counter()
@@ -291,7 +293,7 @@ def test_profile_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path, variant, ro
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
     html = out / "profile" / f"{row}.html"
     assert html.is_file() and html.stat().st_size > 10_000
-    stacks = breakdown.read_collapsed(out / "profile" / f"{row}.collapsed.gz")
+    stacks = stack_parts.read_collapsed(out / "profile" / f"{row}.collapsed.gz")
     assert any(own in s for s in stacks), "no frame of the variant's own code in its profile"
     doc = json.loads((out / "results.json").read_text())
     (run,) = doc["runs"]

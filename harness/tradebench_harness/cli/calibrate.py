@@ -29,7 +29,7 @@ from ..report import results
 from ..run import layout
 from ..run.context import Context
 from ..run.variants import select
-from .measure import remeasure_option
+from .measure import remeasure_option, results_writer
 from .options import OptionsError
 
 
@@ -60,7 +60,8 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
                link=True, layout=layout.build("isolated"), remeasure=o.remeasure, live_heap=False)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
-    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid)
+    folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid,
+                          write=results_writer(ctx))
     return int(model_calibrate.write(ctx.root, folder, doc, o))
 
 

@@ -12,8 +12,8 @@ from typing import Any
 from ..measure import isolation
 from ..measure.execute import human, placed
 from ..record import isolation as record
+from ..record import new_run_id
 from ..report import isolation as report
-from ..report import results
 from ..run import db as dbmod
 from ..run import environment, layout
 from ..run.context import Context
@@ -83,7 +83,7 @@ def experiment_record(exp: isolation.Experiment) -> dict[str, Any]:
 def cmd_isolation(ctx: Context, o: Isolation) -> int:
     exp = experiment_of(ctx, o)
     lay = layout.build(o.layout)
-    folder = Path(o.out) if o.out else ctx.results / results.new_run_id("isolation")
+    folder = Path(o.out) if o.out else ctx.results / new_run_id("isolation")
     print(f"tradebench: isolation: {len(exp.rows)} row(s), each {len(exp.phases)} phases in a window of "
           f"{exp.window_s():g} s: about {human(exp.estimate_s())} (builds not counted); results in {folder}",
           file=sys.stderr, flush=True)

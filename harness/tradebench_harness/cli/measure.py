@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis import verdict
-from ..measure import adaptive, experiments, plan, profile
+from ..measure import adaptive, experiments, plan
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
 from ..record import isolation as isolation_record
 from ..record import plain
-from ..report import diff, results, tables
+from ..report import breakdown, diff, results, tables
 from ..report import isolation as isolation_report
 from ..run import baseline, layout
 from ..run.context import Context
@@ -57,6 +57,16 @@ Rows = list[tuple[Series, Window]]
 
 
 # --- the options' types ------------------------------------------------------------------------------------------
+
+
+def results_writer(ctx: Context) -> Callable[[Path, dict[str, Any]], None]:
+    """What a measuring command hands execute() to write its folder: results.json, the summary, the report and
+    the charts (a sweep's or map's cells beside the model's prediction of each, as `./tradebench report FOLDER`
+    draws them again), and results/latest."""
+    def write(folder: Path, doc: dict[str, Any]) -> None:
+        results.write_all(folder, doc, ctx.root)
+        results.link_latest(ctx.results, folder)
+    return write
 
 def warmup(text: str) -> str:
     if text == "auto":
@@ -297,7 +307,8 @@ def measure_cases(ctx: Context, command: str, variants: list[Variant], cases: li
     processes = o.processes if isinstance(o, Sweep) else 1
     units = plan.fresh_units(rows, o.repeat) if fresh else plan.window_units(rows, o.repeat, processes)
     _, doc = execute(ctx, command, units, timing_of(o), o.recorded(), calibration=calibration_of(o),
-                     experiment=experiment, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
+                     experiment=experiment, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable,
+                     write=results_writer(ctx))
     return failed(doc)
 
 
@@ -351,7 +362,8 @@ def compare_adaptive(ctx: Context, command: str, rows: Rows, o: Compare, started
                  f"{goal.windows} windows of {t.window} s per process; more processes for a row whose sales/min "
                  f"interval is wider than ±{o.target:g} %, within a budget of {o.budget:g} min from the start")
     _, doc = execute(ctx, command, units, t, recorded or o.recorded(), calibration=calibration_of(o),
-                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable, more=plan_.more)
+                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable, more=plan_.more,
+                     write=results_writer(ctx))
     return failed(doc), doc
 
 
@@ -403,7 +415,8 @@ def measure_grid(ctx: Context, command: str, kind: str, series: list[Series], ce
     doc_cells = {"kind": kind, "latencies": sorted({c.latency_ms for c in cells}),
                  "loads": list(dict.fromkeys(c.load_text for c in cells)), **(axis or {})}
     _, doc = execute(ctx, command, plan.grid_units(series, cells, o.repeat, o.processes), grid_timing(o), o.recorded(),
-                     cells=doc_cells, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
+                     cells=doc_cells, out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable,
+                     write=results_writer(ctx))
     return 1 if not any(p["salesPerMinute"] for p in doc["summary"]) or any(r.get("error") for r in doc["runs"]) else 0
 
 
@@ -450,7 +463,7 @@ def cmd_report(ctx: Context, a: Run) -> int:
         return 0
     doc = plain(results.load(a.run, ctx.results))
     # the flame graphs first: the summary links those that are there
-    profile.redraw(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
+    breakdown.redraw_flame_graphs(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
     results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now
     print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0

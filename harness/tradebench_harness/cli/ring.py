@@ -13,7 +13,7 @@ from typing import Any
 
 from ..measure import ring
 from ..measure.execute import human
-from ..report import results
+from ..record import new_run_id
 from ..report import ring as report
 from ..run import layout
 from ..run.context import Context
@@ -77,7 +77,7 @@ def plan_record(plan: ring.Plan) -> dict[str, Any]:
 
 
 def cmd_ring(ctx: Context, plan: ring.Plan, out: str | None = None) -> int:
-    folder = Path(out) if out else ctx.results / results.new_run_id("ring")
+    folder = Path(out) if out else ctx.results / new_run_id("ring")
     print(f"tradebench: ring: {len(plan.rows)} row(s) on {len(plan.layouts)} layout(s), {plan.forks} fork(s) each"
           f"{', the dispatcher sweep at ' + ','.join(map(str, plan.sweep)) + ' threads' if plan.sweep else ''}: "
           f"about {human(plan.estimate_s())} (builds not counted); results in {folder}", file=sys.stderr, flush=True)

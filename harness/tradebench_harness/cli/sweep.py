@@ -46,6 +46,7 @@ from .measure import (
     rate_option,
     remeasure_option,
     repeat_option,
+    results_writer,
     slow_database,
     timing_of,
     verify_options,
@@ -108,7 +109,8 @@ def cmd_in_flight_sweep(ctx: Context, o: Sweep) -> int:
                                     f"{n} in flight"),
                              Window(o.db_latency, o.concurrency, o.wait, o.rate or None)))
     _, doc = execute(ctx, "sweep-in-flight", plan.window_units(rows, o.repeat, o.processes), timing_of(o), o.recorded(),
-                     calibration=calibration_of(o), out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
+                     calibration=calibration_of(o), out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable,
+                     write=results_writer(ctx))
     return failed(doc)
 
 
@@ -120,7 +122,7 @@ def cmd_cores_sweep(ctx: Context, o: Sweep) -> int:
     rows = [(Series(s.variant, s.engines, s.persist, s.settings, f"{n} CPU" + ("" if n == 1 else "s"), cores=n),
              Window(o.db_latency, o.concurrency, o.wait, o.rate or None)) for n in o.cores for s in series]
     _, doc = execute(ctx, "sweep-cores", plan.window_units(rows, o.repeat, o.processes), timing_of(o), o.recorded(),
-                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable)
+                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable, write=results_writer(ctx))
     return failed(doc)
 
 

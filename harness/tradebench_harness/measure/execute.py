@@ -4,7 +4,8 @@
   compare: this machine's ceilings) -> the round trip of every database setting of the windows (its added
   latency, and a window's own cores or syncing; a run through the link) ->
   every unit in turn on the one measurement path (instance.measure_unit) -> results/<run-id>/ written by
-  the one results writer (report.results.write_all).
+  the writer the command hands down (cli/measure.py results_writer: report.results.write_all), so that
+  measuring knows nothing of how a run is drawn.
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from typing import Any
 
 from .. import record
 from ..analysis import bounds
-from ..report import results, tables
 from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
 from ..run.context import Context
@@ -31,6 +31,8 @@ from .plan import PROBE_SECONDS, Calibration, Timing, Unit, builds_of, databases
 
 #: called with the document whenever every unit so far is measured: the units to measure next ([]: done)
 More = Callable[[dict[str, Any]], list[Unit]]
+#: a command's results writer: the folder and its document (cli/measure.py results_writer)
+Write = Callable[[Path, dict[str, Any]], None]
 
 
 def say(msg: str) -> None:
@@ -76,9 +78,13 @@ def shown(rec: dict[str, Any]) -> str:
     load = f"{rec['rate']}/s" if rec.get("rate") else f"{rec.get('concurrency')} clients"
     # a database held or synced is said; a free one, as every run's was before, is not
     where = db_text(rec["dbLatencyMs"], rec.get("dbCpuCores") or None, rec.get("dbDurable") or None)
-    return (f"{where}{rtt}, {load}: sales/min {tables.fmt(rec.get('salesPerMinute'))}"
+    return (f"{where}{rtt}, {load}: sales/min {_n(rec.get('salesPerMinute'))}"
             + (f" = {f:.2f} of its bound" if f is not None else "")
-            + f", orders/s {tables.fmt(rec.get('ordersPerSecond'))}, p99 {tables.fmt(rec.get('p99Ms'), '.1f')} ms")
+            + f", orders/s {_n(rec.get('ordersPerSecond'))}, p99 {_n(rec.get('p99Ms'), '.1f')} ms")
+
+
+def _n(v: object, spec: str = ",.0f") -> str:
+    return "–" if v is None else format(v, spec)
 
 
 def floors_of(variants: list[Any]) -> dict[str, Any]:
@@ -94,17 +100,18 @@ def floors_of(variants: list[Any]) -> dict[str, Any]:
 def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict[str, Any], *, cells: dict[str, Any] | None = None,
             calibration: Calibration | None = None, experiment: dict[str, Any] | None = None,
             out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False,
-            more: More | None = None) -> tuple[Path, dict[str, Any]]:
-    """Measures every unit in order; writes results/<run-id>/ and returns (folder, results document).
+            more: More | None = None, write: Write) -> tuple[Path, dict[str, Any]]:
+    """Measures every unit in order; has WRITE write results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
     generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not).
     DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
     synced) for the whole run, calibration included (run.slowdb). MORE: called with the document whenever
-    every unit so far is measured, returns units to measure next ([]: done; measure/adaptive.py)."""
+    every unit so far is measured, returns units to measure next ([]: done; measure/adaptive.py). WRITE: the
+    results folder from the document (its summary, report and charts: the command's writer)."""
     if not units:
         raise ManifestError("nothing to run: no variant matches the cases")
-    run_id = results.new_run_id(command)
+    run_id = record.new_run_id(command)
     folder = out_dir or ctx.results / run_id
     folder.mkdir(parents=True, exist_ok=True)
     db = dbmod.open_db(ctx, ctx.env.get("DB_NAME") or "TRADER")
@@ -137,10 +144,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         doc["environment"].update(databaseCpuCores=db_cpu,
                                   databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
         _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder, more)
-    # a sweep's or map's cells beside the model's prediction of each (results.write_all computes it, as the
-    # redraw does: ./tradebench report FOLDER), from parameters fitted on other runs
-    results.write_all(folder, doc, ctx.root)
-    results.link_latest(ctx.results, folder)
+    write(folder, doc)
     print((folder / "summary.md").read_text(), flush=True)
     say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")
     return folder, doc

@@ -16,8 +16,8 @@ stop of a profiler to time against the load client's phases.
 
 The row's profile is written to the results folder as profile/<row>.html (its flame graph) and
 profile/<row>.collapsed.gz (the windows' stacks, every window of the row summed, pruned to the frames of at
-least 0.5 % of the samples so that a folder fits in a repository: report/breakdown.py, prune); each window's
-run record gets its sample counts per named part (report/profile_rules.py) under "profile".
+least 0.5 % of the samples so that a folder fits in a repository: analysis/stacks.py, prune); each window's
+run record gets its sample counts per named part (analysis/profile_rules.py) under "profile".
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..report import breakdown
+from ..analysis import stacks as stack_parts
 from ..run import profiler
 from ..run.context import Context
 
@@ -101,7 +101,7 @@ class Profiling:
                 engine = profiler.jfr_engine(self.ctx, files[0])
                 self.event = f"{profiler.JVM_EVENT} ({engine})" if engine else self.event
             profiler.jfr_to(self.ctx, files, out, int(start), int(end))
-            stacks = breakdown.read_collapsed(out)
+            stacks = stack_parts.read_collapsed(out)
             for f in [*files, out]:
                 f.unlink()                           # the row's collapsed stacks are what is kept
             return stacks
@@ -128,7 +128,7 @@ class Profiling:
                                                                 "exits cleanly)" if self.runtime == "node" else ""))
             return Counter()
         rec["profile"] = {"event": self.event, "intervalUs": profiler.INTERVAL_US,
-                          **breakdown.counts(stacks, self.runtime)}
+                          **stack_parts.counts(stacks, self.runtime)}
         return stacks
 
     def finish(self, records: list[dict[str, Any]], folder: Path) -> None:
@@ -147,33 +147,11 @@ class Profiling:
         pdir.mkdir(parents=True, exist_ok=True)
         collapsed, html = pdir / f"{self.row}.collapsed.gz", pdir / f"{self.row}.html"
         if collapsed.exists():                       # compare --fresh: another process of the same row
-            total += breakdown.read_collapsed(collapsed)
-        # the flame graph from every stack; the file kept beside the results pruned (breakdown.prune)
-        flame_graph(self.ctx, total, html, self.row, self.say)
-        collapsed.write_bytes(gzip.compress(profiler.collapsed_text(breakdown.prune(total, self.runtime)).encode(),
+            total += stack_parts.read_collapsed(collapsed)
+        # the flame graph from every stack; the file kept beside the results pruned (analysis/stacks.py, prune)
+        profiler.flame_graph(self.ctx, total, html, self.row, self.say)
+        collapsed.write_bytes(gzip.compress(profiler.collapsed_text(stack_parts.prune(total, self.runtime)).encode(),
                                             mtime=0))
         for rec in records:
             if rec.get("profile"):
                 rec["profile"].update(flameGraph=f"profile/{html.name}", collapsed=f"profile/{collapsed.name}")
-
-
-def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
-    """The interactive flame graph of STACKS as HTML (async-profiler's converter)."""
-    plain = html.with_suffix(".collapsed")
-    plain.write_text(profiler.collapsed_text(stacks))
-    try:
-        profiler.collapsed_to_html(ctx, plain, html, title=f"{row}: CPU of the measured window "
-                                                           f"({sum(stacks.values()):,} samples)")
-    except profiler.ProfilerError as e:
-        say(f"profile: no flame graph: {e}")
-    finally:
-        plain.unlink()
-
-
-def redraw(ctx: Context, doc: dict[str, Any], folder: Path, say: Callable[[str], None] = lambda m: None) -> None:
-    """`./tradebench report`: the flame graph of every profiled row whose HTML is missing (a folder as
-    committed keeps the pruned stacks, not the pages), drawn from its collapsed stacks."""
-    for row in breakdown.rows(doc, from_records=True):
-        collapsed, html = row.get("collapsed"), row.get("flameGraph")
-        if collapsed and html and (folder / collapsed).is_file() and not (folder / html).is_file():
-            flame_graph(ctx, breakdown.read_collapsed(folder / collapsed), folder / html, row["series"], say)

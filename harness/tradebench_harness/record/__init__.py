@@ -18,6 +18,7 @@ report/breakdown.py, never read from a file) are `Derived` rows of the same kind
 import functools
 import gzip
 import json
+import time
 import types
 import typing
 from pathlib import Path
@@ -559,6 +560,11 @@ def upgrade(doc: dict[str, Any], raw: list[dict[str, Any]] | None, path: Path) -
         for run, more in zip(doc["runs"], raw, strict=True):
             run.update(more)
     return doc
+
+
+def new_run_id(command: str) -> str:
+    """A results folder's name and its run's id: when it started, then the command (results-format.md)."""
+    return time.strftime("%Y%m%d-%H%M%S") + f"-{command}"
 
 
 def results_file(ref: str | Path, results_dir: Path | None = None) -> Path:

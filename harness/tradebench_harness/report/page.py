@@ -21,9 +21,10 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from ..analysis import stats
+from ..analysis import profile_rules, stats  # noqa: E402
+from ..analysis.stacks import UNCLAIMED  # noqa: E402
 from ..record import Run, Spread  # noqa: E402
-from . import breakdown, profile_rules, tables  # noqa: E402
+from . import breakdown, tables  # noqa: E402
 
 #: pyplot, with the Agg backend chosen above (answer.py draws with it too)
 pyplot = plt
@@ -128,10 +129,10 @@ def breakdown_chart(rows: list[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(rows) + 4), 4.5))
     xs = list(range(len(rows)))
     bottom = [0.0] * len(rows)
-    names = [*profile_rules.PARTS, breakdown.UNCLAIMED]
+    names = [*profile_rules.PARTS, UNCLAIMED]
     for j, p in enumerate(names):
         vals = [r["usPerOrder"].get(p, 0.0) for r in rows]
-        color = "#bbbbbb" if p == breakdown.UNCLAIMED else (COLORS + ["#8c564b", "#e377c2"])[j % (len(COLORS) + 2)]
+        color = "#bbbbbb" if p == UNCLAIMED else (COLORS + ["#8c564b", "#e377c2"])[j % (len(COLORS) + 2)]
         ax.bar(xs, vals, 0.6, bottom=bottom, label=p, color=color, edgecolor="white", linewidth=0.5)
         bottom = [b + v for b, v in zip(bottom, vals)]
     ax.set_xticks(xs, [r["series"].replace(" ", "\n", 1) for r in rows], fontsize=8)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import time
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,10 +18,6 @@ SCHEMA_VERSION = record.SCHEMA_VERSION
 RAW_KEYS = record.RAW_KEYS
 #: a sweep --in-flight's chart, written beside its summary
 IN_FLIGHT_CHART = "in-flight.png"
-
-
-def new_run_id(command: str) -> str:
-    return time.strftime("%Y%m%d-%H%M%S") + f"-{command}"
 
 
 CSV_FIELDS = ["case", "variant", "row", "repeat", "engines", "persist", "waitMs", "rate", "concurrency", "dbLatencyMs",

@@ -18,6 +18,7 @@ import re
 import subprocess
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -237,3 +238,16 @@ def node_profiles(folder: Path) -> list[Path]:
 
 def collapsed_text(stacks: Counter[str]) -> str:
     return "".join(f"{s} {n}\n" for s, n in sorted(stacks.items()))
+
+
+def flame_graph(ctx: Context, stacks: Counter[str], html: Path, row: str, say: Callable[[str], None] = lambda m: None) -> None:
+    """The interactive flame graph of STACKS as HTML (async-profiler's converter)."""
+    plain = html.with_suffix(".collapsed")
+    plain.write_text(collapsed_text(stacks))
+    try:
+        collapsed_to_html(ctx, plain, html, title=f"{row}: CPU of the measured window "
+                                                           f"({sum(stacks.values()):,} samples)")
+    except ProfilerError as e:
+        say(f"profile: no flame graph: {e}")
+    finally:
+        plain.unlink()
