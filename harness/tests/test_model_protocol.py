@@ -10,13 +10,13 @@ import statistics
 
 import pytest
 
+from tradebench_harness.analysis import crowded
 from tradebench_harness.cli import predict as predict_cli
 from tradebench_harness.cli import validators
 from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, calibrate, check, cli, fit, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
-from tradebench_harness.run import process
 
 HOLDOUT = json.loads((params.COMMITTED.parent / "holdout.json").read_text())
 
@@ -159,9 +159,9 @@ def test_a_crowded_cell_is_left_out_of_the_score_the_intervals_and_their_coverag
     assert accuracy.intervals(rows)["sales"]["pooled"]["n"] == 3
     assert accuracy.coverage(rows, accuracy.intervals(rows))["sales"]["of"] == 3
     # the window's own record says so: processes, or the hypervisor's other guests
-    assert process.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 60.0}})
-    assert process.crowded({"machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0}})
-    assert not process.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 2.0}})
+    assert crowded.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 60.0}})
+    assert crowded.crowded({"machineCpu": {"othersPercent": 53.0, "stealPercent": 0.0}})
+    assert not crowded.crowded({"machineCpu": {"othersPercent": 1.0, "stealPercent": 2.0}})
 
 
 def test_the_score_counts_cells_within_each_figures_tolerance():

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..record import Derived, Run, group_figure, per_order
-from ..run import process
-from . import intervals, verdict
+from . import crowded, intervals, verdict
 
 # a measured window whose two halves differ by more than this share is flagged (drift)
 DRIFT_FLAG = 0.10
@@ -149,8 +148,8 @@ def summarize(runs: list[Run]) -> list[Derived]:
             "insertCeilingDbCpuUsPerRow": spread(r.get("insertCeilingDbCpuUsPerRow") for r in rs),
             "steady": all(r.get("steady") for r in rs) if all(r.get("steady") is not None for r in rs) else None,
             "driftFlagged": any(r.get("driftFlagged") for r in rs),
-            "othersCpuPercent": spread(process.others_percent(r) for r in rs),
-            "stolenCpuPercent": spread(process.stolen_percent(r) for r in rs),
+            "othersCpuPercent": spread(crowded.others_percent(r) for r in rs),
+            "stolenCpuPercent": spread(crowded.stolen_percent(r) for r in rs),
             # what the row cost to run: its process group's memory, threads and processes, the database
             # connections it kept open, and the inserts it keeps in flight (its manifest's inFlight)
             "rssMb": figure(rs, lambda r: group_figure(r, "variant", "rssMaxMb"), tag + "/rss"),

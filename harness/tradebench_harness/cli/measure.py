@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis import verdict
+from ..analysis.crowded import REMEASURE
 from ..measure import adaptive, experiments, plan
 from ..measure.execute import execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
@@ -35,7 +36,6 @@ from ..report import breakdown, diff, results, tables
 from ..report import isolation as isolation_report
 from ..run import baseline, layout
 from ..run.context import Context
-from ..run.process import REMEASURE
 from ..run.variants import Variant, select
 from .options import (
     MAP_DB_CPUS,

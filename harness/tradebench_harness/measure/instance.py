@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..analysis import bounds
+from ..analysis import bounds, crowded
 from ..run import layout, loadclient, members, process, slowdb, speed, toxiproxy
 from ..run.context import Context
 from ..run.db import Database, DbError
@@ -364,7 +364,7 @@ def _window_record(base: dict[str, Any], rtts: dict[str, Any], rep: int, w: Wind
 def _measure_window(inst: Instance, db: Database, t: Timing, w: Window, warmup: str, rec: dict[str, Any], wout: Path,
                     folder: Path, flight: int | None) -> None:
     """Window W measured into its record REC: the backlog drained first, then the window on its own database;
-    its bound beside it. A window others crowded (run/process.py `crowded`) is measured again, T.remeasure times at
+    its bound beside it. A window others crowded (analysis/crowded.py) is measured again, T.remeasure times at
     most, the crowded measurements' machine figures and logs kept in `crowdedAttempts`; the last one is the
     window's, crowded or not (the model then leaves it out, and says so)."""
     t0 = time.monotonic()
@@ -386,7 +386,7 @@ def _measure_window(inst: Instance, db: Database, t: Timing, w: Window, warmup: 
         except RunFailed as e:
             rec["error"] = str(e)
         rec["logs"] = os.path.relpath(wout, folder)
-        if rec.get("error") or not process.crowded(rec):
+        if rec.get("error") or not crowded.crowded(rec):
             break
     if attempts:
         rec["crowdedAttempts"] = attempts

@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import record
+from ..analysis.crowded import REMEASURE
 from ..record import ParameterSet, Run
-from ..run.process import REMEASURE
 from . import accuracy, check, fit, pace, params
 from .designs import all_designs, key_of
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import record
+from ..analysis.crowded import crowded
 from ..record import Parameters, ParameterSet, Run
-from ..run.process import crowded
 from . import pace, params
 from .designs import Design, all_designs, key_of
 from .light import compiled_cpu_percent

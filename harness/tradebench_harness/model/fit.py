@@ -43,8 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import record
+from ..analysis.crowded import crowded
 from ..record import Parameters, ParameterSet, Run
-from ..run.process import crowded
 from . import latency, light, params
 from .designs import Design, key_of
 

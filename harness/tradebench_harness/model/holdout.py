@@ -13,8 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..analysis.crowded import CROWDED_PERCENT, STOLEN_PERCENT
 from ..record import ParameterSet
-from ..run.process import CROWDED_PERCENT, STOLEN_PERCENT
 from . import accuracy, check, fit, params
 from .cli import results_folder
 from .designs import all_designs

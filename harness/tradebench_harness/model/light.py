@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import record
+from ..analysis.crowded import crowded
 from ..record import Run
-from ..run.process import crowded
 from .predict import cycles_per_s
 
 #: the fewest cells that stored their load, at two rates or more, for the three terms
@@ -104,7 +104,7 @@ def _unstored(r: Run) -> tuple[Any, ...]:
 
 def cells(runs: list[Run]) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """(carried, above the bound) open-loop cells: (orders/s, cycles/s, CPU µs/s) and _unstored's. A window other
-    processes crowded is left out (run/process.py `crowded`): a neighbour costs the variant more CPU per order than
+    processes crowded is left out (analysis/crowded.py): a neighbour costs the variant more CPU per order than
     its own share, caches (and a host's hyperthreads) being shared."""
     below, above = [], []
     for r in runs:

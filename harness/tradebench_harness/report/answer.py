@@ -14,10 +14,9 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-from ..analysis import bounds, stats, verdict
+from ..analysis import bounds, crowded, stats, verdict
 from ..model import check
 from ..record import Run, group_figure, per_order
-from ..run import process
 from . import tables
 from .axis import Axis, cores_of, durable_of, of_doc
 from .page import COLORS, CSS, img, png, table
@@ -130,8 +129,8 @@ def points(doc: dict[str, Any]) -> list[dict[str, Any]]:
              "liveHeapMb": stats.figure(rs, stats.live_heap, tag + "/heap"),
              "threads": stats.spread(group_figure(r, "variant", "threadsMax") for r in rs),
              "processes": stats.spread(group_figure(r, "variant", "processes") for r in rs),
-             "othersCpuPercent": stats.spread(process.others_percent(r) for r in rs),
-             "stolenCpuPercent": stats.spread(process.stolen_percent(r) for r in rs)}
+             "othersCpuPercent": stats.spread(crowded.others_percent(r) for r in rs),
+             "stolenCpuPercent": stats.spread(crowded.stolen_percent(r) for r in rs)}
         s = p["salesPerMinute"]
         p["boundFraction"] = bounds.fraction(s["median"], bound) if s else None
         p["atBound"] = bounds.at_bound(s["median"], bound) if s else False

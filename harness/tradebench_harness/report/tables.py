@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis import stats, verdict
-from ..run import layout, process
+from ..analysis import crowded, stats, verdict
+from ..run import layout
 from . import breakdown
 
 
@@ -112,9 +112,9 @@ def busy_note(others: dict[str, Any] | None, stolen: dict[str, Any] | None = Non
     """The notes of a row or cell whose windows others crowded (OTHERS: the spread of other processes' % of a core;
     STOLEN: of what the hypervisor gave to other guests)."""
     notes = []
-    if others and others["max"] > process.CROWDED_PERCENT:
+    if others and others["max"] > crowded.CROWDED_PERCENT:
         notes.append(f"⚠ busy machine: other processes took up to {others['max']:.0f} % of a core")
-    if stolen and stolen["max"] > process.STOLEN_PERCENT:
+    if stolen and stolen["max"] > crowded.STOLEN_PERCENT:
         notes.append(f"⚠ busy host: the hypervisor gave other guests up to {stolen['max']:.0f} % of a core")
     return notes
 
