@@ -7,9 +7,9 @@ import pytest
 
 from tests import records
 from tradebench_harness.cli.predict import main as predict_main
+from tradebench_harness.cli.predict_answers import newer_runs
 from tradebench_harness.model import check, fit, latency, light, pace, params, plan
 from tradebench_harness.model import predict as m
-from tradebench_harness.model.cli import newer_runs
 from tradebench_harness.model.designs import all_designs, key_of
 from tradebench_harness.run.environment import cpu_model
 

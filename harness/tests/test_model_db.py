@@ -8,6 +8,7 @@ import pytest
 
 from tests import records
 from tradebench_harness.cli.predict import main as predict_main
+from tradebench_harness.measure import fsync as fsync_probe
 from tradebench_harness.model import fit, fsync, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
@@ -198,12 +199,12 @@ def test_the_probe_alternates_plain_and_durable_and_refuses_a_database_already_d
         seen.append(db.flush)
         return 2.5 if db.flush == 1 else 0.2
 
-    monkeypatch.setattr(fsync.slowdb, "durable", durable)
-    monkeypatch.setattr(fsync, "_probe", probe)
-    got = fsync.measure(None, FakeDb(2), "S", tmp_path, rounds=2)
+    monkeypatch.setattr(fsync_probe.slowdb, "durable", durable)
+    monkeypatch.setattr(fsync_probe, "_probe", probe)
+    got = fsync_probe.measure(None, FakeDb(2), "S", tmp_path, rounds=2)
     assert seen == [2, 1, 2, 1] and got["value"] == pytest.approx(2.3)
-    with pytest.raises(fsync.dbmod.DbError, match="already syncs"):
-        fsync.measure(None, FakeDb(1), "S", tmp_path)
+    with pytest.raises(fsync_probe.dbmod.DbError, match="already syncs"):
+        fsync_probe.measure(None, FakeDb(1), "S", tmp_path)
     (tmp_path / "other.json").write_text("{}")
     with pytest.raises(ValueError, match="not an fsync probe"):
         fsync.read(tmp_path / "other.json")

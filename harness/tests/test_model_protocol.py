@@ -12,9 +12,11 @@ import pytest
 
 from tradebench_harness.analysis import crowded
 from tradebench_harness.cli import predict as predict_cli
+from tradebench_harness.cli import predict_answers as answers
 from tradebench_harness.cli import validators
+from tradebench_harness.cli.options import Question
 from tradebench_harness.cli.predict import main as predict_main
-from tradebench_harness.model import accuracy, calibrate, check, cli, fit, params, plan
+from tradebench_harness.model import accuracy, calibrate, check, fit, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
 
@@ -78,7 +80,7 @@ def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx
 def test_the_answers_options_are_one_typed_object_built_at_the_edge():
     a = predict_cli.answer_parser().parse_args(["--db-latency", "7", "--rate", "3000", "--cores", "4"])
     q = predict_cli.question_of(a)
-    assert q == cli.Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, None) and not q.saturation
+    assert q == Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, None) and not q.saturation
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.rate = 1.0                                     # frozen: not changed after the edge
     assert predict_cli.question_of(predict_cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation
@@ -184,7 +186,7 @@ def test_the_accuracy_sentence_is_computed_from_the_set_in_use():
 
 
 def test_predict_prints_the_sentence_of_the_set_it_uses_and_an_interval_on_each_figure(ctx, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_this_machine", lambda: ("AMD EPYC", 2))
+    monkeypatch.setattr(answers, "_this_machine", lambda: ("AMD EPYC", 2))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert predict_main(["--db-latency", "0", "--rate", "2000"], root=ctx.root) == 0
     out = capsys.readouterr().out
@@ -247,8 +249,8 @@ def test_a_calibration_takes_its_intervals_from_a_shipped_calibration_held_again
 def test_a_fit_refuses_to_hold_out_a_folder_it_was_fitted_from(ctx):
     doc = params.document([committed_set("AMD EPYC")])
     with pytest.raises(ValueError, match="cannot be held out"):
-        cli.score_held_out(doc, [ctx.root / "docs" / "results" / "2026-11-26-light-loads"], ctx.root)
-    cli.score_held_out(doc, [ctx.root / "docs" / "results" / "2026-11-26-map"], ctx.root)
+        answers.score_held_out(doc, [ctx.root / "docs" / "results" / "2026-11-26-light-loads"], ctx.root)
+    answers.score_held_out(doc, [ctx.root / "docs" / "results" / "2026-11-26-map"], ctx.root)
     assert doc["sets"][0]["heldOut"]["cells"] == 108
 
 
@@ -258,25 +260,25 @@ def q(**kw):
     base = dict(db_latency=0.0, rate=3000.0, cores=None, persist="per-sale", db_cpu=None, db_durable=False,
                 params=None, layout="shared")
     base.update(kw)
-    return cli.Question(**base)
+    return Question(**base)
 
 
 def test_a_rate_round_trip_core_count_layout_or_mode_outside_the_set_is_said():
     s = {"measured": {"rates": [300, 6000], "ratesFrom": "this machine's open-loop runs", "roundTripMs": [0.12, 51.8],
                       "variantCpus": [2], "layouts": ["shared"], "persist": ["per-sale"]}}
-    assert cli.extrapolated(s, q(), 0.2, 2) == []
-    said = cli.extrapolated(s, q(rate=8000.0, layout="isolated", persist="batch"), 80.0, 8)
+    assert answers.extrapolated(s, q(), 0.2, 2) == []
+    said = answers.extrapolated(s, q(rate=8000.0, layout="isolated", persist="batch"), 80.0, 8)
     assert "rate above the largest measured 6,000/s (this machine's open-loop runs)" in said
     assert any("round trip 80.00 ms above the longest measured 51.8 ms" in x for x in said)
     assert any("8 CPUs for the variant: measured at 2 only" in x for x in said)
     assert any(x.startswith("layout isolated") for x in said) and any(x.startswith("batch") for x in said)
-    assert cli.extrapolated(s, q(rate=100.0), 0.2, 2) == ["rate below the least measured 300/s (this machine's "
+    assert answers.extrapolated(s, q(rate=100.0), 0.2, 2) == ["rate below the least measured 300/s (this machine's "
                                                          "open-loop runs)"]
-    assert "does not say what it measured" in cli.extrapolated({}, q(), 0.2, 2)[0]
+    assert "does not say what it measured" in answers.extrapolated({}, q(), 0.2, 2)[0]
 
 
 def test_predict_marks_a_rate_above_what_its_set_measured(ctx, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_this_machine", lambda: ("AMD EPYC", 2))
+    monkeypatch.setattr(answers, "_this_machine", lambda: ("AMD EPYC", 2))
     assert predict_main(["--db-latency", "0", "--rate", "8000", "--cores", "4"], root=ctx.root) == 0
     out = capsys.readouterr().out
     assert "Extrapolated: rate above the largest measured 6,000/s" in out
@@ -331,7 +333,7 @@ def test_saturation_is_interpolated_between_measured_counts_and_extrapolated_bey
 
 
 def test_predict_saturation_scales_with_cores_from_measured_points_and_says_so(ctx, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "_this_machine", lambda: ("AMD EPYC", 2))
+    monkeypatch.setattr(answers, "_this_machine", lambda: ("AMD EPYC", 2))
     assert predict_main(["--db-latency", "0", "--saturation", "--cores", "2"], root=ctx.root) == 0
     two = capsys.readouterr().out
     assert predict_main(["--db-latency", "0", "--saturation", "--cores", "1"], root=ctx.root) == 0
@@ -380,18 +382,18 @@ def test_the_check_holds_latency_below_saturation_only(ctx):
 # --- a calibrated set is this machine's, known by its figures --------------------------------------------------------
 
 def test_predict_takes_this_machines_calibrated_set_first_and_says_so(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "_this_machine", lambda: ("Some CPU name", 2))
+    monkeypatch.setattr(answers, "_this_machine", lambda: ("Some CPU name", 2))
     s = json.loads(json.dumps(committed_set("AMD EPYC")))
     s["machine"] = {"cores": 2, "cpuModel": "another name altogether"}
     s["calibration"] = {"measuredAt": "2026-11-27T14:00:00+0000", "probeMs": 0.15,
                         "saturationOrders": {"java-threads": 19_000.0}}
-    params.save(params.document([s]), tmp_path / cli.USER_PARAMS)
-    got, which = cli.choose_set(tmp_path, None)
+    params.save(params.document([s]), tmp_path / answers.USER_PARAMS)
+    got, which = answers.choose_set(tmp_path, None)
     assert got["calibration"] and which.startswith("this machine's, measured by ./tradebench calibrate")
     assert "java-threads 19,000" in which and "one INSERT 0.15 ms" in which
     # another machine's CPU count: not this one's
-    monkeypatch.setattr(cli, "_this_machine", lambda: ("Some CPU name", 8))
-    assert not cli.choose_set(tmp_path, None)[0].get("calibration")
+    monkeypatch.setattr(answers, "_this_machine", lambda: ("Some CPU name", 8))
+    assert not answers.choose_set(tmp_path, None)[0].get("calibration")
 
 
 def test_hold_out_draws_intervals_from_the_first_sitting_and_counts_them_on_the_second(ctx, tmp_path, capsys):

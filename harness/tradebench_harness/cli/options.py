@@ -223,3 +223,46 @@ class Map(Measure):
             return ("--db-kind durable syncs the commits of half the cells: --db-durable (the whole run's) does not "
                     "go with it")
         return super().refusal()
+
+
+# --- predict's (cli/predict.py makes them, cli/predict_answers.py answers them) ----------------------------------
+
+@dataclass(frozen=True)
+class Question:
+    """What `predict` is asked: a load (RATE orders/s, None: a closed loop with no pause) behind a database."""
+    db_latency: float
+    rate: float | None
+    cores: float | None
+    persist: str
+    db_cpu: float | None
+    db_durable: bool
+    params: str | None
+    layout: str | None          # None: the layout the set measured (_resolved)
+
+    @property
+    def saturation(self) -> bool:
+        return self.rate is None
+
+
+@dataclass(frozen=True)
+class FitOptions:
+    runs: tuple[str, ...]
+    shape_from: tuple[str, ...]
+    fsync: tuple[str, ...]
+    held_out: tuple[str, ...]
+    out: str | None
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    run: str
+    params: str | None
+    in_sample: bool
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    out: str | None
+
+
+# --- the parameter set ------------------------------------------------------------------------------------------

@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..model import cli as model
 from ..model import holdout, repeatability
-from ..model.cli import CheckOptions, FitOptions, ProbeOptions, Question
 from ..run import context
+from . import predict_answers as answers
+from .options import CheckOptions, FitOptions, ProbeOptions, Question
 from .validators import number_above_zero, number_not_negative
 
 SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync", "repeatability")
@@ -77,7 +77,7 @@ def fit_parser() -> argparse.ArgumentParser:
     p.add_argument("--held-out", nargs="+", metavar="RUN", default=[],
                    help="results folders NOT to fit from: each set is scored on those of its machine, and its "
                         "intervals drawn from their residuals (a folder the set is fitted from is refused)")
-    p.add_argument("--out", metavar="FILE", help=f"where to write them (default {model.USER_PARAMS})")
+    p.add_argument("--out", metavar="FILE", help=f"where to write them (default {answers.USER_PARAMS})")
     return p
 
 
@@ -160,15 +160,15 @@ def main(argv: list[str], root: Path | None = None) -> int:
     argv = list(argv)
     _older_form(argv)
     if argv and argv[0] == "fit":
-        return model.do_fit(fit_options(fit_parser().parse_args(argv[1:])), root)
+        return answers.do_fit(fit_options(fit_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "check":
-        return model.do_check(check_options(check_parser().parse_args(argv[1:])), root)
+        return answers.do_check(check_options(check_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "hold-out":
         return holdout.do_hold_out(hold_out_options(hold_out_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "repeatability":
         a = repeatability_parser().parse_args(argv[1:])
         return repeatability.do_repeatability(repeatability.RepeatOptions(a.first, a.second), root)
     if argv and argv[0] == "probe-fsync":
-        return model.do_probe_fsync(probe_options(probe_parser().parse_args(argv[1:])), root)
+        return answers.do_probe_fsync(probe_options(probe_parser().parse_args(argv[1:])), root)
     q = question_of(answer_parser().parse_args(argv))
-    return model.answer_saturation(q, root) if q.saturation else model.answer(q, root)
+    return answers.answer_saturation(q, root) if q.saturation else answers.answer(q, root)

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..analysis.crowded import CROWDED_PERCENT, STOLEN_PERCENT
-from ..record import ParameterSet
+from ..record import ParameterSet, results_folder
 from . import accuracy, check, fit, params
-from .cli import results_folder
 from .designs import all_designs
 
 

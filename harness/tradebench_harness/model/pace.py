@@ -23,7 +23,14 @@ import statistics
 from typing import Any
 
 from ..record import ParameterSet, Run
-from ..run import speed
+
+
+def scale(now_ms: float | None, then_ms: float | None) -> float:
+    """CPU time now against then for the same work (run/speed.py's probe before each window): the probes' ratio; 1
+    where either is unknown."""
+    if not now_ms or not then_ms:
+        return 1.0
+    return now_ms / then_ms
 
 
 def load_client_us(r: Run) -> float | None:
@@ -69,7 +76,7 @@ def process_paces(runs: list[Run], pset: ParameterSet) -> dict[Any, float]:
         if us and want:
             gauged.setdefault(r.get("process"), []).append(us / want)
         if probe_ms and probe:
-            probed.setdefault(r.get("process"), []).append(speed.scale(probe_ms, probe))
+            probed.setdefault(r.get("process"), []).append(scale(probe_ms, probe))
     out = {k: statistics.median(v) for k, v in probed.items()}
     out.update({k: statistics.median(v) for k, v in gauged.items()})
     return out

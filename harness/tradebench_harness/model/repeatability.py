@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import record
-from ..record import Run
+from ..record import Run, results_folder
 from . import accuracy, fit, pace
-from .cli import results_folder
 from .designs import all_designs, key_of
 from .light import carried, compiled_cpu_percent
 

@@ -567,6 +567,15 @@ def new_run_id(command: str) -> str:
     return time.strftime("%Y%m%d-%H%M%S") + f"-{command}"
 
 
+def results_folder(root: Path, ref: str) -> Path:
+    """A results folder given by path, or by name under results/ or docs/results/; SystemExit when none."""
+    p = Path(ref)
+    for cand in (p, root / "results" / ref, root / "docs" / "results" / ref):
+        if (cand / "results.json").is_file() or cand.is_file():
+            return cand
+    raise SystemExit(f"tradebench: no results.json in {ref} (nor in results/{ref}, docs/results/{ref})")
+
+
 def results_file(ref: str | Path, results_dir: Path | None = None) -> Path:
     """A results.json by file, folder, or run id under RESULTS_DIR."""
     p = Path(ref)

@@ -44,8 +44,3 @@ def probe_ms() -> float:
     return round(1000 * (min(_loop() for _ in range(REPEATS)) + min(_sort(items) for _ in range(REPEATS))), 2)
 
 
-def scale(now_ms: float | None, then_ms: float | None) -> float:
-    """CPU time now against then for the same work: the probes' ratio; 1 where either is unknown."""
-    if not now_ms or not then_ms:
-        return 1.0
-    return now_ms / then_ms

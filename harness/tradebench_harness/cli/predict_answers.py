@@ -1,7 +1,8 @@
 """What `./tradebench predict` answers: which design carries a load behind a database, configured how, at what
-cost, how sure (answer, answer_saturation), and its fit, check and probe-fsync (do_fit, do_check, do_probe_fsync).
-Each is given its options as one frozen object (Question, FitOptions, CheckOptions, ProbeOptions) and the
-repository's root; the command line that makes them is cli/predict.py's.
+cost, how sure (answer, answer_saturation), and its fit, check and probe-fsync (do_fit, do_check, do_probe_fsync):
+the model's arithmetic (model/) said as text. Each is given its options as one frozen object (options.py:
+Question, FitOptions, CheckOptions, ProbeOptions) and the repository's root; the command line that makes them is
+predict.py's.
 
 No variant is started and no database is needed (but for probe-fsync): the answer is the model's
 (docs/model.md), from a parameter set fitted on this machine (calibrate), else on this kind of machine.
@@ -11,63 +12,24 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..record import Parameters, ParameterSet
+from ..measure import fsync as fsync_probe
+from ..model import accuracy, check, fit, fsync, here, params
+from ..model.designs import all_designs
+from ..model.plan import Plan, cheapest, plan, saturation
+from ..model.predict import Beside, Database, database_sales_per_s, round_trip_ms
+from ..record import Parameters, ParameterSet, results_folder
 from ..run import layout
-from . import accuracy, check, fit, fsync, here, params
-from .designs import all_designs
-from .plan import Plan, cheapest, plan, saturation
-from .predict import Beside, Database, database_sales_per_s, round_trip_ms
+from .options import CheckOptions, FitOptions, ProbeOptions, Question
 
 USER_PARAMS = Path(".tradebench") / "model-parameters.json"
 #: designs within this share of the cheapest's cores are named with it: the model's CPU error below saturation
 #: is of this order (docs/model.md, "Held against the map")
 CLOSE = 0.20
 
-
-@dataclass(frozen=True)
-class Question:
-    """What `predict` is asked: a load (RATE orders/s, None: a closed loop with no pause) behind a database."""
-    db_latency: float
-    rate: float | None
-    cores: float | None
-    persist: str
-    db_cpu: float | None
-    db_durable: bool
-    params: str | None
-    layout: str | None          # None: the layout the set measured (_resolved)
-
-    @property
-    def saturation(self) -> bool:
-        return self.rate is None
-
-
-@dataclass(frozen=True)
-class FitOptions:
-    runs: tuple[str, ...]
-    shape_from: tuple[str, ...]
-    fsync: tuple[str, ...]
-    held_out: tuple[str, ...]
-    out: str | None
-
-
-@dataclass(frozen=True)
-class CheckOptions:
-    run: str
-    params: str | None
-    in_sample: bool
-
-
-@dataclass(frozen=True)
-class ProbeOptions:
-    out: str | None
-
-
-# --- the parameter set ------------------------------------------------------------------------------------------
 
 def _this_machine() -> tuple[str | None, int]:
     from ..run.environment import cpu_model
@@ -575,7 +537,7 @@ def _pct(e: float | None) -> str:
 
 
 def do_probe_fsync(o: ProbeOptions, root: Path, out: TextIO | None = None) -> int:
-    """F on the private database (started for it and stopped after, unless it ran before): fsync.measure."""
+    """F on the private database (started for it and stopped after, unless it ran before): measure/fsync.py."""
     from ..run import context
     from ..run import db as dbmod
     out = out or sys.stdout
@@ -586,22 +548,13 @@ def do_probe_fsync(o: ProbeOptions, root: Path, out: TextIO | None = None) -> in
         with dbmod.owned(ctx):
             dbmod.create(ctx, scratch)
             db = dbmod.private(ctx, scratch)
-            figure = fsync.measure(ctx, db, scratch, ctx.logs / "fsync-probe")
+            figure = fsync_probe.measure(ctx, db, scratch, ctx.logs / "fsync-probe")
     except dbmod.DbError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return 1
-    doc = fsync.document(figure, "./tradebench predict probe-fsync")
-    fsync.write(doc, dest)
+    doc = fsync_probe.document(figure, "./tradebench predict probe-fsync")
+    fsync_probe.write(doc, dest)
     print(f"one commit's round trip {figure['probeMs']:.3f} ms, {figure['durableProbeMs']:.3f} ms when every commit "
           f"is synced: F = {figure['value']:.3f} ms ({doc['machine']['cpuModel']}, {doc['measuredAt']})", file=out)
     print(f"wrote {dest}: ./tradebench predict fit RUN... --fsync {dest} makes it the parameters'", file=out)
     return 0
-
-
-def results_folder(root: Path, ref: str) -> Path:
-    """A results folder given by path, or by name under results/ or docs/results/; SystemExit when none."""
-    p = Path(ref)
-    for cand in (p, root / "results" / ref, root / "docs" / "results" / ref):
-        if (cand / "results.json").is_file() or cand.is_file():
-            return cand
-    raise SystemExit(f"tradebench: no results.json in {ref} (nor in results/{ref}, docs/results/{ref})")
