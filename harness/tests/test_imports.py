@@ -16,7 +16,8 @@ ROOMS = {
     "report": {"run", "model", "record", "analysis"},  # results documents, tables, charts, the answer
     "measure": {"run", "model", "record", "analysis"},  # one measurement path: start, verify, warm, windows
     "suites": {"run", "record"},                    # the test suites: e2e, fuzz, reliability, cluster, ...
-    "cli": {"run", "report", "measure", "model", "suites", "record", "analysis"},
+    "site": {"report", "analysis", "record"},       # every run on one static site: the answer, indexes, pairs
+    "cli": {"run", "report", "measure", "model", "suites", "record", "analysis", "site"},
 }
 
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn, TypeAlias
 
@@ -25,6 +26,8 @@ from ..run import build, context, members, process, tools
 from ..run import db as dbmod
 from ..run.context import Context
 from ..run.variants import ManifestError, by_name, discover, select
+from ..site import writer as site_writer
+from ..site.grouping import SiteError
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
 from . import calibrate, isolation, measure, predict, ring, sweep
@@ -89,6 +92,14 @@ class ClusterTest:
 @dataclass(frozen=True)
 class Test:
     tier: str | None
+
+
+@dataclass(frozen=True)
+class Site:
+    """The site's folder (None: results/site), the folders of the user's runs (none: results/), pairs named."""
+    out: str | None
+    results: tuple[str, ...]
+    pair: tuple[tuple[str, str], ...]
 
 
 # --- the commands --------------------------------------------------------------------------------------------------
@@ -244,6 +255,25 @@ def cmd_predict(ctx: Context, o: Given) -> int:
     return predict.main(list(o.args), ctx.root)
 
 
+def cmd_site(ctx: Context, o: Site) -> int:
+    """Every run of docs/results and of the user's results folders on one static site (site/writer.py)."""
+    out = Path(o.out) if o.out else ctx.results / "site"
+    missing = [d for d in o.results if not Path(d).is_dir()]
+    if missing:
+        say(f"error: --results {' '.join(missing)}: no such folder")
+        return 2
+    try:
+        built = site_writer.build(ctx.root, out, [Path(d) for d in o.results] or [ctx.results], o.pair,
+                                  ctx.state / "site-cache", say=say)
+    except SiteError as e:
+        say(f"error: {e}")
+        return 2
+    yours = sum(e.yours for e in built.entries)
+    say(f"wrote {len(built.pages)} pages: {len(built.entries)} runs ({yours} of yours), {len(built.pairs)} pairs side "
+        f"by side; open {out / 'index.html'}")
+    return 0
+
+
 def cmd_help(ctx: Context, o: Nothing) -> int:
     parser()[0].print_help()
     return 0
@@ -292,6 +322,16 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
     add(sub, "replay", cmd_replay, "deterministic replay of a scenario (contract section 2): java|node FILE", raw="ARGS")
     add(sub, "bench-model", cmd_bench_model, "the engine-model benchmark under JMH: fast vs reference market",
         raw="JMH_ARGS")
+    s = add(sub, "site", cmd_site, "every run, committed and yours, on one static site (no server needed): the "
+            "answer, the runs by question, machine and date, each run's report, runs side by side with diff's "
+            "verdicts", made(Site), owns_db=False)
+    s.add_argument("--out", default=None, metavar="DIR", help="the site's folder (default: results/site; a site "
+                   "written there before is replaced)")
+    s.add_argument("--results", nargs="+", default=[], metavar="DIR", help="folders of your runs, or one run's "
+                   "folder (default: results/); docs/results is always read")
+    s.add_argument("--pair", nargs=2, action="append", default=[], metavar=("RUN_A", "RUN_B"),
+                   help="two runs side by side besides each run and its previous one (a run id, a folder's name or "
+                        "path); again for more pairs")
     add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages) and fetch the "
         "tools measuring needs (a database server, Toxiproxy)", raw="")
     add_suites(sub)
