@@ -11,6 +11,9 @@ const rules = {
   eqeqeq: ['error', 'always', { null: 'ignore' }],
   'no-var': 'error',
   'prefer-const': 'error',
+  // Size: a function a reader takes in at once. An exception says why, beside it.
+  complexity: ['error', 12],
+  'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
 };
 
 module.exports = [

@@ -23,6 +23,9 @@ module.exports = [
       'no-var': 'error',
       'prefer-const': 'error',
       strict: ['error', 'global'],
+      // Size: a function a reader takes in at once. An exception says why, beside it.
+      complexity: ['error', 12],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
 ];

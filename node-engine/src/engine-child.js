@@ -153,6 +153,7 @@ function takeMerged(rings) {
 // settings.engines: [{engine: index, orders: its ring's SharedArrayBuffer or null, more: the rings of
 // the other HTTP threads (LISTENERS), pending: the engine's shared pending count (with `more`)}];
 // settings.listeners: a MessagePort per HTTP thread beyond the first (with `more`).
+// eslint-disable-next-line max-lines-per-function -- a closure over the engines' state: most of its lines are its nested functions (tick, store), each within the rules on its own
 function runEngines(settings, parent = processParent()) {
   const { delayMs, timeoutMs, persist, db } = settings;
   const listenerPorts = settings.listeners || [];
@@ -210,6 +211,7 @@ function runEngines(settings, parent = processParent()) {
     return Promise.all(selling.map((e) => storeSales(pool, persist, e.cycle.sales, { onFailure: failed([e]) })));
   }
 
+  // eslint-disable-next-line complexity -- the engine cycle of contract section 1 in one reading, the hot path: the steps' order is the contract's
   async function tick() {
     timer = null;
     const selling = [];

@@ -111,6 +111,7 @@ class EnginePool extends EventEmitter {
     });
   }
 
+  // eslint-disable-next-line complexity -- one case per message a child sends (the protocol's), each a line or two
   onMessage(host, child, msg, resolveReady) {
     if (host.child !== child) return;
     switch (msg.t) {

@@ -7,30 +7,45 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+// Express and the modules it pulls in, counted as one area.
+const EXPRESS = /^(express|router|body-parser|finalhandler|send|serve-static|type-is|content-type|parseurl|path-to-regexp|on-finished|depd|http-errors|qs|raw-body|iconv-lite|media-typer|mime-types|accepts|negotiator|statuses|vary|encodeurl|escape-html|fresh|range-parser|cookie|merge-descriptors|utils-merge|debug|ms|proxy-addr|forwarded|ipaddr.js|content-disposition|etag|is-promise|once|wrappy|safe-buffer|setprototypeof|toidentifier|unpipe|destroy|ee-first|bytes|call-bound|get-intrinsic|es-errors|function-bind|hasown|side-channel.*|object-inspect|math-intrinsics|dunder-proto|get-proto|gopd|has-symbols|es-define-property|es-object-atoms|call-bind-apply-helpers)$/;
+
+// V8's pseudo-frames by name, then the areas of Node's internals by URL, the
+// first that matches winning.
+const BY_NAME = new Map([
+  ['(idle)', 'idle'],
+  ['(garbage collector)', 'GC'],
+  ['(program)', 'program (native, outside JS)'],
+]);
+const BY_URL = [
+  [(u) => u.includes('/node-engine/src/'), 'node-engine src/'],
+  [(u) => u.startsWith('node:internal/child_process') || u.includes('serialization') || u.includes('child_process'),
+    'node: IPC (child_process, serialization)'],
+  [(u) => u.startsWith('node:_http') || u.startsWith('node:http') || u.startsWith('node:internal/http'), 'node: http'],
+  [(u) => u.startsWith('node:net') || u.startsWith('node:internal/stream_base') || u.includes('stream'),
+    'node: net and streams'],
+  [(u) => u.startsWith('node:internal/timers') || u.startsWith('node:timers'), 'node: timers'],
+  [(u) => u.startsWith('node:'), 'node: other'],
+];
+
+function packageArea(url) {
+  const m = url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  const pkg = m ? m[1] : 'node_modules';
+  return EXPRESS.test(pkg) ? 'express and its modules' : pkg;
+}
+
 function areaOf(frame) {
   const url = frame.url || '';
   const name = frame.functionName;
-  if (name === '(idle)') return 'idle';
-  if (name === '(garbage collector)') return 'GC';
-  if (name === '(program)') return 'program (native, outside JS)';
-  if (url.includes('/node_modules/')) {
-    const m = url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-    const pkg = m ? m[1] : 'node_modules';
-    if (/^(express|router|body-parser|finalhandler|send|serve-static|type-is|content-type|parseurl|path-to-regexp|on-finished|depd|http-errors|qs|raw-body|iconv-lite|media-typer|mime-types|accepts|negotiator|statuses|vary|encodeurl|escape-html|fresh|range-parser|cookie|merge-descriptors|utils-merge|debug|ms|proxy-addr|forwarded|ipaddr.js|content-disposition|etag|is-promise|once|wrappy|safe-buffer|setprototypeof|toidentifier|unpipe|destroy|ee-first|bytes|call-bound|get-intrinsic|es-errors|function-bind|hasown|side-channel.*|object-inspect|math-intrinsics|dunder-proto|get-proto|gopd|has-symbols|es-define-property|es-object-atoms|call-bind-apply-helpers)$/.test(pkg)) return 'express and its modules';
-    return pkg;
-  }
-  if (url.includes('/node-engine/src/')) return 'node-engine src/';
-  if (url.startsWith('node:internal/child_process') || url.includes('serialization') || url.includes('child_process')) return 'node: IPC (child_process, serialization)';
-  if (url.startsWith('node:_http') || url.startsWith('node:http') || url.startsWith('node:internal/http')) return 'node: http';
-  if (url.startsWith('node:net') || url.startsWith('node:internal/stream_base') || url.includes('stream')) return 'node: net and streams';
-  if (url.startsWith('node:internal/timers') || url.startsWith('node:timers')) return 'node: timers';
-  if (url.startsWith('node:')) return 'node: other';
-  if (url === '') return `native: ${name || '(anonymous)'}`;
-  return 'other';
+  if (BY_NAME.has(name)) return BY_NAME.get(name);
+  if (url.includes('/node_modules/')) return packageArea(url);
+  const found = BY_URL.find(([matches]) => matches(url));
+  if (found) return found[1];
+  return url === '' ? `native: ${name || '(anonymous)'}` : 'other';
 }
 
-function summarise(file, top = 25) {
-  const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
+// Self time (µs) per function and per area, the whole and the idle time.
+function selfTimes(prof) {
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map(); // node id -> µs
   for (let i = 0; i < prof.samples.length; i++) {
@@ -50,6 +65,11 @@ function summarise(file, top = 25) {
     const area = areaOf(f);
     areas.set(area, (areas.get(area) || 0) + us);
   }
+  return { fns, areas, total, idle };
+}
+
+function summarise(file, top = 25) {
+  const { fns, areas, total, idle } = selfTimes(JSON.parse(fs.readFileSync(file, 'utf8')));
   const busy = total - idle;
   const pct = (us, of) => `${((100 * us) / of).toFixed(1).padStart(5)} %`;
   const out = [];

@@ -73,6 +73,7 @@ function createApp(given) {
 // its own, opened on demand), the id floor, the engines; with several HTTP threads
 // (LISTENERS) what they share: one id sequence, their counters, their lookups of each other's orders.
 // listen(port, host) serves it: on the main thread, and on the further HTTP threads beside it.
+// eslint-disable-next-line complexity -- the app's wiring, read in the order it starts; its branches are one HTTP thread or several (LISTENERS with WORKERS=threads)
 async function createService(config, { silent = false, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
   const pool = createPool(config.db);
   const readPath = ReadPath.open(config);

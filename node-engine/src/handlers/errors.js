@@ -13,30 +13,30 @@ function notFound(req, res) {
   res.status(404).json({ error: `not found: ${req.path}` });
 }
 
+// What a server error says: 503 with Retry-After while the database is away
+// (/orders/{id} reads SALES: say so, as the Java variants do), else its own status.
+function serverError(err, req, status) {
+  // req.originalUrl: set by Express; the fast path (front.js) has only req.url.
+  process.stderr.write(`error answering ${req.method} ${req.originalUrl || req.url}: ${err.stack || err}\n`);
+  if (err.code && /^(ECONN|PROTOCOL_|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ER_)/.test(err.code)) {
+    return { status: 503, error: 'database unreachable', headers: { 'Retry-After': '1' } };
+  }
+  return { status, error: 'internal error' };
+}
+
+// What a refused request is told: a malformed URL encoding, or the error's own message where it may be shown.
+function refusal(err, status) {
+  if (err instanceof URIError || /decode/i.test(err.message)) return { status, error: 'malformed URL encoding' };
+  return { status, error: err.expose === false ? 'bad request' : err.message };
+}
+
 // Four arguments: Express calls it with whatever a handler or middleware threw.
 function errorHandler(err, req, res, next) {
   let status = Number(err.status || err.statusCode) || 500;
   if (status < 400 || status > 599) status = 500;
-  let error;
-  let headers;
-  if (status >= 500) {
-    // req.originalUrl: set by Express; the fast path (front.js) has only req.url.
-    process.stderr.write(`error answering ${req.method} ${req.originalUrl || req.url}: ${err.stack || err}\n`);
-    if (err.code && /^(ECONN|PROTOCOL_|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|ER_)/.test(err.code)) {
-      // /orders/{id} reads SALES: while the database is away, say so, as the Java variants do.
-      status = 503;
-      error = 'database unreachable';
-      headers = { 'Retry-After': '1' };
-    } else {
-      error = 'internal error';
-    }
-  } else if (err instanceof URIError || /decode/i.test(err.message)) {
-    error = 'malformed URL encoding';
-  } else {
-    error = err.expose === false ? 'bad request' : err.message;
-  }
+  const answer = status >= 500 ? serverError(err, req, status) : refusal(err, status);
   if (res.headersSent) return req.socket.destroy();
-  return answerJson(res, status, { error }, headers);
+  return answerJson(res, answer.status, { error: answer.error }, answer.headers);
 }
 
 // Requests Node's HTTP parser refuses before Express sees them (an unknown
