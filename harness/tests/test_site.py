@@ -215,7 +215,9 @@ def built(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("site")
     your_run(tmp / "results")
     out = tmp / "site"
-    command = main.parse(["site", "--out", str(out), "--results", str(tmp / "results"),
+    # the committed runs' report.html is drawn in the test of its own below (drawing all of them, a minute or two
+    # on 2 cores, is what `./tradebench report` of each folder does, tested with the commands that write them)
+    command = main.parse(["site", "--out", str(out), "--results", str(tmp / "results"), "--reports", "yours",
                           "--pair", "2026-11-24-compare", YOURS])
     assert command.func(context.from_env(), command.options) == 0
     return out
@@ -371,4 +373,17 @@ def test_the_questions_are_read_from_the_tables_of_docs_results_readme():
 def test_the_command_takes_its_options_as_one_frozen_object():
     o = main.parse(["site", "--results", "a", "b", "--pair", "x", "y", "--pair", "z", "w"]).options
     assert o == main.Site(out=None, results=("a", "b"), pair=(("x", "y"), ("z", "w")))
-    assert main.parse(["site"]).options == main.Site(out=None, results=(), pair=())
+    assert main.parse(["site"]).options == main.Site(out=None, results=(), pair=(), reports="all")
+    assert main.parse(["site", "--reports", "yours"]).options.reports == "yours"
+
+
+def test_a_committed_runs_report_is_drawn_as_report_draws_it_and_kept_for_the_next_build(tmp_path):
+    from tradebench_harness.site.drawing import Drawer
+    folder = ROOT / "docs" / "results" / REPEATED
+    drawer = Drawer(ROOT, tmp_path / "cache", 1)
+    (html,) = drawer.reports({folder: (set(), False)}).values()
+    for v in ("java-threads", "java-virtual", "java-akka"):
+        assert f'data-variant="{v}"' in html, v
+    assert len(list((tmp_path / "cache").iterdir())) >= 1
+    again = Drawer(ROOT, tmp_path / "cache", 1, say=lambda m: pytest.fail(f"drawn again: {m}"))
+    assert again.reports({folder: (set(), False)}) == {folder: html}

@@ -100,6 +100,7 @@ class Site:
     out: str | None
     results: tuple[str, ...]
     pair: tuple[tuple[str, str], ...]
+    reports: str = "all"
 
 
 # --- the commands --------------------------------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def cmd_site(ctx: Context, o: Site) -> int:
         return 2
     try:
         built = site_writer.build(ctx.root, out, [Path(d) for d in o.results] or [ctx.results], o.pair,
-                                  ctx.state / "site-cache", say=say)
+                                  ctx.state / "site-cache", say=say, committed_reports=o.reports == "all")
     except SiteError as e:
         say(f"error: {e}")
         return 2
@@ -332,6 +333,9 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
     s.add_argument("--pair", nargs=2, action="append", default=[], metavar=("RUN_A", "RUN_B"),
                    help="two runs side by side besides each run and its previous one (a run id, a folder's name or "
                         "path); again for more pairs")
+    s.add_argument("--reports", choices=("all", "yours"), default="all",
+                   help="whose report.html each run's page shows: all (default; the committed ones drawn, a minute or "
+                        "two the first time) or yours only (a committed run's page shows its README, tables and charts)")
     add(sub, "build", cmd_build, "build everything (Maven modules, each Node.js variant's packages) and fetch the "
         "tools measuring needs (a database server, Toxiproxy)", raw="")
     add_suites(sub)

@@ -101,8 +101,9 @@ def prepare(out: Path) -> None:
 
 class Site:
     def __init__(self, root: Path, out: Path, entries: list[Entry], pairs: list[Pair], order: list[str],
-                 drawer: Drawer) -> None:
+                 drawer: Drawer, committed_reports: bool = True) -> None:
         self.root, self.out, self.entries, self.pairs, self.order = root, out, entries, pairs, order
+        self.committed_reports = committed_reports      # False: only the user's runs' report.html
         self.by_slug = {e.slug: e for e in entries}
         self.drawer = drawer
         self.files: dict[Path, str] = {}            # a repository (or results) file -> its path on the site
@@ -168,11 +169,12 @@ class Site:
         self.pages.append(page)
 
     def reports(self) -> dict[str, str]:
-        """Each results folder's report.html: a run of the user's own where it has one, else drawn."""
+        """Each results folder's report.html: a run of the user's own where it has one, else drawn (a committed run's
+        only when committed_reports)."""
         have: dict[str, str] = {}
         todo: dict[Path, tuple[set[Path], bool]] = {}
         for e in self.entries:
-            if not e.drawable:
+            if not e.drawable or not (e.yours or self.committed_reports):
                 continue
             own = e.source / "report.html"
             if e.yours and own.is_file():
@@ -181,7 +183,7 @@ class Site:
                 todo[e.source] = (self.skip_of(e), e.cells)
         drawn = self.drawer.reports(todo) if todo else {}
         for e in self.entries:
-            if e.drawable and e.slug not in have:
+            if e.drawable and e.slug not in have and e.source in drawn:
                 have[e.slug] = drawn[e.source]
         return have
 
@@ -332,14 +334,14 @@ def captions(section: str) -> list[tuple[str, str, str]]:
 
 
 def build(root: Path, out: Path, dirs: Iterable[Path], names: Iterable[tuple[str, str]], cache: Path,
-          say: Callable[[str], None] = lambda m: None, jobs: int | None = None) -> Built:
+          say: Callable[[str], None] = lambda m: None, jobs: int | None = None, committed_reports: bool = True) -> Built:
     """The site of ROOT's docs/results and the runs in DIRS into OUT (the pairs NAMES names beside each run and
     its previous one); reports drawn before are taken from CACHE."""
     order = questions.read(root / "docs" / "results" / "README.md")
     entries = catalog.every(root, order, list(dirs), skip=[out])
     pairs = grouping.pairs(entries, names)         # a name that is no run: refused before anything is written
     prepare(out)
-    site = Site(root, out, entries, pairs, [q.title for q in order], Drawer(root, cache, jobs, say))
+    site = Site(root, out, entries, pairs, [q.title for q in order], Drawer(root, cache, jobs, say), committed_reports)
     site.link_runs()
     site.copy_runs()
     reported = site.write_reports()
@@ -348,5 +350,6 @@ def build(root: Path, out: Path, dirs: Iterable[Path], names: Iterable[tuple[str
     site.run_pages(reported)
     site.pair_pages(reported)
     site.finish()
-    site.drawer.prune()
+    if committed_reports:           # a build that drew no committed report leaves their cache as it is
+        site.drawer.prune()
     return Built(out, entries, pairs, site.pages)
