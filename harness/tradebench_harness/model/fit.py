@@ -571,7 +571,7 @@ def beside_the_database(folders: list[_Folder], persist: str) -> dict[str, Any]:
             sales, orders = r.get("salesPerSecond"), r.get("ordersPerSecond")
             lk = record.group_figure(r, "link", "cpuPercent")
             db = record.group_figure(r, "database", "cpuPercent")
-            if lk is not None and db is not None and sales and (r.get("dbLatencyMs") or 0) > 0:
+            if lk is not None and db is not None and sales and r["dbLatencyMs"]:
                 link_us, link_sales, n_link = link_us + lk * 1e4, link_sales + sales, n_link + 1
                 db_us += db * 1e4
             lc = record.group_figure(r, "loadclient", "cpuPercent")
