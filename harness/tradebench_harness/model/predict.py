@@ -95,18 +95,22 @@ class Database:
     fsync_ms: float = 0.0                # durable: what one commit's fsync adds to its round trip
     beside: Beside | None = None         # its own CPUs and who shares them (None: the shared layout, every CPU)
 
+    def _bounds(self, rate: float | None) -> dict[str, float]:
+        """Its bounds in sales/s that are known: "busy" (a share of the cores) first, "beside" (the CPUs it shares)."""
+        found = {"busy": database_sales_per_s(self.cores, self.cpu_us_per_sale),
+                 "beside": self.beside.sales_per_s(rate) if self.beside else None}
+        return {k: v for k, v in found.items() if v is not None}
+
     def capacity(self, rate: float | None = None) -> float | None:
         """The sales/s the database stores, RATE orders/s sent (None: a closed loop): the least of its cores when
         busy and of the CPUs it shares (None: neither bounds it, or its CPU per sale unknown)."""
-        found = [x for x in (database_sales_per_s(self.cores, self.cpu_us_per_sale),
-                             self.beside.sales_per_s(rate) if self.beside else None) if x is not None]
-        return min(found) if found else None
+        bounds = self._bounds(rate)
+        return min(bounds.values()) if bounds else None
 
     def bound_by(self, rate: float | None = None) -> str:
-        """Which of its bounds CAPACITY(RATE) is: "busy" (a share of the cores) or "beside" (the CPUs it shares)."""
-        busy = database_sales_per_s(self.cores, self.cpu_us_per_sale)
-        shared = self.beside.sales_per_s(rate) if self.beside else None
-        return "busy" if busy is not None and (shared is None or busy <= shared) else "beside"
+        """Which of its bounds CAPACITY(RATE) is: "busy" (a share of the cores; it wins a tie) or "beside"."""
+        bounds = self._bounds(rate)
+        return min(bounds, key=lambda k: bounds[k]) if bounds else "beside"
 
 
 @dataclass
