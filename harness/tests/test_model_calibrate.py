@@ -77,5 +77,5 @@ def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
     p = subprocess.run([sys.executable, "-m", "tradebench_harness", "predict", "--db-latency", "1", "--rate", "500",
                         "--params", str(out)], env=env, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert p.returncode == 0, p.stderr
-    assert "Parameters: the parameters given (calibrated here: " in p.stdout
+    assert "Parameters: the parameters given (./tradebench calibrate on " in p.stdout
     assert "java-threads " in p.stdout and "Accuracy, held against 1 cells" in p.stdout

@@ -393,7 +393,8 @@ def test_predict_takes_this_machines_calibrated_set_first_and_says_so(tmp_path, 
     assert "java-threads 19,000" in which and "one INSERT 0.15 ms" in which
     # another machine's CPU count: not this one's
     monkeypatch.setattr(answers, "_this_machine", lambda: ("Some CPU name", 8))
-    assert not answers.choose_set(tmp_path, None)[0].get("calibration")
+    other, which = answers.choose_set(tmp_path, None)
+    assert other["machine"]["cpuModel"] != "another name altogether" and which.startswith("no parameters for this")
 
 
 def test_hold_out_draws_intervals_from_the_first_sitting_and_counts_them_on_the_second(ctx, tmp_path, capsys):

@@ -32,6 +32,9 @@ from ..run.variants import select
 from .measure import remeasure_option, results_writer
 from .options import OptionsError
 
+#: the ceilings' timing: a compare's (cli/measure.py), a minute beside the windows
+CEILINGS = plan.Calibration(duration=4, warmup="4", warmup_max=45)
+
 
 def windows(o: CalibrateOptions) -> list[Window]:
     """The light loads next door, the far one, the waiting one, the held-out window, the closed loop with no pause
@@ -60,8 +63,10 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
                link=True, layout=layout.build("isolated"), remeasure=o.remeasure, live_heap=False)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
+    # this machine's ceilings first, as a compare measures them: predict scales the set's per-order costs by them
+    # on a machine of the kind that measured its own (model/here.py)
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid,
-                          write=results_writer(ctx))
+                          calibration=CEILINGS, write=results_writer(ctx))
     return int(model_calibrate.write(ctx.root, folder, doc, o))
 
 

@@ -52,8 +52,8 @@ def answer_parser() -> argparse.ArgumentParser:
                         "measured CPU counts (sweep cores), and says where it extrapolates")
     p.add_argument("--layout", choices=LAYOUTS, default=None,
                    help="shared: the variant shares the machine's CPUs with the database and the load client; "
-                        "isolated: CPUs of its own, as the measuring commands lay it out (default: the layout the "
-                        "parameter set measured: isolated for a calibrated set, shared for the committed ones)")
+                        "isolated: CPUs of its own, as the measuring commands lay it out (the default; the committed "
+                        "set of each layout is its own)")
     p.add_argument("--persist", choices=("per-sale", "batch"), default="per-sale")
     p.add_argument("--db-cpu", type=number_above_zero("--db-cpu"), metavar="CORES",
                    help="a busy database: its server held to this share of the cores (0.25: a quarter of one core), "

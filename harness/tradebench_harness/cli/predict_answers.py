@@ -36,10 +36,10 @@ def _this_machine() -> tuple[str | None, int]:
     return cpu_model(), os.cpu_count() or 1
 
 
-def choose_set(root: Path, given: str | None) -> tuple[ParameterSet, str]:
+def choose_set(root: Path, given: str | None, layout_kind: str = "isolated") -> tuple[ParameterSet, str]:
     """The parameter set to use and a sentence saying which: --params, this machine's own (calibrate: identified by
-    its measured figures; or a fit of this kind of machine), the committed set of this kind of machine, or (saying
-    so) the committed set of another machine."""
+    its measured figures; or a fit of this kind of machine), the committed set of this kind of machine in
+    LAYOUT_KIND (params.committed), or (saying so) the committed set of another machine."""
     cpu, cores = _this_machine()
     if given:
         doc = params.load(Path(given))
@@ -57,14 +57,15 @@ def choose_set(root: Path, given: str | None) -> tuple[ParameterSet, str]:
         s = params.for_machine(doc, cpu, cores)
         if s:
             return s, f"the parameters fitted on this machine (./tradebench predict fit) ({params.describe(s)})"
-    doc = params.load(params.COMMITTED)
-    s = params.for_machine(doc, cpu, cores)
+    s = params.committed(cpu, cores, layout_kind)
     if s:
-        return s, f"the committed parameters of this kind of machine ({params.describe(s)})"
-    s = max(doc["sets"], key=params.newest_source)
+        return s, f"the committed parameters of this kind of machine, {layout_kind} layout ({params.describe(s)})"
+    others = [x for x in params.shipped_calibrations() if layout_kind == "isolated"] or \
+        params.load(params.COMMITTED)["sets"]
+    s = max(others, key=lambda x: (x.get("calibration") or {}).get("measuredAt") or params.newest_source(x))
     return s, (f"no parameters for this machine ({cpu}, {cores} cores): the committed ones of another machine "
-               f"({params.describe(s)}); CPU figures there may differ from here by a factor — measure your own "
-               f"with ./tradebench calibrate")
+               f"({s['machine'].get('cpuModel')}: {params.describe(s)}); CPU figures there may differ from here by a "
+               f"factor — measure your own with ./tradebench calibrate")
 
 
 def borrowed_intervals(pset: ParameterSet) -> dict[str, Any] | None:
@@ -173,14 +174,11 @@ def _setup_outside(m: dict[str, Any], q: Question, cores: float) -> list[str]:
     return out
 
 
-def _resolved(q: Question, pset: ParameterSet) -> Question:
-    """Q with what it left to the set: the layout (the one the set's saturation runs measured, isolated where they
-    measured it or say nothing, as the measuring commands default to it) and the variant's CPUs (in that layout
-    on this machine: the isolated layout's share, run/layout.py, or every CPU when shared)."""
-    kind = q.layout
-    if kind is None:
-        measured = (pset.get("measured") or {}).get("layouts") or []
-        kind = "isolated" if "isolated" in measured or not measured else "shared"
+def _resolved(q: Question) -> Question:
+    """Q with what it left to the set: the layout (isolated, as every measuring command lays its processes out,
+    unless asked; a set that measured only the other says so in an "Extrapolated:" line) and the variant's CPUs
+    (in that layout on this machine: the isolated layout's share, run/layout.py, or every CPU when shared)."""
+    kind = q.layout or "isolated"
     cores = q.cores
     if cores is None:
         mine = layout.default(layout.available()).variant if kind == "isolated" else None
@@ -191,8 +189,9 @@ def _resolved(q: Question, pset: ParameterSet) -> Question:
 def _question(root: Path, q: Question) -> tuple[Question, ParameterSet, str, Database, float] | None:
     """The question with its defaults resolved against the parameter set it takes (and which set), the database
     and one INSERT's round trip it names; None when its database cannot be modelled (said on stderr)."""
-    pset, which = choose_set(root, q.params)
-    q = _resolved(q, pset)
+    pset, which = choose_set(root, q.params, q.layout or "isolated")
+    q = _resolved(q)
+    pset, which = _at_this_machine(root, q, pset, which)
     own, load_beside = _database_cpus(q)
     mine = here.measured_here(root, all_designs(root), q.persist, *_this_machine()) if own else None
     try:
@@ -202,6 +201,26 @@ def _question(root: Path, q: Question) -> tuple[Question, ParameterSet, str, Dat
         print(f"tradebench: {e}", file=sys.stderr)
         return None
     return (q, pset, which, db, round_trip_ms(q.db_latency, float(pset["dbOwnMs"]["value"]), db.fsync_ms))
+
+
+def _at_this_machine(root: Path, q: Question, pset: ParameterSet, which: str) -> tuple[ParameterSet, str]:
+    """PSET scaled to this machine's ceilings where results/ holds a calibration of this machine in Q's layout and
+    the set knows its own machine's (here.scaling), WHICH saying so; else as it is, WHICH saying how far apart
+    machines of the kind have measured and what makes the answer this machine's."""
+    cpu, cores = _this_machine()
+    mine = here.ceilings_here(root, cpu, cores, q.layout)
+    theirs = here.ceilings_of_set(root, pset)
+    if mine is not None and theirs is not None and mine.costs != theirs.costs:       # not the set's own measurement
+        by = here.scaling(mine, theirs, all_designs(root), q.persist)
+        if by is not None:
+            return here.scaled(pset, by), f"{which}; {by.said()}"
+    if mine is None and not pset.get("calibration", {}).get("folder", "").startswith(str(root / "results")):
+        apart = here.ceilings_spread(root, cpu)
+        said = (f"machines of this kind have measured the Java trivial server's CPU a request {apart[0]:.2f}–"
+                f"{apart[1]:.2f} µs ({apart[2]} calibrations in docs/results); " if apart else "")
+        return pset, (f"{which}; no calibration of this machine in results/ to scale it by: {said}"
+                      f"./tradebench calibrate (10 minutes) makes the answer this machine's")
+    return pset, which
 
 
 def _database_cpus(q: Question) -> tuple[float | None, bool]:

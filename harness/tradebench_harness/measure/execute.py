@@ -1,8 +1,8 @@
 """A measuring command from its units to its results folder, the same for bench, compare, sweep and map:
 
-  build what runs -> the environment -> the time it will take, said up front -> the calibration (bench and
-  compare: this machine's ceilings) -> the round trip of every database setting of the windows (its added
-  latency, and a window's own cores or syncing; a run through the link) ->
+  build what runs -> the environment -> the time it will take, said up front -> the round trip of every
+  database setting of the windows (its added latency, and a window's own cores or syncing; a run through the
+  link) -> the calibration (bench, compare and calibrate: this machine's ceilings) ->
   every unit in turn on the one measurement path (instance.measure_unit) -> results/<run-id>/ written by
   the writer the command hands down (cli/measure.py results_writer: report.results.write_all), so that
   measuring knows nothing of how a run is drawn.
@@ -104,7 +104,8 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     """Measures every unit in order; has WRITE write results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
-    generic table of cases and variants. CALIBRATION: measure this machine's ceilings first (None: not).
+    generic table of cases and variants. CALIBRATION: measure this machine's ceilings after the round trips,
+    before the windows (None: not).
     DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
     synced) for the whole run, calibration included (run.slowdb). MORE: called with the document whenever
     every unit so far is measured, returns units to measure next ([]: done; measure/adaptive.py). WRITE: the
@@ -181,18 +182,20 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
     probed = t.link or any(lat for lat, _, _ in settings)
     if db.private and (calibration or probed):
         dbmod.create(ctx, scratch)
-    if calibration:
-        # a ceiling is measured at saturation: the runs' connection count, no pause
-        doc["calibration"] = calibrate.calibrate(
-            ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
-            calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
-            persist_modes=modes)
     rtts: dict[str, Any] = {}
     if probed:
         rtts = probe_rtts(ctx, db, scratch, settings, folder / "round-trips")
         say("round trips: " + ", ".join(f"{db_text(*s)}: {rtts.get(db_key(*s))} ms" for s in settings))
         if cells is not None:
             doc["cells"]["rttMs"] = dict(rtts)
+    if calibration:
+        # after the probes: a ceiling deletes the hundreds of thousands of rows it inserted, which the database
+        # purges in the background for a while after, and the probes measure one INSERT on a quiet database. A
+        # ceiling is measured at saturation: the runs' connection count, no pause
+        doc["calibration"] = calibrate.calibrate(
+            ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
+            calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
+            persist_modes=modes)
     env = doc["environment"]
 
     units = list(units)

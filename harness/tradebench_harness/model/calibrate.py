@@ -47,7 +47,7 @@ from typing import Any, TextIO
 from .. import record
 from ..analysis.crowded import REMEASURE
 from ..record import ParameterSet, Run
-from . import accuracy, check, fit, pace, params
+from . import accuracy, check, fit, here, pace, params
 from .designs import all_designs, key_of
 
 LOADS = (300, 1000, 3000)
@@ -118,6 +118,9 @@ def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, ou
                         "heldOut": {"rate": o.held_out_load, "dbLatencyMs": o.held_out_latency},
                         "cpuModel": env.get("cpuModel")}
     s["machine"] = {"cores": env.get("cores"), "memoryGb": env.get("memoryGb"), "cpuModel": env.get("cpuModel")}
+    costs = here.ceilings_of(doc.get("calibration") or {})
+    if costs:          # what a request and a row cost this machine: predict scales the set to another of its kind
+        s["ceilings"] = {"costs": costs, "folder": f"results/{name}"}
     rows = check.against(scored, s, designs)
     score_on(s, rows, f"{name} (its held-out cells: {o.held_out_load}/s at +{o.held_out_latency} ms)", committed)
     dest = Path(o.out) if o.out else root / ".tradebench" / "model-parameters.json"

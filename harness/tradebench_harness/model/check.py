@@ -59,8 +59,8 @@ def against(doc: dict[str, Any], pset: ParameterSet, designs: list[Design]) -> l
         persist = r["persist"]
         # a durable database's fsync is in the probe's round trip already (the probe runs with the cell's
         # database: docs/model.md's RTT + F, F measured in the same hour); a busy one's capacity is not, and is
-        # added from the cores the cell held it to
-        db = _busy(pset, persist, db_cores)
+        # added from the cores the cell held it to, and so is the bound of the CPUs it had in an isolated layout
+        db = _database_of(pset, persist, db_cores, env, linked=bool(lat) or "link" in (r.get("cpu") or {}))
         p = predict_design(d, persist, pset, float(r["rate"]), float(rtt), cores, overrides, db=db)
         stored = p.sales * p.rate / p.offered_sales if p.offered_sales else p.rate     # orders whose sales it stores
         share = waiting_share(d, overrides, p.rate, stored, doc.get("options"))
@@ -122,11 +122,19 @@ def _durable(run: Run, env: dict[str, Any]) -> bool:
     return bool(run["dbDurable"] if "dbDurable" in run else env.get("databaseDurable"))
 
 
-def _busy(pset: ParameterSet, persist: str, db_cores: float | None) -> Database | None:
-    if not db_cores:
+def _database_of(pset: ParameterSet, persist: str, db_cores: float | None, env: dict[str, Any],
+              linked: bool) -> Database | None:
+    """The cell's database as the model sees it: busy when held to DB_CORES, and in an isolated layout on the CPUs
+    the folder gave it, shared with the link when LINKED and with the load client where the layout put it there
+    (the set's figures, never the checking machine's; None: neither bounds it)."""
+    cpus = ((env.get("layout") or {}).get("cpus")) or {}
+    own = set(cpus.get("database") or ()) if (env.get("layout") or {}).get("kind") == "isolated" else set()
+    if not db_cores and not own:
         return None
     try:
-        return params.database(pset, persist, float(db_cores))
+        return params.database(pset, persist, float(db_cores) if db_cores else None,
+                               own_cpus=float(len(own)) if own else None, linked=linked,
+                               load_beside=bool(own & set(cpus.get("load") or ())))
     except ValueError:
         return None
 

@@ -30,7 +30,9 @@ A set:
      "heldOut": {"folders", "cells", "score", "intervals", "coverage"}: its check on runs it was not fitted on
                 (accuracy.py), absent where it has none,
      "calibration": {"measuredAt", "probeMs", "saturationOrders", ...}: a set of ./tradebench calibrate, known by
-                    these figures (calibrated())}
+                    these figures (calibrated()),
+     "ceilings": {"costs": {NAME: µs}, "folder"}: what a request and a row cost the machine it was measured on
+                 (here.ceilings_of), by which predict scales it to another machine of the kind}
 """
 from __future__ import annotations
 
@@ -44,7 +46,8 @@ from .predict import Beside, Database, Figures, Machine
 
 SCHEMA = record.PARAMETERS_SCHEMA
 COMMITTED = Path(__file__).with_name("parameters.json")
-#: the sets ./tradebench calibrate measured on the project's machines, each held against two later sittings
+#: the sets ./tradebench calibrate measured on the project's machines in the isolated layout, one per kind, each held
+#: against two later sittings: the committed sets of that layout (committed())
 SHIPPED_CALIBRATIONS = "calibrated-*.json"
 
 
@@ -77,6 +80,17 @@ def for_machine(doc: Parameters, cpu_model: str | None, cores: int | None) -> Pa
     return max(found, key=newest_source) if found else None
 
 
+def committed(cpu_model: str | None, cores: int | None, layout: str) -> ParameterSet | None:
+    """The committed set of a machine of this kind for LAYOUT: in the isolated layout (every measuring command's
+    default) the calibration shipped for the kind (SHIPPED_CALIBRATIONS: measured in that layout, held against two
+    later sittings), in the shared layout the fit of the runs in docs/results (parameters.json); None: neither."""
+    if layout == "isolated":
+        mine = [s for s in shipped_calibrations() if same_machine(s.get("machine", {}), cpu_model, cores)]
+        if mine:
+            return max(mine, key=lambda s: (s.get("calibration") or {}).get("measuredAt") or "")
+    return for_machine(load(COMMITTED), cpu_model, cores)
+
+
 def calibrated(doc: Parameters, cores: int | None) -> ParameterSet | None:
     """The newest set `./tradebench calibrate` measured on a machine of CORES CPUs (a file of this checkout's
     state: the machine it runs on), identified by its measured figures, not by the CPU's name."""
@@ -98,7 +112,7 @@ def newest_source(s: ParameterSet) -> str:
 
 def describe(s: ParameterSet) -> str:
     if s.get("calibration"):
-        return f"calibrated here: {identity(s)}"
+        return f"./tradebench calibrate on {s.get('machine', {}).get('cpuModel')}: {identity(s)}"
     m = s.get("machine", {})
     runs = ", ".join(str(src.get("folder") or src.get("runId", "?")) for src in s.get("sources", []))
     shape = ", ".join(f"{src.get('folder') or src.get('runId', '?')} ({src.get('cpuModel')})"

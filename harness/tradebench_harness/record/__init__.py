@@ -481,6 +481,7 @@ class ParameterSet(TypedDict):
     heldOut: NotRequired[Blob]
     leftOut: NotRequired[Blob]
     calibration: NotRequired[Blob]
+    ceilings: NotRequired[Blob]
 
 
 class Parameters(TypedDict):
