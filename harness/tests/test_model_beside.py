@@ -69,21 +69,23 @@ def test_past_the_databases_bound_no_setting_carries_the_load_and_the_plan_says_
 
 # --- the fit, and this machine's own runs ---------------------------------------------------------------------
 
-def test_the_fit_weighs_each_run_by_its_sales_and_leaves_the_link_to_runs_through_it(ctx, tmp_path):
+def test_the_fit_reads_each_figure_from_the_busiest_runs_through_the_link(ctx, tmp_path):
     designs = all_designs(ctx.root)
     folder = results_doc(tmp_path, "sweep", "CPU X", "2026-11-25T10:00:00+0000", [
-        # 3,000 sales/s: the database 30 % (100 µs a sale), the link 30 %; the load client 10 % of 4,000 orders/s
+        # 3,000 sales/s: the database 30 %, the link 30 %; the load client 10 % of 4,000 orders/s
         linked_run("java-virtual", 3000, 30.0, 30.0, 10.0, 4000),
-        # 100 sales/s at 10 % each: 1,000 µs a sale, a light run's fixed cost spread thin
+        linked_run("java-spray-async", 2000, 20.0, 25.0, 8.0, 2500),
+        # 100 sales/s at 10 % each: 1,000 µs a sale, a light run's fixed cost a second that no bound meets
         linked_run("java-threads", 100, 10.0, 10.0, 2.0, 1000),
-        # next door: its link sample (Toxiproxy with no toxic) is not a slowed database's
-        linked_run("java-threads", 10_000, 30.0, 30.0, 10.0, 12_000, latency=0),
+        # next door through the link (Toxiproxy in the path at every latency): a run like the others
+        linked_run("java-threads", 2500, 22.0, 20.0, 8.0, 3000, latency=0),
     ])
     got = fit.beside_of([fit.read(folder)], designs, "per-sale")
-    assert got["linkCpuUsPerSale"] == pytest.approx(40e4 / 3100, abs=0.05)        # 129.0, not the median 550
-    assert got["linkedCpuUsPerSale"] == pytest.approx(40e4 / 3100, abs=0.05)
-    assert got["loadClientCpuUsPerOrder"] == pytest.approx(22e4 / 17_000, abs=0.05)
-    assert "2 runs through the link" in got["besideFrom"] and "3 runs" in got["besideFrom"]
+    # the runs of at least half the most sales (1,500 a second): the light one left out
+    assert got["linkCpuUsPerSale"] == pytest.approx(75e4 / 7500, abs=0.05)         # 100.0, not 129 with it
+    assert got["linkedCpuUsPerSale"] == pytest.approx(72e4 / 7500, abs=0.05)
+    assert got["loadClientCpuUsPerOrder"] == pytest.approx(26e4 / 9500, abs=0.05)
+    assert "3 busiest runs through the link" in got["besideFrom"] and "its 3 busiest runs" in got["besideFrom"]
     assert fit.beside_of([fit.read(folder)], designs, "batch")["linkCpuUsPerSale"] is None
 
 

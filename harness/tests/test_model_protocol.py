@@ -190,9 +190,13 @@ def test_predict_prints_the_sentence_of_the_set_it_uses_and_an_interval_on_each_
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert predict_main(["--db-latency", "0", "--rate", "2000"], root=ctx.root) == 0
     out = capsys.readouterr().out
-    assert accuracy.sentence(committed_set("AMD EPYC")) in out
+    # the isolated layout's committed set (the kind's calibration), the shared layout's the fit of docs/results
+    isolated = params.committed("AMD EPYC", 2, "isolated")
+    assert isolated is not None and isolated.get("calibration") and accuracy.sentence(isolated) in out
     threads = next(line for line in out.splitlines() if line.startswith("| java-threads |"))
     assert threads.count("–") >= 4          # sales, cores, memory, p50, p99 each with a range
+    assert predict_main(["--db-latency", "0", "--rate", "2000", "--layout", "shared"], root=ctx.root) == 0
+    assert accuracy.sentence(committed_set("AMD EPYC")) in capsys.readouterr().out
 
 
 # --- the held-out protocol ------------------------------------------------------------------------------------------
@@ -279,7 +283,8 @@ def test_a_rate_round_trip_core_count_layout_or_mode_outside_the_set_is_said():
 
 def test_predict_marks_a_rate_above_what_its_set_measured(ctx, capsys, monkeypatch):
     monkeypatch.setattr(answers, "_this_machine", lambda: ("AMD EPYC", 2))
-    assert predict_main(["--db-latency", "0", "--rate", "8000", "--cores", "4"], root=ctx.root) == 0
+    assert predict_main(["--db-latency", "0", "--rate", "8000", "--cores", "4", "--layout", "shared"],
+                        root=ctx.root) == 0
     out = capsys.readouterr().out
     assert "Extrapolated: rate above the largest measured 6,000/s" in out
     assert "Extrapolated: 4 CPUs for the variant: measured at 2 only" in out
@@ -334,9 +339,10 @@ def test_saturation_is_interpolated_between_measured_counts_and_extrapolated_bey
 
 def test_predict_saturation_scales_with_cores_from_measured_points_and_says_so(ctx, capsys, monkeypatch):
     monkeypatch.setattr(answers, "_this_machine", lambda: ("AMD EPYC", 2))
-    assert predict_main(["--db-latency", "0", "--saturation", "--cores", "2"], root=ctx.root) == 0
+    shared = ["--db-latency", "0", "--saturation", "--layout", "shared"]       # the set measured 2 CPUs
+    assert predict_main([*shared, "--cores", "2"], root=ctx.root) == 0
     two = capsys.readouterr().out
-    assert predict_main(["--db-latency", "0", "--saturation", "--cores", "1"], root=ctx.root) == 0
+    assert predict_main([*shared, "--cores", "1"], root=ctx.root) == 0
     one = capsys.readouterr().out
     line = next(x for x in one.splitlines() if x.startswith("| java-virtual |"))
     assert "saturation (extrapolated: CPUs 1: measured at 2 only" in line

@@ -285,6 +285,11 @@ def answer(q: Question, root: Path, out: TextIO | None = None) -> int:
     return 0
 
 
+#: what a design's latency is past the database's bound, which the model does not predict (docs/model.md, "Limits")
+PAST_THE_DATABASE = ("no latency past the database's bound: orders wait where its CPUs are full, and a load client "
+                     "on them falls behind its schedule (2 CPUs: a p99 of seconds, growing with the window)")
+
+
 def _print_plan_row(p: Plan, bands: dict[str, Any] | None, out: TextIO) -> None:
     """P's row: as configured, what carries the load, and the figures where it carries it (as configured where it
     does not), with a row of notes beneath where any figure needs one."""
@@ -306,6 +311,7 @@ def _print_plan_row(p: Plan, bands: dict[str, Any] | None, out: TextIO) -> None:
           f"{_with(lat[1] if lat else None, bands, key, 'p99', 2)} | {_fmt(p.connections)} |", file=out)
     notes = [x for x in (p.figures_from, p.why_not if p.carries else "",
                          f"latency {lat[2]}" if lat and lat[2] else "",
+                         PAST_THE_DATABASE if not p.carries and base.limit == "database" else "",
                          "no memory figure: no open-loop run of its own" if shown.rss_mb is None and shown.cores
                          is not None else "") if x]
     if notes:

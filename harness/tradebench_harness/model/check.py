@@ -186,13 +186,16 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 
 def held_against(doc: dict[str, Any], root: Path, param_doc: Parameters | None = None) -> dict[str, Any] | None:
-    """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed
-    file): {"parameters", "otherMachine", "inSample", "rows", "summary"}. With no set for its machine, the newest
-    set of another machine, said so (sales, bound by what is offered or kept in flight, hardly depend on it; CPU
-    does). inSample: DOC is one of the runs the set was fitted from, so the check is no check."""
+    """DOC (a map's results.json) against the parameter set of its machine (PARAM_DOC, by default the committed set
+    of its machine in its layout, params.committed): {"parameters", "otherMachine", "inSample", "rows", "summary"}.
+    With no set for its machine, the newest set of another machine, said so (sales, bound by what is offered or kept
+    in flight, hardly depend on it; CPU does). inSample: DOC is one of the runs the set was fitted from, so the check
+    is no check."""
     env = doc.get("environment") or {}
     pdoc = param_doc or params.load(params.COMMITTED)
-    found = params.for_machine(pdoc, env.get("cpuModel"), env.get("cores"))
+    kind = (env.get("layout") or {}).get("kind") or "shared"
+    found = (params.for_machine(pdoc, env.get("cpuModel"), env.get("cores")) if param_doc
+             else params.committed(env.get("cpuModel"), env.get("cores"), kind))
     other = found is None
     pset = found if found is not None else max(pdoc["sets"], key=params.newest_source)
     rows = against(doc, pset, all_designs(root))
