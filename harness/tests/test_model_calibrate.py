@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_calibrate_writes_this_machines_set_and_predict_uses_it(tmp_path):
-    env = dict(os.environ, TB_ROOT=str(ROOT))
+    # its folder in a results/ of its own: a calibration in the checkout's results/ is this machine's for predict
+    env = dict(os.environ, TB_ROOT=str(ROOT), TB_RESULTS=str(tmp_path / "results"))
     out = tmp_path / "params.json"
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "calibrate", "--variants", "java-threads",
                         "--loads", "200,400,800", "--held-out-load", "600", "--held-out-latency", "2",
