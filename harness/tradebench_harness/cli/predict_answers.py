@@ -88,19 +88,11 @@ def newer_runs(root: Path, pset: ParameterSet, most: int = 6) -> list[str]:
     else:
         since = params.newest_source(pset)
     out: list[str] = []
-    folder = root / "results"
-    if not folder.is_dir():
-        return out
-    # run ids start with their time: the newest first, and only the newest few read (a results.json can be large)
-    for d in sorted((p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)[:4 * most]:
-        try:
-            doc, _ = fit.read(d)
-        except (OSError, ValueError):
-            continue
+    for doc, name in here.newest_results(root, 4 * most):
         env = doc.get("environment") or {}
         if (params.same_machine({"cpuModel": env.get("cpuModel"), "cores": env.get("cores")}, cpu, cores)
                 and (doc.get("startedAt") or "") > since and doc.get("runs")):
-            out.append(d.name)
+            out.append(name)
             if len(out) >= most:
                 break
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -32,6 +33,20 @@ class Measured:
     folders: list[str]            # the results/ folders they came from, newest first
 
 
+def newest_results(root: Path, most: int) -> Iterator[tuple[dict[str, Any], str]]:
+    """The results documents of ROOT/results and their folders' names, newest first, of the MOST newest folders (run
+    ids start with their time; a results.json can be large, so only the newest few are read); unreadable ones
+    skipped."""
+    where = root / "results"
+    if not where.is_dir():
+        return
+    for d in sorted((p for p in where.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)[:most]:
+        try:
+            yield fit.read(d)
+        except (OSError, ValueError):
+            continue
+
+
 def same_kind(doc: dict[str, Any], cpu_model: str | None, cores: int | None) -> bool:
     env = doc.get("environment") or {}
     return env.get("cpuModel") == cpu_model and (cores is None or env.get("cores") == cores)
@@ -41,15 +56,8 @@ def measured_here(root: Path, designs: list[Design], persist: str, cpu_model: st
                   cores: int | None) -> Measured | None:
     """This machine's figures of Beside in PERSIST from its newest results/ folders that ran through the link
     (None: no such run here)."""
-    where = root / "results"
-    if not where.is_dir():
-        return None
     folders: list[tuple[dict[str, Any], str]] = []
-    for d in sorted((p for p in where.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)[:8 * MOST_FOLDERS]:
-        try:
-            doc, name = fit.read(d)
-        except (OSError, ValueError):
-            continue
+    for doc, name in newest_results(root, 8 * MOST_FOLDERS):
         if same_kind(doc, cpu_model, cores) and doc.get("runs"):
             folders.append((doc, f"results/{name}"))
             if len(folders) >= MOST_FOLDERS:
@@ -112,14 +120,7 @@ class Ceilings:
 def ceilings_here(root: Path, cpu_model: str | None, cores: int | None, layout: str | None) -> Ceilings | None:
     """This machine's newest calibration in results/ (a compare's, a bench's or a calibrate's: the same CPU model
     and count, measured in LAYOUT where the folder records one); None: none."""
-    where = root / "results"
-    if not where.is_dir():
-        return None
-    for d in sorted((p for p in where.iterdir() if p.is_dir() and not p.is_symlink()), reverse=True)[:8 * MOST_FOLDERS]:
-        try:
-            doc, name = fit.read(d)
-        except (OSError, ValueError):
-            continue
+    for doc, name in newest_results(root, 8 * MOST_FOLDERS):
         kind = ((doc.get("environment") or {}).get("layout") or {}).get("kind")
         costs = ceilings_of(doc.get("calibration") or {})
         if same_kind(doc, cpu_model, cores) and costs and (layout is None or kind in (None, layout)):
