@@ -198,15 +198,21 @@ def test_the_test_databases_are_the_manifests_or_the_modules_default(tmp_path):
     from tradebench_harness.suites import testrun
     assert test_database("java-threads") == "TRADER_TEST_JAVA_THREADS"
     root = tmp_path
-    (root / "pom.xml").write_text("<modules><module>engine-model</module><module>alpha</module></modules>")
+    (root / "pom.xml").write_text("<modules><!-- <module>gone</module> --><module>engine-model</module>"
+                                  "<module>alpha</module><module>alpha/pekko</module></modules>")
+    # a module's test database is named for its own artifact id, not its parent's nor its folder's
+    for folder, artifact in (("engine-model", "engine-model"), ("alpha", "alpha"), ("alpha/pekko", "alpha-pekko")):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        (root / folder / "pom.xml").write_text(f"<project><parent><artifactId>tradebench</artifactId></parent>"
+                                               f"<artifactId>{artifact}</artifactId></project>")
     (root / "schema.sql").write_text("")
     for name, extra in (("alpha", ""), ("beta", "testDatabases: [TRADER_BETA_ONE, TRADER_BETA_TWO]\n")):
-        (root / name).mkdir()
+        (root / name).mkdir(exist_ok=True)
         (root / name / "variant.yaml").write_text(
             f"name: {name}\nruntime: java\nbuild: {{command: [true], output: x.jar}}\nrun: {{command: [x]}}\n{extra}")
     ctx = context.from_env({"TB_ROOT": str(root)})
     names = testrun.test_databases(ctx)
-    assert names[:2] == ["TRADER_TEST_ENGINE_MODEL", "TRADER_TEST_ALPHA"]
+    assert names[:3] == ["TRADER_TEST_ENGINE_MODEL", "TRADER_TEST_ALPHA", "TRADER_TEST_ALPHA_PEKKO"]
     assert {"TRADER_BETA_ONE", "TRADER_BETA_TWO", "TRADER_FUZZ_ALPHA", "TRADER_FUZZ_BETA", "TRADER_E2E",
             "TRADER_CLUSTER"} <= set(names)
     assert "TRADER_TEST_BETA" not in names and len(names) == len(set(names))

@@ -52,11 +52,12 @@ def apt_install(*packages: str) -> bool:
             return False
     say(f"installing {' '.join(packages)} from the system's packages (apt-get)")
     apt = [*sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    # its output on file descriptor 2: sys.stderr may be a stream without one (pytest's capture)
     if not _apt_updated:
-        subprocess.run([*apt, "update", "-qq"], stdout=sys.stderr)
+        subprocess.run([*apt, "update", "-qq"], stdout=2)
         _apt_updated = True
     return subprocess.run([*apt, "install", "-y", "-qq", "--no-install-recommends", *packages],
-                          stdout=sys.stderr).returncode == 0
+                          stdout=2).returncode == 0
 
 
 def which(*names: str, dirs: tuple[str, ...] = ()) -> str | None:
@@ -173,7 +174,7 @@ def go_install(ctx: Context, package_path: str, version: str, dest: Path, ldflag
     say(f"building {package_path}@{version} into {dest.relative_to(ctx.root)} (go install)")
     with tempfile.TemporaryDirectory() as tmp:
         argv = [g, "install", *(["-ldflags", ldflags] if ldflags else []), f"{package_path}@{version}"]
-        r = subprocess.run(argv, env={**os.environ, "GOBIN": tmp, "GOFLAGS": "-buildvcs=false"}, stdout=sys.stderr)
+        r = subprocess.run(argv, env={**os.environ, "GOBIN": tmp, "GOFLAGS": "-buildvcs=false"}, stdout=2)
         built = Path(tmp) / package_path.rsplit("/", 1)[-1]
         if r.returncode != 0 or not built.exists():
             raise ToolError(f"go install {package_path}@{version} failed")

@@ -156,13 +156,14 @@ class Variant:
 
     @property
     def test_databases(self) -> list[str]:
-        """The databases its tests use (the manifest's testDatabases; by default TestDatabase.forModule's name,
+        """The databases its tests use (the manifest's testDatabases; by default TestDatabase.ofThisModule's name,
         TRADER_TEST_<NAME>)."""
         return self.test_dbs or [test_database(self.name)]
 
 
 def test_database(module: str) -> str:
-    """A module's test database, as TestDatabase.forModule names it: java-threads -> TRADER_TEST_JAVA_THREADS."""
+    """A Maven module's test database, as TestDatabase.ofThisModule names it from its artifact id: java-threads ->
+    TRADER_TEST_JAVA_THREADS."""
     return "TRADER_TEST_" + module.upper().replace("-", "_")
 
 

@@ -56,12 +56,23 @@ def say(msg: str) -> None:
 
 
 def maven_modules(ctx: Context) -> list[str]:
-    return re.findall(r"<module>([\w.-]+)</module>", (ctx.root / "pom.xml").read_text())
+    """The root pom's modules, by artifact id (a module's own, not its parent's): java-akka/pekko is java-akka-pekko."""
+    def uncommented(xml: str) -> str:
+        return re.sub(r"<!--.*?-->", "", xml, flags=re.S)
+    ids = []
+    for folder in re.findall(r"<module>([\w./-]+)</module>", uncommented((ctx.root / "pom.xml").read_text())):
+        own = re.sub(r"<parent>.*?</parent>", "", uncommented((ctx.root / folder / "pom.xml").read_text()), flags=re.S)
+        found = re.search(r"<artifactId>([\w.-]+)</artifactId>", own)
+        if found is None:
+            raise ValueError(f"{folder}/pom.xml names no artifactId")
+        ids.append(found.group(1))
+    return ids
 
 
 def test_databases(ctx: Context) -> list[str]:
-    """Every database the tests use: each Maven module's and each variant's test database (TestDatabase.forModule;
-    a manifest's testDatabases), each variant's fuzz database, the end-to-end and cluster tests' databases."""
+    """Every database the tests use: each Maven module's and each variant's test database (TestDatabase.ofThisModule,
+    one per module: Maven tests modules side by side; a manifest's testDatabases), each variant's fuzz database, the
+    end-to-end and cluster tests' databases."""
     names = [test_database(m) for m in maven_modules(ctx)]
     for v in discover(ctx.root):
         names += [*v.test_databases, fuzz.database(v)]
@@ -310,7 +321,10 @@ def run_steps(ctx: Context, steps: Steps, tiers: set[str], label: str) -> None:
     with timed("Java modules"):
         try:
             if tiers & {"unit", "integration"}:
-                ok = build.mvn(ctx, "--fail-at-end", *flags, "install") == 0
+                # -T 1C: modules that do not depend on each other build and test side by side, one per CPU (their
+                # integration tests wait on the database and on timeouts more than they compute; each module has a
+                # test database of its own)
+                ok = build.mvn(ctx, "-T", "1C", "--fail-at-end", *flags, "install") == 0
                 (steps.ok if ok else steps.fail)(f"Maven tests ({label})")
             elif build.mvn(ctx, *flags, "install") != 0:
                 # the system tier tests the built jars: a failed build fails the tier

@@ -22,7 +22,7 @@ import tradebench.testing.Wait;
 /** java-virtual's writer against the real private database: the writers' contract, and inserts in flight together. */
 class ConcurrentSalesWriterIT extends SalesWriterContract {
     ConcurrentSalesWriterIT() {
-        super("engine-model", config -> {
+        super(config -> {
             Database db = new Database(config, true);
             InFlightLimit inFlight = db.inFlightLimit(config.engines());
             return new Writers((mode, stats) -> db.concurrentWriter(mode, stats, inFlight), db::close);

@@ -15,7 +15,7 @@ import tradebench.testing.TestDatabase;
 class DatabaseIT {
     @Test
     void aStatementIsPreparedOnceOnTheServerAndThenOnlyExecuted() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("engine-model");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         try (Database db = new Database(tdb.config("DB_POOL", "1")); Connection c = db.connection()) {
             long prepared = sessionStatus(c, "Com_stmt_prepare");
             long executed = sessionStatus(c, "Com_stmt_execute");

@@ -18,7 +18,7 @@ import tradebench.testing.TestDatabase;
 
 /** The order view's read pool on the test database, behind a proxy that slows or cuts it, or a black hole. */
 class OrderReadsIT {
-    private final TestDatabase tdb = TestDatabase.forModule("engine-model");
+    private final TestDatabase tdb = TestDatabase.ofThisModule();
 
     private OrderReads readsThrough(int port) {
         return new OrderReads(tdb.config("READ_DB_HOST", "127.0.0.1", "READ_DB_PORT", Integer.toString(port),

@@ -47,7 +47,7 @@ public abstract class EndOfLifeFenceContract<S> {
 
     @BeforeAll
     void startTheService() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule(variant);
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         service = start.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2"));
     }

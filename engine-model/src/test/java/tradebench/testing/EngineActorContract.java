@@ -48,21 +48,19 @@ public abstract class EngineActorContract {
         int stores();
     }
 
-    private final String variant;
     protected TestDatabase tdb;
     protected final OrderRegistry registry = new OrderRegistry();
     protected final ServiceStats stats;
     protected final InboxLimit limit = new InboxLimit(100);
 
-    /** {@code variant}: the module whose test database the engine stores into, and its name in the stats. */
+    /** {@code variant}: its name in the stats (the engine stores into its module's database, TestDatabase.ofThisModule). */
     protected EngineActorContract(String variant) {
-        this.variant = variant;
         this.stats = new ServiceStats(variant, 1);
     }
 
     @BeforeEach
     void emptyTheSalesTable() throws Exception {
-        tdb = TestDatabase.forModule(variant);
+        tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
     }
 

@@ -46,23 +46,21 @@ public abstract class SalesWriterContract {
         }
     }
 
-    private final String module;
     private final Function<Config, Writers> opener;
 
-    /** A module's writers: its test database (TestDatabase.forModule) and how it opens its database layer. */
-    protected SalesWriterContract(String module, Function<Config, Writers> open) {
-        this.module = module;
+    /** A module's writers, on its test database (TestDatabase.ofThisModule): how it opens its database layer. */
+    protected SalesWriterContract(Function<Config, Writers> open) {
         this.opener = open;
     }
 
     /** For a subclass that says both by overriding {@link #database()} and {@link #open}. */
     protected SalesWriterContract() {
-        this(null, null);
+        this(null);
     }
 
     /** The test database of the module. */
     protected TestDatabase database() {
-        return TestDatabase.forModule(module);
+        return TestDatabase.ofThisModule();
     }
 
     /** The module's database layer on {@code config}. */

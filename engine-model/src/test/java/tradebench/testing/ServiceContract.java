@@ -55,7 +55,7 @@ public abstract class ServiceContract extends ReadPathContract {
 
     /**
      * A variant's suite: {@code variant} is its name in the exit line and its module's
-     * (TestDatabase.forModule); {@code start} starts its service, whose port, stats, gateway
+     * (TestDatabase.ofThisModule); {@code start} starts its service, whose port, stats, gateway
      * and drain the other arguments read.
      */
     protected <S> ServiceContract(String variant, Start<S> start, ToIntFunction<S> port, Function<S, ServiceStats> stats,
@@ -124,7 +124,7 @@ public abstract class ServiceContract extends ReadPathContract {
     }
 
     private TestDatabase database() throws Exception {
-        tdb = TestDatabase.forModule(variant);
+        tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         return tdb;
     }

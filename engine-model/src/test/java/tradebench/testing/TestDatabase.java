@@ -10,9 +10,11 @@ import java.util.Map;
 import tradebench.engine.Config;
 
 /**
- * The test database of a module: TRADER_TEST_<MODULE> on the private database
+ * The test database of a module: TRADER_TEST_<ARTIFACT ID> on the private database
  * (`./tradebench test` creates it from schema.sql and exports DB_HOST, DB_PORT,
- * DB_USER, DB_PASSWORD). Only integration tests ({@code *IT}, run by Failsafe)
+ * DB_USER, DB_PASSWORD). One per module, the Pekko builds' too: Maven builds
+ * independent modules side by side ({@code -T}), and two modules' tests must
+ * never count or delete each other's sales. Only integration tests ({@code *IT}, run by Failsafe)
  * use it, and a missing database fails them: a database test never skips.
  */
 public final class TestDatabase {
@@ -22,8 +24,17 @@ public final class TestDatabase {
         this.name = name;
     }
 
-    /** E.g. forModule("java-threads") is TRADER_TEST_JAVA_THREADS. */
-    public static TestDatabase forModule(String module) {
+    /**
+     * The running module's database: java-threads' is TRADER_TEST_JAVA_THREADS, java-akka/pekko's
+     * (artifact java-akka-pekko) TRADER_TEST_JAVA_AKKA_PEKKO. Failsafe names the module
+     * (tradebench.module, the root pom).
+     */
+    public static TestDatabase ofThisModule() {
+        String module = System.getProperty("tradebench.module");
+        if (module == null) {
+            throw new IllegalStateException("tradebench.module is not set: run the integration tests through Maven"
+                    + " (the root pom's Failsafe configuration sets it)");
+        }
         TestDatabase db = new TestDatabase("TRADER_TEST_" + module.toUpperCase().replace('-', '_'));
         String host = System.getenv("DB_HOST");
         if (host == null) {

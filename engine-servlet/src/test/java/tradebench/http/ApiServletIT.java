@@ -42,7 +42,7 @@ class ApiServletIT {
 
     @BeforeAll
     static void database() {
-        tdb = TestDatabase.forModule("engine-model");
+        tdb = TestDatabase.ofThisModule();
         db = new Database(tdb.config());
     }
 

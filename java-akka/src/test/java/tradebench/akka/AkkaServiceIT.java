@@ -26,7 +26,7 @@ class AkkaServiceIT {
 
     @BeforeEach
     void setUp() throws Exception {
-        tdb = TestDatabase.forModule("java-akka");
+        tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
     }
 

@@ -29,7 +29,7 @@ class SprayServiceIT {
      */
     @Test
     void aCrashedEngineIsReplacedAndKeepsItsPartition() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         SprayService service = Main.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "2", "FAULTS", "on"));
         String base = "http://127.0.0.1:" + service.port();
@@ -63,7 +63,7 @@ class SprayServiceIT {
     /** Requests too malformed for the routes are answered by Akka HTTP itself: still JSON, and a 4xx, never a 5xx. */
     @Test
     void malformedRequestsGetJsonToo() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         SprayService service = Main.start(tdb.config("PORT", "0", "BIND", "127.0.0.1", "ENGINES", "1"));
         try {
             String h = "Host: x\r\nConnection: close\r\n";

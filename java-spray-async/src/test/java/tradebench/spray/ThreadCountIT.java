@@ -38,7 +38,7 @@ class ThreadCountIT {
     void threadsDoNotGrowWithEngines() throws Exception {
         Path proc = Path.of("/proc/self/status");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(proc), "needs Linux /proc");
-        TestDatabase tdb = TestDatabase.forModule("java-spray-async");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         int with2 = liveThreads(tdb, 2);
         int with32 = liveThreads(tdb, 32);
         System.out.println("java-spray-async live threads under load: ENGINES=2 -> " + with2 + ", ENGINES=32 -> " + with32);

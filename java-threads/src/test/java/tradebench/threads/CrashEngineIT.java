@@ -25,7 +25,7 @@ class CrashEngineIT {
 
     @Test
     void aCrashedEngineComesBackWithAFreshMarketForItsPartition() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         ThreadsService service = ThreadsService.start(Main.DESIGN, tdb.config("PORT", "0", "ENGINES", "2", "DELAY_MS", "1",
                 "PERSIST", "per-sale", "FAULTS", "on"));
@@ -58,7 +58,7 @@ class CrashEngineIT {
 
     @Test
     void withoutFaultsTheCrashPathIsUnknown() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         ThreadsService service = ThreadsService.start(Main.DESIGN, tdb.config("PORT", "0", "ENGINES", "1"));
         try {
             assertEquals(404, post("http://127.0.0.1:" + service.port() + "/faults/crash-engine?engine=0").statusCode());

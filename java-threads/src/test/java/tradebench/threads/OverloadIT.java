@@ -22,7 +22,7 @@ class OverloadIT {
 
     @Test
     void aFullInboxAnswers503WithRetryAfter() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         // one engine that sleeps a minute after its first cycle: what arrives stays in the inbox
         Config config = tdb.config("PORT", "0", "ENGINES", "1", "DELAY_MS", "60000",

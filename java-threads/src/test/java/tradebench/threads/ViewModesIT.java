@@ -32,7 +32,7 @@ class ViewModesIT {
     }
 
     private String start(BlackHole hole, String mode, String... settings) throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         List<String> all = new ArrayList<>(List.of("PORT", "0", "BIND", "127.0.0.1", "VIEWS", mode,
                 "READ_DB_HOST", "127.0.0.1", "READ_DB_PORT", Integer.toString(hole.port())));

@@ -26,7 +26,7 @@ class VirtualServiceIT {
 
     @Test
     void aCyclesSalesAreStoredTogetherBehindASlowDatabase() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-virtual");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         Config direct = tdb.config();
         try (TcpProxy proxy = new TcpProxy(direct.dbHost(), direct.dbPort())) {

@@ -30,7 +30,7 @@ class AsyncSalesWriterIT extends SalesWriterContract {
 
     @BeforeAll
     static void start() {
-        tdb = TestDatabase.forModule("engine-spray");
+        tdb = TestDatabase.ofThisModule();
         system = ActorSystem.create("writer-test");
     }
 

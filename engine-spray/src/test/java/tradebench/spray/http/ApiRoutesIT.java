@@ -57,7 +57,7 @@ class ApiRoutesIT {
 
     @BeforeAll
     static void start() {
-        tdb = TestDatabase.forModule("engine-spray");
+        tdb = TestDatabase.ofThisModule();
         system = ActorSystem.create("routes-test");
         db = new AsyncDatabase(tdb.config(), system.dispatcher(), system.scheduler());
     }

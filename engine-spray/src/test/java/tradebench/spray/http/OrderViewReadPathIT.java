@@ -48,7 +48,7 @@ class OrderViewReadPathIT {
 
     @BeforeAll
     static void start() throws Exception {
-        tdb = TestDatabase.forModule("engine-spray");
+        tdb = TestDatabase.ofThisModule();
         system = ActorSystem.create("read-path-test");
     }
 

@@ -33,7 +33,7 @@ class EngineRestartIT {
 
     @Test
     void aFailedCycleRestartsTheEngineWithAFreshMarket() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("engine-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         Config config = tdb.config("ENGINES", "1", "DELAY_MS", "1", "PERSIST", "per-sale");
         AtomicInteger made = new AtomicInteger();

@@ -42,7 +42,7 @@ class InboxHandOverIT {
     @ParameterizedTest
     @ValueSource(strings = {"platform", "virtual"})
     void everyAcceptedOrderJoinsExactlyOnceAndNoRefusedOne(String threads) throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("engine-threads");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         Config config = tdb.config("ENGINES", "" + ENGINES, "DELAY_MS", "1", "INBOX_LIMIT", "50", "PERSIST", "batch",
                 "THREADS", threads);

@@ -40,7 +40,7 @@ class SupervisionIT {
 
     @BeforeEach
     void setUp() throws Exception {
-        tdb = TestDatabase.forModule("java-akka");
+        tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
     }
 

@@ -65,7 +65,7 @@ class ClusterHandOverIT {
 
     @Test
     void anOrderTradesAcrossMembersAndItsPartitionMovesWithItWhenItsMemberLeaves() throws Exception {
-        TestDatabase tdb = TestDatabase.forModule("java-spray-cluster");
+        TestDatabase tdb = TestDatabase.ofThisModule();
         tdb.deleteAllSales();
         try (Connection c = tdb.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM ENGINE_HANDOVER");
