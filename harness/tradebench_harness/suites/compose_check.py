@@ -171,16 +171,16 @@ def _pom(path: str) -> str:
         return re.sub(r"<!--.*?-->", "", f.read(), flags=re.S)
 
 
-def _root_modules(context: str) -> list[str]:
+def root_modules(context: str) -> list[str]:
     return re.findall(r"<module>\s*([^<\s]+)\s*</module>", _pom(os.path.join(context, "pom.xml")))
 
 
-def _pom_text(context: str, module: str) -> str:
+def pom_text(context: str, module: str) -> str:
     """MODULE's pom without its comments ('' when it has none)."""
     return _pom(os.path.join(context, module, "pom.xml"))
 
 
-def _artifact_id(pom_text: str) -> str | None:
+def artifact_id(pom_text: str) -> str | None:
     """A pom's own artifactId (not its parent's, nor a dependency's or a plugin's)."""
     own = re.sub(r"<(parent|dependencies|dependencyManagement|build|profiles)>.*?</\1>", "", pom_text, flags=re.S)
     name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", own)
@@ -192,11 +192,11 @@ def _module_dependencies(context: str, module: str, modules: list[str]) -> list[
     a dependency names a module by its artifactId (java-spray-async/pekko's is java-spray-async-pekko)."""
     folder_of: dict[str, str] = {}
     for m in modules:
-        folder_of.setdefault(_artifact_id(_pom_text(context, m)) or m, m)
+        folder_of.setdefault(artifact_id(pom_text(context, m)) or m, m)
     found: list[str] = []
     todo = [module]
     while todo:
-        text = _pom_text(context, todo.pop())
+        text = pom_text(context, todo.pop())
         for block in re.findall(r"<dependency>(.*?)</dependency>", text, flags=re.S):
             name = re.search(r"<artifactId>\s*([^<\s]+)\s*</artifactId>", block)
             dep = folder_of.get(name.group(1)) if name else None
@@ -415,7 +415,7 @@ class _Dockerfile:
     def check_maven(self) -> list[str]:
         """Maven images: every reactor module's pom is in the build stage, and each module built (-pl) is one of
         them, with its sources (and, with ``COPY . .``, those of the modules it depends on). Returns them."""
-        modules = _root_modules(self.context)
+        modules = root_modules(self.context)
         if not (self.mvn and modules):
             return []
         whole = "." in self.copied   # COPY . .: every path the build needs must be in the context, and not ignored

@@ -57,15 +57,12 @@ def say(msg: str) -> None:
 
 def maven_modules(ctx: Context) -> list[str]:
     """The root pom's modules, by artifact id (a module's own, not its parent's): java-akka/pekko is java-akka-pekko."""
-    def uncommented(xml: str) -> str:
-        return re.sub(r"<!--.*?-->", "", xml, flags=re.S)
     ids = []
-    for folder in re.findall(r"<module>([\w./-]+)</module>", uncommented((ctx.root / "pom.xml").read_text())):
-        own = re.sub(r"<parent>.*?</parent>", "", uncommented((ctx.root / folder / "pom.xml").read_text()), flags=re.S)
-        found = re.search(r"<artifactId>([\w.-]+)</artifactId>", own)
-        if found is None:
+    for folder in compose_check.root_modules(str(ctx.root)):
+        artifact = compose_check.artifact_id(compose_check.pom_text(str(ctx.root), folder))
+        if artifact is None:
             raise ValueError(f"{folder}/pom.xml names no artifactId")
-        ids.append(found.group(1))
+        ids.append(artifact)
     return ids
 
 
