@@ -10,9 +10,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "tradebench_harness"
 #: the rooms of the package and the rooms each may import; none imports one that imports it
 ROOMS = {
     "record": set(),                                # the results record and parameter file: types, read, write
-    "run": set(),                                   # processes, the database, tools, builds, manifests
+    "run": {"record"},                              # processes, the database, tools, builds, the variants as run
     "analysis": {"run", "record"},                  # intervals, verdicts, a document's rows, Little's law's bound
-    "model": {"run", "record", "analysis"},         # the model: predictions from measured parameters
+    "model": {"record", "analysis"},                # the model: predictions from records; it starts and measures nothing
     "report": {"run", "model", "record", "analysis"},  # results documents, tables, charts, the answer
     "measure": {"run", "model", "record", "analysis"},  # one measurement path: start, verify, warm, windows
     "suites": {"run", "record"},                    # the test suites: e2e, fuzz, reliability, cluster, ...

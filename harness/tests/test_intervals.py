@@ -183,11 +183,12 @@ def test_a_row_within_its_target_stops_and_one_outside_gets_another_process(monk
     rows, a = adaptive_plan()
     a.initial()
     doc = sure_doc(rows, 0.01)
-    assert a.more(doc) == [] and doc["adaptive"]["stoppedShort"] == []
+    assert a.section() is None                  # nothing to say before the first rounds are measured
+    assert a.more(doc["runs"]) == [] and a.section()["stoppedShort"] == []
     rows, a = adaptive_plan()
     a.initial()
     doc = sure_doc(rows, 0.30)
-    more = a.more(doc)
+    more = a.more(doc["runs"])
     assert sorted(u.series.name for u in more) == ["java-threads", "node-engine"]
     assert all(not u.timing.verify for u in more)
 
@@ -197,7 +198,8 @@ def test_a_spent_budget_stops_the_rows_short_and_says_which(monkeypatch):
     rows, a = adaptive_plan(budget_s=600)
     a.initial()
     doc = sure_doc(rows, 0.30)
-    assert a.more(doc) == []
+    assert a.more(doc["runs"]) == []
+    doc["adaptive"] = a.section()
     assert doc["adaptive"]["stoppedShort"] == ["|java-threads", "|node-engine"]
     row = stats.summarize(doc["runs"])[0]
     note = "; ".join(tables.row_notes(row, doc))
@@ -212,4 +214,4 @@ def test_a_row_whose_latest_process_failed_is_not_measured_again(monkeypatch):
     for r in doc["runs"]:
         if r["series"] == "node-engine" and r["process"] == 4:
             r.update(error="the variant died", salesPerMinute=None)
-    assert [u.series.name for u in a.more(doc)] == ["java-threads"]
+    assert [u.series.name for u in a.more(doc["runs"])] == ["java-threads"]

@@ -59,7 +59,7 @@ def test_the_busy_map_is_keyed_on_the_databases_cores_from_the_least_held():
 
 def test_the_busy_maps_charts_are_drawn_along_the_cores(tmp_path):
     doc = busy_doc()
-    results.write_all(tmp_path, doc)
+    doc = results.write_all(tmp_path, doc)
     for name in ("map", "map-cost", "cost", "db-cpu-sweep"):
         assert (tmp_path / f"{name}.png").stat().st_size > 5000, name
     assert not (tmp_path / "latency-sweep.png").exists()
@@ -81,7 +81,7 @@ def test_the_durable_map_is_keyed_on_commits_not_synced_then_synced(tmp_path):
     assert "| commits | round trip ms | 8000/s |" in grid
     assert grid.index("\n| not synced | 0.30 | tie: ") < grid.index("\n| synced | 0.55 | java-virtual ×1.7 (no interval: one "
                                                                   "process) |")
-    results.write_all(tmp_path, doc)
+    doc = results.write_all(tmp_path, doc)
     assert (tmp_path / "db-durable-sweep.png").stat().st_size > 5000 and (tmp_path / "cost.png").exists()
 
 

@@ -200,13 +200,13 @@ def test_a_rows_windows_are_summed_and_its_cpu_per_order_is_their_median():
     assert r["unclaimedShare"] == 0.0
 
 
-def test_attach_sorts_the_rows_file_again_with_the_rules_of_now(tmp_path):
+def test_profiles_sort_the_rows_file_again_with_the_rules_of_now(tmp_path):
     (tmp_path / "profile").mkdir()
     text = "java/lang/Thread.run_[j];tradebench/model/ProductBook.trade_[j] 3\njava/lang/Thread.run_[j];x_[j] 1\n"
     (tmp_path / "profile" / "r.collapsed.gz").write_bytes(gzip.compress(text.encode()))
     doc = {"runs": [{"variant": "v", "series": "v", "runtime": "java", "cpuUsPerOrder": {"variant": 8.0},
                      "profile": {"parts": {"HTTP framework": 4}, "collapsed": "profile/r.collapsed.gz"}}]}
-    breakdown.attach(doc, tmp_path)
+    doc["profiles"] = breakdown.profiles(doc, tmp_path)
     (row,) = doc["profiles"]
     assert row["parts"] == {"matching": 3, stack_parts.UNCLAIMED: 1}
     assert row["usPerOrder"] == pytest.approx({"matching": 6.0, stack_parts.UNCLAIMED: 2.0})

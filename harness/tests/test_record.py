@@ -104,3 +104,53 @@ def test_an_absent_optional_key_reads_as_the_record_says():
     assert record.cost_term(entry, "cycleUs") == 0.0 and record.cost_term(entry, "fixedUsPerS") == 0.0
     assert record.cost_term(entry, "orderUs") == 2.5
     assert record.rss_engines(entry) == 0 and record.rss_engines({**entry, "rssEngines": 4}) == 4
+
+
+# --- a results document is built once, by record ---------------------------------------------------------------
+
+def test_amended_returns_a_copy_with_the_parts_in_place_and_leaves_the_document_as_it_was():
+    doc = record.new_results(run_id="r", command="compare", started_at="s", finished_at="f", elapsed_s=1.0,
+                             environment={}, options={}, experiment=None, calibration={}, runs=[])
+    before = json.dumps(doc)
+    out = record.amended(doc, summary=[{"case": "c"}], profiles=None)
+    assert out["summary"] == [{"case": "c"}] and "profiles" not in out
+    assert json.dumps(doc) == before                       # the document given is untouched
+    assert "summary" not in record.amended(out, summary=None)
+    with pytest.raises(KeyError, match="no part sumary"):
+        record.amended(doc, sumary=[])
+
+
+def test_a_new_document_has_the_keys_of_a_file_in_the_order_a_file_has_them():
+    doc = record.new_results(run_id="r", command="map", started_at="s", finished_at="f", elapsed_s=2.5,
+                             environment={"cores": 2}, options={"x": 1}, experiment=None, calibration={},
+                             runs=[], cells={"kind": "map"}, adaptive=None)
+    assert list(doc) == ["schemaVersion", "runId", "command", "startedAt", "finishedAt", "environment", "options",
+                         "experiment", "calibration", "runs", "cells", "elapsedS"]
+    assert doc["schemaVersion"] == record.SCHEMA_VERSION
+
+
+def _assigned_documents(tree):
+    """The statements of TREE that change a document named doc in place: doc[k] = ..., doc[k] += ...,
+    doc.update/setdefault/pop(...)."""
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+        for t in targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "doc":
+                yield node.lineno
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("update", "setdefault", "pop") and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "doc"):
+            yield node.lineno
+
+
+def test_no_module_outside_record_changes_a_document_in_place():
+    package = Path(record.__file__).resolve().parents[1]
+    found = [f"{p.relative_to(package)}:{line}" for p in sorted(package.rglob("*.py"))
+             if "record" not in p.relative_to(package).parts[:1]
+             for line in _assigned_documents(ast.parse(p.read_text()))]
+    assert found == [], "a document built by its producer is returned, not filled in: " + ", ".join(found)
+
+
+def test_the_rule_above_finds_a_document_changed_in_place():
+    tree = ast.parse("doc['summary'] = []\ndoc['runs'] += x\ndoc.update(a=1)\nother['k'] = 1\n")
+    assert list(_assigned_documents(tree)) == [1, 2, 3]

@@ -180,7 +180,7 @@ def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
         figures.attach_fractions(r, cal)
     doc = {"command": "bench", "runId": "t", "runs": runs, "environment": {}, "calibration": cal, "options": {},
            "experiment": None}
-    results.write_all(tmp_path, doc)
+    doc = results.write_all(tmp_path, doc)
     html = (tmp_path / "report.html").read_text()
     assert 'data-variant="a"' in html and 'id="chart-fractions"' in html
     for row in doc["summary"]:
@@ -242,7 +242,7 @@ def raw_doc() -> dict:
 def test_results_json_is_compact_and_the_raw_samples_are_compressed_beside_it(tmp_path):
     doc = raw_doc()
     expected = json.loads(json.dumps(doc["runs"]))
-    results.write_all(tmp_path, doc)
+    doc = results.write_all(tmp_path, doc)
     text = (tmp_path / "results.json").read_text()
     assert "\n" not in text and ": " not in text, "results.json is indented"
     lean = json.loads(text)
@@ -257,7 +257,7 @@ def test_results_json_is_compact_and_the_raw_samples_are_compressed_beside_it(tm
     assert back["summary"] == doc["summary"] and back["summary"][0]["salesPerMinute"]["median"] == 1000.0
     # the report drawn again from the folder has the chart that needs the samples
     assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
-    results.write_all(tmp_path, back)
+    back = results.write_all(tmp_path, back)
     assert 'id="chart-cpu-timeline"' in (tmp_path / "report.html").read_text()
 
 
@@ -278,7 +278,7 @@ def test_a_version_1_folder_is_read_as_it_is_and_written_back_in_the_new_layout(
     (tmp_path / "raw.json.gz").write_bytes(b"not read for version 1")
     assert results.load(str(tmp_path), tmp_path) == doc
     (tmp_path / "raw.json.gz").unlink()
-    results.write_all(tmp_path, old)           # what ./tradebench report does to it
+    old = results.write_all(tmp_path, old)           # what ./tradebench report does to it
     new = results.load(str(tmp_path), tmp_path)
     assert new["schemaVersion"] == 3 and new["runs"] == doc["runs"] and new["summary"] == old["summary"]
     assert json.loads((tmp_path / "results.json").read_text())["runs"][0].get("samples") is None
@@ -290,7 +290,7 @@ def test_a_version_2_folder_without_its_raw_file_reads_without_samples_and_a_wro
     (tmp_path / "raw.json.gz").unlink()
     doc = results.load(str(tmp_path), tmp_path)
     assert all("samples" not in r for r in doc["runs"]) and doc["runs"][0]["salesPerMinute"] == 1000.0
-    results.write_all(tmp_path, doc)           # the report is still drawn, without the samples' chart
+    doc = results.write_all(tmp_path, doc)           # the report is still drawn, without the samples' chart
     assert 'id="chart-cpu-timeline"' not in (tmp_path / "report.html").read_text()
     lean = json.loads((tmp_path / "results.json").read_text())
     lean["runs"] = lean["runs"][:1]
@@ -309,5 +309,5 @@ def test_a_sweep_in_flight_writes_its_price_of_capacity_chart_beside_its_summary
     single.mkdir()
     doc = {"command": "bench", "runId": "t", "runs": [run("a", 1, 100.0)], "environment": {}, "calibration": {},
            "options": {}, "experiment": None}
-    results.write_all(single, doc)
+    doc = results.write_all(single, doc)
     assert not (single / results.IN_FLIGHT_CHART).exists()

@@ -51,10 +51,10 @@ def test_a_row_that_says_another_import_is_found():
     assert said_imports(harness_table(changed)["suites"], "suites") != ROOMS["suites"]
 
 
-def test_the_model_reads_nothing_of_run_but_the_variants_manifests():
-    """model/ predicts from records: of run/ it reads the manifests (the designs' settings, run/variants.py) only;
-    it starts and measures nothing (the fsync probe is measure/'s, predict's text cli/'s)."""
+def test_the_model_reads_nothing_of_run_or_measure():
+    """model/ predicts from records (the manifests too, record/manifest.py): it starts and measures nothing (the
+    fsync probe is measure/'s, predict's text cli/'s)."""
     from tests.test_imports import PACKAGE, import_graph
     wrong = sorted(f"{mod} → {d}" for mod, deps in import_graph(PACKAGE).items() if mod.split(".")[0] == "model"
-                   for d in deps if d.split(".")[0] in ("run", "measure") and d != "run.variants")
+                   for d in deps if d.split(".")[0] in ("run", "measure"))
     assert not wrong, "model/ imports what starts or measures: " + "; ".join(wrong)

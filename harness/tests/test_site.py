@@ -206,7 +206,7 @@ def your_run(folder: Path) -> Path:
     doc.update(runId=YOURS, startedAt="2026-12-03T10:15:00+0000")
     run = folder / YOURS
     run.mkdir(parents=True)
-    results.write_all(run, doc)
+    doc = results.write_all(run, doc)
     return run
 
 

@@ -67,7 +67,7 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     # on a machine of the kind that measured its own (model/here.py)
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid,
                           calibration=CEILINGS, write=results_writer(ctx))
-    return int(model_calibrate.write(ctx.root, folder, doc, o))
+    return int(model_calibrate.write(ctx.root, folder, record.plain(doc), o))
 
 
 def refit(ctx: Context, o: CalibrateOptions, ref: str) -> int:

@@ -57,13 +57,13 @@ def measure(ctx: Context, exp: isolation.Experiment, folder: Path, lay: layout.L
     folder.mkdir(parents=True, exist_ok=True)
     ctx = dataclasses.replace(ctx, layout=lay)
     db = dbmod.open_db(ctx, isolation.DATABASE)
-    doc: dict[str, Any] = {"command": "isolation", "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                           "environment": {**environment.collect(ctx, db), "layout": lay.record()},
-                           "experiment": experiment_record(exp)}
+    started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    env = {**environment.collect(ctx, db), "layout": lay.record()}
     with placed(db, lay):
         rows = isolation.run(ctx, exp, folder)
-    doc["rows"] = [r.record() for r in rows]
-    doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    doc: dict[str, Any] = {"command": "isolation", "startedAt": started_at, "environment": env,
+                           "experiment": experiment_record(exp), "rows": [r.record() for r in rows],
+                           "finishedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     record.write(folder, doc)
     report.write(folder, doc)
     return doc

@@ -28,10 +28,10 @@ from typing import Any
 from ..analysis import verdict
 from ..analysis.crowded import REMEASURE
 from ..measure import adaptive, experiments, plan
-from ..measure.execute import execute
+from ..measure.execute import Write, execute
 from ..measure.plan import Calibration, Case, Series, Timing, Window
+from ..record import Results, plain
 from ..record import isolation as isolation_record
-from ..record import plain
 from ..report import breakdown, diff, results, tables
 from ..report import isolation as isolation_report
 from ..run import baseline, layout
@@ -59,13 +59,14 @@ Rows = list[tuple[Series, Window]]
 # --- the options' types ------------------------------------------------------------------------------------------
 
 
-def results_writer(ctx: Context) -> Callable[[Path, dict[str, Any]], None]:
+def results_writer(ctx: Context) -> Write:
     """What a measuring command hands execute() to write its folder: results.json, the summary, the report and
     the charts (a sweep's or map's cells beside the model's prediction of each, as `./tradebench report FOLDER`
-    draws them again), and results/latest."""
-    def write(folder: Path, doc: dict[str, Any]) -> None:
-        results.write_all(folder, doc, ctx.root)
+    draws them again), and results/latest; returns the document as written."""
+    def write(folder: Path, doc: Results) -> Results:
+        written = results.write_all(folder, doc, ctx.root)
         results.link_latest(ctx.results, folder)
+        return written
     return write
 
 def warmup(text: str) -> str:
@@ -289,8 +290,8 @@ def out_dir(o: Measure) -> Path | None:
     return Path(o.out) if o.out else None
 
 
-def failed(doc: dict[str, Any]) -> int:
-    return 1 if any(r.get("error") for r in doc["runs"]) or not doc["summary"] else 0
+def failed(doc: Results) -> int:
+    return 1 if any(r.get("error") for r in doc["runs"]) or not doc.get("summary") else 0
 
 
 def say_error(why: str) -> int:
@@ -351,7 +352,7 @@ def compare_experiment(ctx: Context, variants: list[Variant], o: Compare) -> int
 
 
 def compare_adaptive(ctx: Context, command: str, rows: Rows, o: Compare, started: float,
-                     recorded: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+                     recorded: dict[str, Any] | None = None) -> tuple[int, Results]:
     """Each row in fresh processes, round-robin, until its sales/min interval is within --target or --budget is
     spent (measure/adaptive.py); (exit code, results document). RECORDED: the results' options (default: O's)."""
     goal = adaptive.Goal(target=o.target / 100, min_processes=o.processes, budget_s=o.budget * 60, windows=o.repeat)
@@ -362,7 +363,7 @@ def compare_adaptive(ctx: Context, command: str, rows: Rows, o: Compare, started
                  f"{goal.windows} windows of {t.window} s per process; more processes for a row whose sales/min "
                  f"interval is wider than ±{o.target:g} %, within a budget of {o.budget:g} min from the start")
     _, doc = execute(ctx, command, units, t, recorded or o.recorded(), calibration=calibration_of(o),
-                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable, more=plan_.more,
+                     out_dir=out_dir(o), db_cpu=o.db_cpu, db_durable=o.db_durable, more=plan_,
                      write=results_writer(ctx))
     return failed(doc), doc
 
@@ -382,7 +383,7 @@ def compare_baseline(ctx: Context, variants: list[Variant], o: Compare, started:
         rows_a, rows_b = adaptive.first_rows(rows_a), adaptive.first_rows(rows_b)
     rc, doc = compare_adaptive(ctx, "compare", plan.paired(rows_a, rows_b), o, started,
                                recorded=o.recorded(baseline_cases=[short, now]))
-    return gate(doc, o.fail_above) or rc
+    return gate(plain(doc), o.fail_above) or rc
 
 
 def gate(doc: dict[str, Any], fail_above: float | None) -> int:
@@ -461,9 +462,9 @@ def cmd_report(ctx: Context, a: Run) -> int:
         isolation_report.write(folder, isolation_record.read(folder))
         print(f"tradebench: wrote {folder}/summary.md, orders-p99.png and timeline.png")
         return 0
-    doc = plain(results.load(a.run, ctx.results))
+    doc = results.load(a.run, ctx.results)
     # the flame graphs first: the summary links those that are there
-    breakdown.redraw_flame_graphs(ctx, doc, folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
+    breakdown.redraw_flame_graphs(ctx, plain(doc), folder, say=lambda m: print(f"tradebench: {m}", file=sys.stderr))
     results.write_all(folder, doc, ctx.root)     # a map's model section from the model's code as it is now
     print(f"tradebench: wrote {folder}/results.json, raw.json.gz, summary.md, runs.csv, report.html and the charts")
     return 0

@@ -59,7 +59,7 @@ class Goal:
 
 class Adaptive:
     """The units of an adaptive compare: the first rounds up front (initial()), then each next round when the
-    last is measured (more(), execute's MORE)."""
+    last is measured (more(), execute's MORE), and what the results document says of the rounds (section())."""
 
     def __init__(self, rows: list[tuple[Series, Window]], t: Timing, goal: Goal, env: dict[str, Any],
                  started: float | None = None) -> None:
@@ -67,6 +67,7 @@ class Adaptive:
         self.started = time.monotonic() if started is None else started
         self.processes = {s.name: 0 for s, _ in rows}
         self.rounds = 0
+        self.chosen: record.Adaptive | None = None
 
     def unit(self, s: Series, w: Window) -> Unit:
         n = self.processes[s.name] = self.processes[s.name] + 1
@@ -81,11 +82,11 @@ class Adaptive:
     def initial(self) -> list[Unit]:
         return [u for _ in range(max(1, self.goal.min_processes)) for u in self.round(self.rows)]
 
-    def state(self, doc: dict[str, Any]) -> dict[str, Any]:
+    def state(self, runs: list[Run]) -> dict[str, Any]:
         """Per row: its processes, its sales/min interval's half width, whether it is within the target."""
         out = {}
         for s, _ in self.rows:
-            rs = [r for r in doc["runs"] if r.get("series") == s.name and not r.get("error")
+            rs = [r for r in runs if r.get("series") == s.name and not r.get("error")
                   and r.get("salesPerMinute") is not None]
             counted, aside = stats.counted(rs)
             ci = intervals.interval(stats.by_process(counted, lambda r: r["salesPerMinute"]), tag=s.name)
@@ -99,22 +100,26 @@ class Adaptive:
         return out
 
     @staticmethod
-    def failing(doc: dict[str, Any], s: Series) -> bool:
+    def failing(runs: list[Run], s: Series) -> bool:
         """Every window of S's latest process failed: it is not measured again (its errors are in the summary)."""
-        runs: list[Run] = doc["runs"]
         mine = [r for r in runs if r["series"] == s.name]
         last = max((record.process_number(r) for r in mine), default=None)
         latest = [r for r in mine if record.process_number(r) == last]
         return bool(latest) and all(r.get("error") for r in latest)
 
-    def more(self, doc: dict[str, Any]) -> list[Unit]:
-        rows = self.state(doc)
+    def section(self) -> record.Adaptive | None:
+        """The document's `adaptive`: the target, the budget, each row's interval after the last round, the rows
+        that stopped short of the target (None before the first rounds are measured)."""
+        return self.chosen
+
+    def more(self, runs: list[Run]) -> list[Unit]:
+        rows = self.state(runs)
         left = self.goal.budget_s - (time.monotonic() - self.started)
         by_series = {v["series"]: v for v in rows.values()}
         needy = [(s, w) for s, w in self.rows
                  if not (by_series[s.name]["withinTarget"] and by_series[s.name]["enoughWindows"])
                  and self.processes[s.name] < self.goal.max_processes
-                 and not self.failing(doc, s)]
+                 and not self.failing(runs, s)]
         # the least sure first: when the budget holds only part of a round, they get it
         needy.sort(key=lambda sw: -(by_series[sw[0].name]["halfWidth"] or 1.0))
         chosen = []
@@ -124,7 +129,7 @@ class Adaptive:
             if cost <= left:
                 chosen.append((s, w))
                 left -= cost
-        doc["adaptive"] = {"target": self.goal.target, "budgetS": self.goal.budget_s,
+        self.chosen = {"target": self.goal.target, "budgetS": self.goal.budget_s,
                            "minProcesses": self.goal.min_processes, "maxProcesses": self.goal.max_processes,
                            "windowsPerProcess": self.goal.windows, "rows": rows, "rounds": self.rounds,
                            "stoppedShort": sorted(k for k, v in rows.items() if not v["withinTarget"])}
@@ -132,7 +137,7 @@ class Adaptive:
             say(f"round {self.rounds + 1}: another process for " + ", ".join(s.name for s, _ in chosen)
                 + f" (its sales/min interval wider than ±{self.goal.target * 100:g} %, or drifting windows set aside)")
             return self.round(chosen)
-        short = doc["adaptive"]["stoppedShort"]
+        short = self.chosen["stoppedShort"]
         if short:
             say("stopped short of ±{:g} % (budget or process limit): {}".format(
                 self.goal.target * 100, "; ".join(

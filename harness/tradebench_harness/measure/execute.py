@@ -16,11 +16,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from .. import record
 from ..analysis import bounds
+from ..record import Adaptive, Results, Run
 from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
 from ..run.context import Context
@@ -29,10 +31,30 @@ from . import calibrate, figures
 from .instance import measure_unit
 from .plan import PROBE_SECONDS, Calibration, Timing, Unit, builds_of, databases, db_key, db_slug, db_text, estimate_seconds
 
-#: called with the document whenever every unit so far is measured: the units to measure next ([]: done)
-More = Callable[[dict[str, Any]], list[Unit]]
-#: a command's results writer: the folder and its document (cli/measure.py results_writer)
-Write = Callable[[Path, dict[str, Any]], None]
+
+class More(Protocol):
+    """A plan that grows as it measures (measure/adaptive.py): more units once every unit so far is measured."""
+
+    def more(self, runs: list[Run]) -> list[Unit]:
+        """The units to measure next from the windows measured so far, RUNS ([]: done)."""
+
+    def section(self) -> Adaptive | None:
+        """What the results document says of how the plan chose its units (None: nothing)."""
+
+
+#: a command's results writer: the folder and its document; returns the document as written, its derived parts
+#: computed (cli/measure.py results_writer)
+Write = Callable[[Path, Results], Results]
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What the measurement of a run returns (`_measure`): the parts of its results document."""
+    rtts: dict[str, Any]
+    calibration: record.Calibration
+    runs: list[Run]
+    finished_at: str
+    elapsed_s: float
 
 
 def say(msg: str) -> None:
@@ -100,16 +122,16 @@ def floors_of(variants: list[Any]) -> dict[str, Any]:
 def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: dict[str, Any], *, cells: dict[str, Any] | None = None,
             calibration: Calibration | None = None, experiment: dict[str, Any] | None = None,
             out_dir: Path | None = None, db_cpu: float | None = None, db_durable: bool = False,
-            more: More | None = None, write: Write) -> tuple[Path, dict[str, Any]]:
+            more: More | None = None, write: Write) -> tuple[Path, Results]:
     """Measures every unit in order; has WRITE write results/<run-id>/ and returns (folder, results document).
 
     CELLS: a sweep's or a map's grid ({"kind", "latencies", "loads"}), drawn by report.answer; None: the
     generic table of cases and variants. CALIBRATION: measure this machine's ceilings after the round trips,
     before the windows (None: not).
     DB_CPU, DB_DURABLE: the database made busy (its server held to that many cores) or durable (every commit
-    synced) for the whole run, calibration included (run.slowdb). MORE: called with the document whenever
-    every unit so far is measured, returns units to measure next ([]: done; measure/adaptive.py). WRITE: the
-    results folder from the document (its summary, report and charts: the command's writer)."""
+    synced) for the whole run, calibration included (run.slowdb). MORE: asked for more units whenever every
+    unit so far is measured (measure/adaptive.py). WRITE: the results folder from the document (its summary,
+    report and charts: the command's writer)."""
     if not units:
         raise ManifestError("nothing to run: no variant matches the cases")
     run_id = record.new_run_id(command)
@@ -130,25 +152,29 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
     windows = sum(len(u.windows) for u in units)
     say(f"{command}: {len(units)} process(es), {windows} window(s) of {t.window} s"
         f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
-    doc: dict[str, Any] = {"schemaVersion": record.SCHEMA_VERSION, "runId": run_id, "command": command,
-           "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "finishedAt": None,
-           "environment": environment.collect(ctx, db), "options": options, "experiment": experiment,
-           "calibration": {}, "runs": [], "summary": []}
-    if cells is not None:
-        doc["cells"] = {**cells, "series": list(dict.fromkeys(u.series.name for u in units)), "estimateS": est,
-                        "rttMs": {}}
+    started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    collected = environment.collect(ctx, db)
     lay = t.layout or layout.Layout("shared")
-    doc["environment"]["layout"] = lay.record()
     say(f"CPU layout: {layout.describe(lay.record())}")
     ctx = dataclasses.replace(ctx, layout=t.layout)
     with slowdb.slowed(db, db_cpu, db_durable), placed(db, t.layout):
-        doc["environment"].update(databaseCpuCores=db_cpu,
-                                  databaseDurable=db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1")
-        _measure(ctx, db, doc, units, t, calibration, cells, settings, runtimes, conns, floors, modes, folder, more)
-    write(folder, doc)
+        env = cast(record.Environment, {
+            **collected, "layout": lay.record(), "databaseCpuCores": db_cpu,
+            "databaseDurable": db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1"})
+        m = _measure(ctx, db, env, units, t, calibration, settings, runtimes, conns, floors, modes, folder, more)
+    grid: record.Cells | None = None
+    if cells is not None:
+        grid = cast(record.Cells, {**cells, "series": list(dict.fromkeys(u.series.name for u in units)),
+                                   "estimateS": est, "rttMs": dict(m.rtts)})
+    doc = record.new_results(run_id=run_id, command=command, started_at=started_at, finished_at=m.finished_at,
+                             elapsed_s=m.elapsed_s, environment=env, options=options,
+                             experiment=cast(record.Experiment | None, experiment), calibration=m.calibration,
+                             runs=m.runs,
+                             cells=grid, adaptive=more.section() if more else None)
+    written = write(folder, doc)
     print((folder / "summary.md").read_text(), flush=True)
     say(f"results in {folder} (summary.md, report.html, results.json, raw.json.gz, runs.csv)")
-    return folder, doc
+    return folder, written
 
 
 @contextmanager
@@ -173,10 +199,10 @@ def placed(db: dbmod.Database, lay: layout.Layout | None) -> Iterator[None]:
                 layout.pin_running(pid, layout.parse_cpus(before))
 
 
-def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[Unit], t: Timing,
-             calibration: Calibration | None, cells: dict[str, Any] | None, settings: list[tuple[Any, ...]],
-             runtimes: set[str], conns: set[int], floors: dict[str, Callable[..., list[str] | None]], modes: set[str],
-             folder: Path, more: More | None = None) -> None:
+def _measure(ctx: Context, db: dbmod.Database, env: record.Environment, units: list[Unit], t: Timing,
+             calibration: Calibration | None, settings: list[tuple[Any, ...]], runtimes: set[str], conns: set[int],
+             floors: dict[str, Callable[..., list[str] | None]], modes: set[str], folder: Path,
+             more: More | None = None) -> Measured:
     t0 = time.monotonic()
     scratch = "TRADER_CALIBRATION" if db.private else db.name
     probed = t.link or any(lat for lat, _, _ in settings)
@@ -186,17 +212,16 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
     if probed:
         rtts = probe_rtts(ctx, db, scratch, settings, folder / "round-trips")
         say("round trips: " + ", ".join(f"{db_text(*s)}: {rtts.get(db_key(*s))} ms" for s in settings))
-        if cells is not None:
-            doc["cells"]["rttMs"] = dict(rtts)
+    ceilings: record.Calibration = {}
     if calibration:
         # after the probes: a ceiling deletes the hundreds of thousands of rows it inserted, which the database
         # purges in the background for a while after, and the probes measure one INSERT on a quiet database. A
         # ceiling is measured at saturation: the runs' connection count, no pause
-        doc["calibration"] = calibrate.calibrate(
+        ceilings = cast(record.Calibration, calibrate.calibrate(
             ctx, folder / "calibration", db, scratch, runtimes, conns, units[0].windows[0][1].concurrency, 0,
             calibration.duration, calibration.warmup, calibration.warmup_max, on_step=say, floors=floors,
-            persist_modes=modes)
-    env = doc["environment"]
+            persist_modes=modes))
+    runs: list[dict[str, Any]] = []
 
     units = list(units)
     i = 0
@@ -213,16 +238,16 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
             rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
             rec.setdefault("dbDurable", env.get("databaseDurable"))
             rec.setdefault("process", unit_no)     # the unit it was measured in: its process (analysis/intervals.py)
-            if not rec.get("error") and doc["calibration"]:
-                figures.attach_fractions(rec, doc["calibration"])
+            if not rec.get("error") and ceilings:
+                figures.attach_fractions(rec, cast(dict[str, Any], ceilings))
             say(f"{name} #{rec['repeat']}: {shown(rec)}")
 
         def said(m: str, name: str = name) -> None:
             say(f"{name}: {m}")
 
-        doc["runs"] += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, say=said, on_record=on_record)
+        runs += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, say=said, on_record=on_record)
         if i == len(units) and more:
-            units += more(doc)
+            units += more.more(cast(list[Run], runs))
         elapsed = time.monotonic() - t0
         # what is left at this run's own pace against the plan: the units' estimates, scaled by how long the
         # units so far took against theirs (the calibration and the builds before them are not a unit's pace)
@@ -230,5 +255,5 @@ def _measure(ctx: Context, db: dbmod.Database, doc: dict[str, Any], units: list[
         pace = (time.monotonic() - units_t0) / done_estimate if done_estimate else 1.0
         left = pace * sum(estimate_seconds([x], x.timing or t, ctx.env) for x in units[i:])
         say(f"{i}/{len(units)} in {human(elapsed)}; about {human(left)} left")
-    doc["finishedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    doc["elapsedS"] = round(time.monotonic() - t0, 1)
+    return Measured(rtts=rtts, calibration=ceilings, runs=cast(list[Run], runs), finished_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                    elapsed_s=round(time.monotonic() - t0, 1))

@@ -2,9 +2,8 @@
 
 A design is a variant with one row of its manifest's settings (node-engine and node-engine
 WORKERS=threads are two designs). Its in-flight count and database connections are its manifest's
-expressions, evaluated as the variant evaluates them; nothing here names a variant. This is the one
-module of the model that reads the rest of the harness (the manifests), so a move of those functions
-changes imports here only.
+expressions, evaluated as the variant evaluates them (record/manifest.py, which reads the manifests);
+nothing here names a variant.
 """
 from __future__ import annotations
 
@@ -14,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from ..record import Run
-from ..run.variants import Variant, discover, evaluate, row_label
+from ..record.manifest import Manifest, discover, evaluate, row_label
 
 
 @dataclass
 class Design:
     key: str             # "node-engine WORKERS=threads": the variant and its row's settings
-    variant: Variant
+    variant: Manifest
     row: dict[str, Any]
 
     def settings(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -62,7 +61,7 @@ class Design:
 def all_designs(root: Path) -> list[Design]:
     """Every row of every manifest, in the manifests' order."""
     out = []
-    for v in discover(root):
+    for v in discover(root, Manifest):
         for row in v.rows:
             label = row_label(row)
             out.append(Design(key=f"{v.name} {label}".strip(), variant=v, row=dict(row)))

@@ -608,9 +608,9 @@ def load_results(path: Path, raw: bool = True) -> Results:
 
 def write_results(folder: Path, doc: Results) -> None:
     """results.json (compact, without the DERIVED_KEYS and RAW_KEYS) and raw.json.gz (RAW_KEYS of each run, in
-    the order of runs[]) of DOC into FOLDER. DOC itself is left whole but for its schemaVersion."""
-    doc["schemaVersion"] = SCHEMA_VERSION
-    lean = {k: v for k, v in doc.items() if k not in DERIVED_KEYS}
+    the order of runs[]) of DOC into FOLDER, in this schema's version. DOC itself is left as it was."""
+    lean: dict[str, Any] = {k: v for k, v in doc.items() if k not in DERIVED_KEYS}
+    lean["schemaVersion"] = SCHEMA_VERSION
     lean["runs"] = [{k: v for k, v in r.items() if k not in RAW_KEYS} for r in doc["runs"]]
     (folder / RESULTS_FILE).write_text(json.dumps(lean, separators=(",", ":")))
     raw = {"schemaVersion": SCHEMA_VERSION,
@@ -638,6 +638,35 @@ def results(doc: dict[str, Any], where: str = "a results document") -> Results:
     """DOC, a results document the harness built as a plain dict, as `Results`: checked key by key as a file is."""
     _check(doc, Results, where, Path("(built)"))
     return cast(Results, doc)
+
+
+def new_results(*, run_id: str, command: str, started_at: str, finished_at: str, elapsed_s: float,
+                environment: Environment, options: Blob, experiment: Experiment | None, calibration: Calibration,
+                runs: list[Run], cells: Cells | None = None, adaptive: Adaptive | None = None) -> Results:
+    """A measuring command's results document, whole: built once, when its last window is measured
+    (measure/execute.py), from what each part of the measurement returned. The derived parts (`summary`,
+    `profiles`, a map's `model`) are not in it: the report computes them (`amended`)."""
+    doc: dict[str, Any] = {"schemaVersion": SCHEMA_VERSION, "runId": run_id, "command": command,
+                           "startedAt": started_at, "finishedAt": finished_at, "environment": environment,
+                           "options": options, "experiment": experiment, "calibration": calibration, "runs": runs}
+    if cells is not None:
+        doc["cells"] = cells
+    if adaptive is not None:
+        doc["adaptive"] = adaptive
+    doc["elapsedS"] = elapsed_s
+    return results(doc)
+
+
+def amended(doc: Results, **parts: Any) -> Results:
+    """A copy of DOC with PARTS in place of its own (`summary=...`, `profiles=...`, `model=...`: what the report
+    computes from the runs); a part given as None is left out. DOC itself is left as it was. A part the document
+    has no key for is an error: a misspelt part never goes to a file."""
+    unknown = sorted(set(parts) - set(Results.__annotations__))
+    if unknown:
+        raise KeyError(f"a results document has no part {', '.join(unknown)}")
+    out: dict[str, Any] = {k: v for k, v in doc.items() if k not in parts}
+    out.update((k, v) for k, v in parts.items() if v is not None)
+    return cast(Results, out)
 
 
 def plain(doc: Results | ParameterSet | Parameters) -> dict[str, Any]:

@@ -17,10 +17,10 @@ from ..run.context import Context
 CHART = "breakdown.png"
 
 
-def attach(doc: dict[str, Any], folder: Path) -> None:
-    """DOC["profiles"]: the breakdown of every profiled row, its samples sorted again by the rules as they are
-    now from the row's collapsed stacks in FOLDER (so that `./tradebench report` applies refined rules), from
-    its windows' records where the file is missing."""
+def profiles(doc: dict[str, Any], folder: Path) -> list[dict[str, Any]]:
+    """A document's `profiles`: the breakdown of every profiled row, its samples sorted again by the rules as
+    they are now from the row's collapsed stacks in FOLDER (so that `./tradebench report` applies refined
+    rules), from its windows' records where the file is missing; [] when no row was profiled."""
     out = []
     for row in rows(doc, from_records=True):
         f = folder / (row.get("collapsed") or "")
@@ -29,10 +29,7 @@ def attach(doc: dict[str, Any], folder: Path) -> None:
         # a folder as committed keeps the stacks, not the page (`./tradebench report` draws it): no dead link
         row["flameGraphDrawn"] = bool(row.get("flameGraph")) and (folder / row["flameGraph"]).is_file()
         out.append(row)
-    if out:
-        doc["profiles"] = out
-    else:
-        doc.pop("profiles", None)
+    return out
 
 
 def _with_parts(row: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
@@ -44,8 +41,8 @@ def _with_parts(row: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
 
 def rows(doc: dict[str, Any], from_records: bool = False) -> list[dict[str, Any]]:
     """Per row (series) of a run with profiles: its windows' sample counts summed, their shares, the median
-    of its windows' CPU µs per order, and each part's µs per order; in the order of the runs. What attach()
-    put in DOC when it is there (FROM_RECORDS: never)."""
+    of its windows' CPU µs per order, and each part's µs per order; in the order of the runs. The document's
+    `profiles` when it has them (FROM_RECORDS: never)."""
     if doc.get("profiles") and not from_records:
         kept: list[dict[str, Any]] = doc["profiles"]
         return kept

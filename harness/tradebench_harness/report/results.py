@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import csv
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from .. import record
 from ..analysis import stats
@@ -43,53 +43,48 @@ def write_csv(path: Path, runs: list[dict[str, Any]]) -> None:
             w.writerow(row)
 
 
-def write_all(folder: Path, doc: dict[str, Any], root: Path | None = None) -> None:
-    """results.json, runs.csv, summary.md and report.html of DOC into FOLDER.
+def write_all(folder: Path, doc: Results, root: Path | None = None) -> Results:
+    """results.json, runs.csv, summary.md and report.html of DOC into FOLDER; returns the document as written,
+    its derived parts computed (`derive`). DOC itself is left as it was.
 
-    ROOT (the repository): a sweep's or map's model section (`doc["model"]`, the model beside every open-loop
-    cell) is computed again from the model's code and committed parameters there, so that a report drawn again
-    shows the model as it is now, not as it was when the run was measured."""
+    ROOT (the repository): a sweep's or map's model section (`model`, the model beside every open-loop cell) is
+    computed again from the model's code and committed parameters there, so that a report drawn again shows the
+    model as it is now, not as it was when the run was measured."""
     if doc.get("cells") and root is not None:
-        doc["model"] = check.held_against(doc, Path(root))
-    derive(doc, folder)
+        doc = record.amended(doc, model=check.held_against(record.plain(doc), Path(root)))
+    doc = derive(doc, folder)
+    record.write_results(folder, doc)
+    write_csv(folder / "runs.csv", record.plain(doc)["runs"])
     if doc.get("cells"):         # a latency sweep or a map (cells.py): its own view (answer.py)
-        write_doc(folder, doc)
-        write_csv(folder / "runs.csv", doc["runs"])
-        (folder / "summary.md").write_text(answer.md(doc))
-        drawn = answer.charts(doc)
-        (folder / "report.html").write_text(answer.html(doc, drawn))
+        (folder / "summary.md").write_text(answer.md(record.plain(doc)))
+        drawn = answer.charts(record.plain(doc))
+        (folder / "report.html").write_text(answer.html(record.plain(doc), drawn))
         for name, (_, data) in drawn.items():      # each chart as a file too, for a README to show
             (folder / f"{name}.png").write_bytes(base64.b64decode(data))
-        return
-    write_doc(folder, doc)
-    write_csv(folder / "runs.csv", doc["runs"])
-    profiled = breakdown.rows(doc)
+        return doc
+    plain = record.plain(doc)
+    profiled = breakdown.rows(plain)
     if profiled:   # the summary shows it (breakdown.md), so it is a file too
         (folder / breakdown.CHART).write_bytes(base64.b64decode(page.breakdown_chart(profiled)))
-    priced = page.in_flight_chart(doc)
+    priced = page.in_flight_chart(plain)
     if priced:     # a sweep --in-flight: what keeping inserts in flight costs, for a README to show
         (folder / IN_FLIGHT_CHART).write_bytes(base64.b64decode(priced))
-    (folder / "summary.md").write_text(tables.summary_md(doc))
-    (folder / "report.html").write_text(page.html(doc))
+    (folder / "summary.md").write_text(tables.summary_md(plain))
+    (folder / "report.html").write_text(page.html(plain))
+    return doc
 
 
-def derive(doc: dict[str, Any], folder: Path) -> None:
-    """What DOC's figures are computed into from its runs: DOC["summary"] (a sweep's or map's points, or the
-    rows of the generic table with an experiment's article figures beside them) and DOC["profiles"] (the
-    breakdown of the profiled rows, from their stacks in FOLDER when they are there)."""
+def derive(doc: Results, folder: Path) -> Results:
+    """DOC with its figures computed from its runs: `summary` (a sweep's or map's points, or the rows of the
+    generic table with an experiment's article figures beside them) and `profiles` (the breakdown of the
+    profiled rows, from their stacks in FOLDER when they are there). DOC itself is left as it was."""
+    plain = record.plain(doc)
     if doc.get("cells"):
-        doc["summary"] = answer.points(doc)
-        return
-    doc["summary"] = stats.summarize(doc["runs"])
-    breakdown.attach(doc, folder)
-    article = (doc.get("experiment") or {}).get("article") or {}
-    for row in doc["summary"]:
-        row["articleSalesPerMinute"] = (article.get(row["case"]) or {}).get(row["variant"])
-
-
-def write_doc(folder: Path, doc: dict[str, Any]) -> None:
-    """results.json and raw.json.gz of DOC into FOLDER (record.write_results). DOC itself is left whole."""
-    record.write_results(folder, cast(Results, doc))
+        return record.amended(doc, summary=answer.points(plain))
+    article = (plain.get("experiment") or {}).get("article") or {}
+    summary = [{**row, "articleSalesPerMinute": (article.get(row["case"]) or {}).get(row["variant"])}
+               for row in stats.summarize(plain["runs"])]
+    return record.amended(doc, summary=summary, profiles=breakdown.profiles(plain, folder) or None)
 
 
 def link_latest(results_dir: Path, folder: Path) -> None:
@@ -111,5 +106,5 @@ def load(ref: str, results_dir: Path) -> Results:
     runs, as the folder was written."""
     doc = record.load_results(record.results_file(ref, results_dir))
     if "summary" not in doc:
-        derive(cast(dict[str, Any], doc), record.results_file(ref, results_dir).parent)
+        doc = derive(doc, record.results_file(ref, results_dir).parent)
     return doc

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 from pathlib import Path
+from typing import Any, cast
 
 from . import variants as variantsmod
 from .context import Context
@@ -65,4 +66,5 @@ def rooted(v: variantsmod.Variant, root: Path) -> variantsmod.Variant:
     """V, and the builds of its `when` key and cluster, run from ROOT."""
     when = {k: rooted(o, root) for k, o in v.when.items()}
     cluster = rooted(v.cluster, root) if v.cluster else None
-    return dataclasses.replace(v, root=root, when=when, cluster=cluster)
+    # replace()'s signature reads the manifest's own field types (Manifest, not Self): the values are Variants
+    return dataclasses.replace(v, root=root, when=cast(Any, when), cluster=cluster)

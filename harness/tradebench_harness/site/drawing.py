@@ -113,8 +113,7 @@ def draw(folder: str, skip: list[str], root: str) -> str:
     """FOLDER's report.html as `./tradebench report` writes it (a sweep's or map's model from ROOT's code)."""
     with tempfile.TemporaryDirectory(prefix="tradebench-site-") as tmp:
         copy = scratch_copy(Path(folder), {Path(s) for s in skip}, Path(tmp))
-        doc = plain(results.load(str(copy), copy))
-        results.write_all(copy, doc, Path(root))
+        results.write_all(copy, results.load(str(copy), copy), Path(root))
         return (copy / "report.html").read_text()
 
 
