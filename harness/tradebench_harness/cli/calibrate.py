@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from .. import record
@@ -23,14 +24,13 @@ from ..model.calibrate import (
     WAITING_LATENCY,
     WAITING_LOAD,
     WINDOW,
-    CalibrateOptions,
 )
 from ..report import results
 from ..run import layout
 from ..run.context import Context
 from ..run.variants import select
 from .measure import remeasure_option, results_writer
-from .options import OptionsError
+from .options import CalibrateOptions, OptionsError
 
 #: the ceilings' timing: a compare's (cli/measure.py), a minute beside the windows
 CEILINGS = plan.Calibration(duration=4, warmup="4", warmup_max=45)
@@ -67,7 +67,7 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     # on a machine of the kind that measured its own (model/here.py)
     folder, doc = execute(ctx, "calibrate", plan.grid_units(series, cells, 1), t, asdict(o), cells=grid,
                           calibration=CEILINGS, write=results_writer(ctx))
-    return int(model_calibrate.write(ctx.root, folder, record.plain(doc), o))
+    return int(model_calibrate.write(ctx.root, folder, record.plain(doc), o.held, Path(o.out) if o.out else None))
 
 
 def refit(ctx: Context, o: CalibrateOptions, ref: str) -> int:
@@ -82,7 +82,8 @@ def refit(ctx: Context, o: CalibrateOptions, ref: str) -> int:
     asked = {**asdict(o), **(doc.get("options") or {}), "refit": ref, "out": o.out}
     asked["loads"] = tuple(asked["loads"])
     folder = record.results_file(ref, ctx.root / "results").parent
-    return int(model_calibrate.write(ctx.root, folder, dict(doc), CalibrateOptions(**asked)))
+    again = CalibrateOptions(**asked)
+    return int(model_calibrate.write(ctx.root, folder, dict(doc), again.held, Path(again.out) if again.out else None))
 
 
 def options(p: argparse.ArgumentParser) -> None:

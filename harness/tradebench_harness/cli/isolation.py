@@ -5,7 +5,6 @@ import argparse
 import dataclasses
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,9 @@ from ..report import isolation as report
 from ..run import db as dbmod
 from ..run import environment, layout
 from ..run.context import Context
-from .options import OptionsError
+from .options import Isolation, OptionsError
 
 DEFAULT = "isolation"
-
-
-@dataclass(frozen=True)
-class Isolation:
-    experiment: str
-    rows: tuple[str, ...]
-    phase_seconds: float | None
-    out: str | None
-    layout: str
-
-    def __post_init__(self) -> None:
-        if self.phase_seconds is not None and self.phase_seconds < 2:
-            raise OptionsError(f"--phase-seconds {self.phase_seconds:g}: at least 2 (a phase's seconds carry its interval)")
 
 
 def options(ns: argparse.Namespace) -> Isolation:

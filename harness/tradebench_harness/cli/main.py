@@ -2,7 +2,7 @@
 
 Every command's parser is defined in this package (cli/): this module's, measure.py's (the measuring commands),
 sweep.py's, calibrate.py's and predict.py's. The parser makes each command's options one frozen object
-(cli/options.py for the measuring commands, the small ones below for the others), checks it and hands it to the
+(cli/options.py, every command's), checks it and hands it to the
 command; nothing below the command line changes it.
 
 The launcher (./tradebench, scripts/lib/bootstrap.sh) creates the virtual environment with this package in it,
@@ -31,7 +31,19 @@ from ..site.grouping import SiteError
 from ..suites import cluster_test, compose_check, e2e, fuzz, reliability, testrun
 from ..suites.steps import Steps
 from . import calibrate, isolation, measure, predict, ring, sweep
-from .options import OptionsError, made
+from .options import (
+    ClusterTest,
+    E2e,
+    Fuzz,
+    Given,
+    Nothing,
+    OptionsError,
+    Reliability,
+    Serve,
+    Site,
+    Test,
+    made,
+)
 
 FOOTER = """VARIANT: a folder holding a variant.yaml ({variants}).
 Options of a command: ./tradebench COMMAND --help (bench, compare, sweep KIND, map, e2e, fuzz, ...).
@@ -43,64 +55,6 @@ Handler = Callable[[Context, Any], int]
 
 def say(msg: str) -> None:
     print(f"tradebench: {msg}", file=sys.stderr, flush=True)
-
-
-# --- the small commands' options -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Nothing:
-    """A command without options."""
-
-
-@dataclass(frozen=True)
-class Given:
-    """A command that hands its arguments on as they are (db, load, verify, replay, bench-model, predict)."""
-    args: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Serve:
-    variant: str
-
-
-@dataclass(frozen=True)
-class E2e:
-    variants: str | None
-
-
-@dataclass(frozen=True)
-class Reliability:
-    variants: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Fuzz:
-    variants: tuple[str, ...]
-    seed: str | None
-    max_examples: int | None
-
-    def __post_init__(self) -> None:
-        if self.max_examples is not None and self.max_examples <= 0:
-            raise OptionsError(f"--max-examples {self.max_examples}: at least one case per operation")
-
-
-@dataclass(frozen=True)
-class ClusterTest:
-    only: str | None
-
-
-@dataclass(frozen=True)
-class Test:
-    tier: str | None
-
-
-@dataclass(frozen=True)
-class Site:
-    """The site's folder (None: results/site), the folders of the user's runs (none: results/), pairs named."""
-    out: str | None
-    results: tuple[str, ...]
-    pair: tuple[tuple[str, str], ...]
-    reports: str = "all"
 
 
 # --- the commands --------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The commands' options, typed (the measuring commands' below, the others' in main.py): one frozen object per command, made from the parsed command line here
+"""The commands' options, typed, every command's here: one frozen object per command, made from the parsed command line here
 (`of`), checked here (a value that cannot be measured is refused before anything starts: OptionsError, exit 2) and
 handed down as it is. Nothing below the command line changes it; what a command adds to the results' `options`
 (compare --baseline's two cases) it adds to a copy (`recorded`).
@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
+from ..analysis.crowded import REMEASURE
+from ..model.calibrate import WAITING_LATENCY, WAITING_LOAD, HeldOut
 from ..run.layout import Layout, LayoutError, available
 from ..run.layout import build as build_layout
 
@@ -266,3 +268,114 @@ class ProbeOptions:
 
 
 # --- the parameter set ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HoldOutOptions:
+    """predict hold-out's: the parameter file, the two sittings' folders, where the set goes (None: the same file)."""
+    params: str
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    out: str | None
+
+
+@dataclass(frozen=True)
+class RepeatOptions:
+    """predict repeatability's: the two sittings of the same cells."""
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    """calibrate's: the cells it measures (model/calibrate.py's defaults), where the set goes."""
+    variants: str | None
+    loads: tuple[int, ...]
+    far_load: int
+    far_latency: int
+    held_out_load: int
+    held_out_latency: int
+    window: int
+    settle: int
+    jit_warmup_max: int
+    out: str | None
+    refit: str | None = None       # an earlier calibration's folder, fitted again
+    waiting_load: int = WAITING_LOAD
+    waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
+    remeasure: int = REMEASURE      # a crowded window measured again at most this many times
+
+    @property
+    def held(self) -> HeldOut:
+        """The cell the set is scored on and not fitted from."""
+        return HeldOut(self.held_out_load, self.held_out_latency)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    experiment: str
+    rows: tuple[str, ...]
+    phase_seconds: float | None
+    out: str | None
+    layout: str
+
+    def __post_init__(self) -> None:
+        if self.phase_seconds is not None and self.phase_seconds < 2:
+            raise OptionsError(f"--phase-seconds {self.phase_seconds:g}: at least 2 (a phase's seconds carry its interval)")
+
+
+# --- the small commands' ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Nothing:
+    """A command without options."""
+
+
+@dataclass(frozen=True)
+class Given:
+    """A command that hands its arguments on as they are (db, load, verify, replay, bench-model, predict)."""
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Serve:
+    variant: str
+
+
+@dataclass(frozen=True)
+class E2e:
+    variants: str | None
+
+
+@dataclass(frozen=True)
+class Reliability:
+    variants: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fuzz:
+    variants: tuple[str, ...]
+    seed: str | None
+    max_examples: int | None
+
+    def __post_init__(self) -> None:
+        if self.max_examples is not None and self.max_examples <= 0:
+            raise OptionsError(f"--max-examples {self.max_examples}: at least one case per operation")
+
+
+@dataclass(frozen=True)
+class ClusterTest:
+    only: str | None
+
+
+@dataclass(frozen=True)
+class Test:
+    tier: str | None
+
+
+@dataclass(frozen=True)
+class Site:
+    """The site's folder (None: results/site), the folders of the user's runs (none: results/), pairs named."""
+    out: str | None
+    results: tuple[str, ...]
+    pair: tuple[tuple[str, str], ...]
+    reports: str = "all"

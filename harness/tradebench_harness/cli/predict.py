@@ -23,7 +23,7 @@ from pathlib import Path
 from ..model import holdout, repeatability
 from ..run import context
 from . import predict_answers as answers
-from .options import CheckOptions, FitOptions, ProbeOptions, Question
+from .options import CheckOptions, FitOptions, HoldOutOptions, ProbeOptions, Question, RepeatOptions
 from .validators import number_above_zero, number_not_negative
 
 SUBCOMMANDS = ("fit", "check", "hold-out", "probe-fsync", "repeatability")
@@ -146,8 +146,12 @@ def check_options(a: argparse.Namespace) -> CheckOptions:
     return CheckOptions(a.run, a.params, a.in_sample)
 
 
-def hold_out_options(a: argparse.Namespace) -> holdout.HoldOutOptions:
-    return holdout.HoldOutOptions(a.params, tuple(a.first), tuple(a.second), a.out)
+def hold_out_options(a: argparse.Namespace) -> HoldOutOptions:
+    return HoldOutOptions(a.params, tuple(a.first), tuple(a.second), a.out)
+
+
+def repeat_options(a: argparse.Namespace) -> RepeatOptions:
+    return RepeatOptions(a.first, a.second)
 
 
 def probe_options(a: argparse.Namespace) -> ProbeOptions:
@@ -164,10 +168,11 @@ def main(argv: list[str], root: Path | None = None) -> int:
     if argv and argv[0] == "check":
         return answers.do_check(check_options(check_parser().parse_args(argv[1:])), root)
     if argv and argv[0] == "hold-out":
-        return holdout.do_hold_out(hold_out_options(hold_out_parser().parse_args(argv[1:])), root)
+        h = hold_out_options(hold_out_parser().parse_args(argv[1:]))
+        return holdout.do_hold_out(Path(h.params), h.first, h.second, Path(h.out) if h.out else None, root)
     if argv and argv[0] == "repeatability":
-        a = repeatability_parser().parse_args(argv[1:])
-        return repeatability.do_repeatability(repeatability.RepeatOptions(a.first, a.second), root)
+        r = repeat_options(repeatability_parser().parse_args(argv[1:]))
+        return repeatability.do_repeatability(r.first, r.second, root)
     if argv and argv[0] == "probe-fsync":
         return answers.do_probe_fsync(probe_options(probe_parser().parse_args(argv[1:])), root)
     q = question_of(answer_parser().parse_args(argv))

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import record
-from ..analysis.crowded import REMEASURE
 from ..record import ParameterSet, Run
 from . import accuracy, check, fit, here, pace, params
 from .designs import all_designs, key_of
@@ -63,34 +62,25 @@ JIT_WARMUP_MAX = 20
 
 
 @dataclass(frozen=True)
-class CalibrateOptions:
-    variants: str | None
-    loads: tuple[int, ...]
-    far_load: int
-    far_latency: int
-    held_out_load: int
-    held_out_latency: int
-    window: int
-    settle: int
-    jit_warmup_max: int
-    out: str | None
-    refit: str | None = None       # an earlier calibration's folder, fitted again
-    waiting_load: int = WAITING_LOAD
-    waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
-    remeasure: int = REMEASURE      # a crowded window measured again at most this many times
+class HeldOut:
+    """The cell a calibration is scored on and not fitted from: a load (orders/s) at an added round trip (ms)."""
+    load: int
+    latency_ms: int
 
 
-def held_out(run: Run, o: CalibrateOptions) -> bool:
+def held_out(run: Run, held: HeldOut) -> bool:
     """A window of the calibration's held-out cell: its load at its round trip."""
-    return run["rate"] == o.held_out_load and run["dbLatencyMs"] == o.held_out_latency
+    return run["rate"] == held.load and run["dbLatencyMs"] == held.latency_ms
 
 
-def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, out: TextIO | None = None) -> int:
-    """The parameter set of the calibration's results DOC (in FOLDER), scored on its held-out cells, written."""
+def write(root: Path, folder: Path, doc: dict[str, Any], held: HeldOut, dest: Path | None = None,
+          out: TextIO | None = None) -> int:
+    """The parameter set of the calibration's results DOC (in FOLDER), scored on its HELD-out cells, written to
+    DEST (default .tradebench/model-parameters.json, where predict finds it)."""
     out = out or sys.stdout
     designs = all_designs(root)
-    fitted = {**doc, "runs": [r for r in doc["runs"] if not held_out(r, o)]}
-    scored = {**doc, "runs": [r for r in doc["runs"] if held_out(r, o)]}
+    fitted = {**doc, "runs": [r for r in doc["runs"] if not held_out(r, held)]}
+    scored = {**doc, "runs": [r for r in doc["runs"] if held_out(r, held)]}
     name = Path(folder).name
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / name).mkdir()
@@ -115,15 +105,15 @@ def write(root: Path, folder: Path, doc: dict[str, Any], o: CalibrateOptions, ou
                         # the pace of the process it is held against, gauged by the load client's cost per order
                         "loadClientUsPerOrder": pace.load_client_curve(fitted["runs"]),
                         "cpuProbeMs": statistics.median(probes) if probes else None,
-                        "heldOut": {"rate": o.held_out_load, "dbLatencyMs": o.held_out_latency},
+                        "heldOut": {"rate": held.load, "dbLatencyMs": held.latency_ms},
                         "cpuModel": env.get("cpuModel")}
     s["machine"] = {"cores": env.get("cores"), "memoryGb": env.get("memoryGb"), "cpuModel": env.get("cpuModel")}
     costs = here.ceilings_of(doc.get("calibration") or {})
     if costs:          # what a request and a row cost this machine: predict scales the set to another of its kind
         s["ceilings"] = {"costs": costs, "folder": f"results/{name}"}
     rows = check.against(scored, s, designs)
-    score_on(s, rows, f"{name} (its held-out cells: {o.held_out_load}/s at +{o.held_out_latency} ms)", committed)
-    dest = Path(o.out) if o.out else root / ".tradebench" / "model-parameters.json"
+    score_on(s, rows, f"{name} (its held-out cells: {held.load}/s at +{held.latency_ms} ms)", committed)
+    dest = dest or root / ".tradebench" / "model-parameters.json"
     try:
         kept = [x for x in params.load(dest)["sets"] if not x.get("calibration")] if dest.is_file() else []
     except (ValueError, OSError):

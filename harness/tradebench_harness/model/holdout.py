@@ -8,7 +8,7 @@ score is over both sittings' cells. A folder the set was fitted from is refused:
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
@@ -51,21 +51,13 @@ def two_sittings(pset: ParameterSet, first: list[Path], second: list[Path], root
             "scoreBySitting": {", ".join(names_a): accuracy.score(rows_a), ", ".join(names_b): accuracy.score(rows_b)}}
 
 
-@dataclass(frozen=True)
-class HoldOutOptions:
-    params: str
-    first: tuple[str, ...]
-    second: tuple[str, ...]
-    out: str | None
-
-
-def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int:
-    """`predict hold-out`: the set of O.params for the first folder's machine held against the two sittings,
-    kept in the set (heldOut) and written to O.out (default: the same file); its score and coverage printed."""
+def do_hold_out(source: Path, first: Sequence[str], second: Sequence[str], dest: Path | None, root: Path,
+                out: TextIO | None = None) -> int:
+    """`predict hold-out`: the set of SOURCE for the FIRST folder's machine held against the two sittings (FIRST,
+    SECOND), kept in the set (heldOut) and written to DEST (default: SOURCE); its score and coverage printed."""
     out = out or sys.stdout
-    source = Path(o.params)
     doc = params.load(source)
-    folders = [results_folder(root, f) for f in (*o.first, *o.second)]
+    folders = [results_folder(root, f) for f in (*first, *second)]
     run, name = fit.read(folders[0])
     env = run.get("environment") or {}
     pset = params.for_machine(doc, env.get("cpuModel"), env.get("cores")) or params.calibrated(doc, env.get("cores"))
@@ -74,11 +66,11 @@ def do_hold_out(o: HoldOutOptions, root: Path, out: TextIO | None = None) -> int
               f"{env.get('cores')} cores)", file=sys.stderr)
         return 2
     try:
-        pset["heldOut"] = two_sittings(pset, folders[:len(o.first)], folders[len(o.first):], root)
+        pset["heldOut"] = two_sittings(pset, folders[:len(first)], folders[len(first):], root)
     except ValueError as e:
         print(f"tradebench: {e}", file=sys.stderr)
         return 2
-    dest = Path(o.out) if o.out else source
+    dest = dest or source
     params.save(doc, dest)
     print(f"{params.describe(pset)}, held out:", file=out)
     for sitting, score in pset["heldOut"]["scoreBySitting"].items():

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import statistics
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -120,16 +119,10 @@ def agreement(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 NAMES = {**accuracy.NAMES, "cpuAtPace": "CPU at the first's pace", "p99AtPace": "p99 at the first's pace"}
 
 
-@dataclass(frozen=True)
-class RepeatOptions:
-    first: str
-    second: str
-
-
-def do_repeatability(o: RepeatOptions, root: Path, out: TextIO | None = None) -> int:
+def do_repeatability(first: str, second: str, root: Path, out: TextIO | None = None) -> int:
     """`predict repeatability FIRST SECOND`: the agreement of two sittings of the same cells, per figure."""
     out = out or sys.stdout
-    (a, name_a), (b, name_b) = (fit.read(results_folder(root, f)) for f in (o.first, o.second))
+    (a, name_a), (b, name_b) = (fit.read(results_folder(root, f)) for f in (first, second))
     rows = pairs(a, b, root)
     if not rows:
         print(f"tradebench: {name_a} and {name_b} measured no open-loop cell alike (design, load, database)",
