@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
     (["load", "--url", "http://127.0.0.1:1", "--rate", "5"], "cmd_load", ("--url", "http://127.0.0.1:1", "--rate", "5")),
     (["verify", "--url", "http://127.0.0.1:1"], "cmd_verify", ("--url", "http://127.0.0.1:1")),
     (["db", "create", "X"], "cmd_db", ("create", "X")),
-    (["predict", "--db-latency", "7", "--rate", "3000"], "cmd_predict", ("--db-latency", "7", "--rate", "3000")),
     (["build"], "cmd_build", ()),
 ])
 def test_a_command_that_hands_its_arguments_on_gets_them_as_they_are(argv, func, rest):
@@ -100,10 +99,31 @@ def test_the_older_sweep_form_is_refused_with_the_new_form_named(old, new, capsy
     assert isinstance(got.options, options.Sweep) and got.options.kind == new[1]
 
 
-def test_the_older_predict_flags_are_refused_with_their_subcommand():
+def test_the_older_predict_flags_are_refused_with_their_subcommand(capsys):
+    with pytest.raises(SystemExit) as e:
+        main.parse(["predict", "--check", "RUN"])
+    assert e.value.code == 2
+    assert "predict --check is the older form: ./tradebench predict check RUN" in capsys.readouterr().err
+
+
+def test_each_job_of_predict_is_a_subcommand_of_the_one_parser():
     from tradebench_harness.cli import predict
-    with pytest.raises(SystemExit, match=r"predict --check is the older form: ./tradebench predict check RUN"):
-        predict.main(["--check", "RUN"], ROOT)
+    got = {job: main.parse(["predict", *argv]) for job, argv in [
+        ("fit", ["fit", "a", "b", "--out", "x"]), ("check", ["check", "RUN"]), ("probe-fsync", ["probe-fsync"]),
+        ("hold-out", ["hold-out", "--params", "P", "--first", "a", "--second", "b"]),
+        ("repeatability", ["repeatability", "a", "b"])]}
+    assert {job: p.func for job, p in got.items()} == {job: spec[2] for job, spec in predict.JOBS.items()}
+    assert got["fit"].options == options.FitOptions(("a", "b"), (), (), (), "x")
+    assert got["hold-out"].options == options.HoldOutOptions("P", ("a",), ("b",), None)
+    assert not any(p.owns_db for p in got.values())
+    q = main.parse(["predict", "--db-latency", "7", "--rate", "3000"])
+    assert q.func is predict.cmd_answer and q.options.rate == 3000.0 and not q.owns_db
+
+
+def test_predict_without_a_question_or_a_subcommand_says_what_it_needs(capsys):
+    with pytest.raises(SystemExit) as e:
+        main.parse(["predict", "--rate", "3000"])
+    assert e.value.code == 2 and "predict needs --db-latency MS and --rate N" in capsys.readouterr().err
 
 
 def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from tests import records
-from tradebench_harness.cli.predict import main as predict_main
+from tests.commands import predict as predict_main
 from tradebench_harness.cli.predict_answers import newer_runs
 from tradebench_harness.model import check, fit, latency, light, pace, params, plan
 from tradebench_harness.model import predict as m

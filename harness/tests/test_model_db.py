@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests import records
-from tradebench_harness.cli.predict import main as predict_main
+from tests.commands import predict as predict_main
 from tradebench_harness.measure import fsync as fsync_probe
 from tradebench_harness.model import fit, fsync, params, plan
 from tradebench_harness.model import predict as m

@@ -10,12 +10,12 @@ import statistics
 
 import pytest
 
+from tests.commands import predict as predict_main
 from tradebench_harness.analysis import crowded
+from tradebench_harness.cli import main, validators
 from tradebench_harness.cli import predict as predict_cli
 from tradebench_harness.cli import predict_answers as answers
-from tradebench_harness.cli import validators
 from tradebench_harness.cli.options import Question
-from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import accuracy, calibrate, check, fit, params, plan
 from tradebench_harness.model import predict as m
 from tradebench_harness.model.designs import all_designs
@@ -62,8 +62,9 @@ def test_check_is_a_subcommand_and_the_older_flag_is_refused_naming_it(ctx, caps
     out = capsys.readouterr().out
     assert "- sales: " in out and "interval covered" in out and "leaving each cell out" in out
     assert "| p50 ms |" in out
-    with pytest.raises(SystemExit, match="older form: ./tradebench predict check 2026-11-26-map"):
+    with pytest.raises(SystemExit) as e:
         predict_main(["--check", "2026-11-26-map"], root=ctx.root)
+    assert e.value.code == 2 and "older form: ./tradebench predict check 2026-11-26-map" in capsys.readouterr().err
 
 
 def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx, tmp_path, capsys):
@@ -78,16 +79,14 @@ def test_check_refuses_a_folder_the_parameters_were_fitted_from_unless_asked(ctx
 
 
 def test_the_answers_options_are_one_typed_object_built_at_the_edge():
-    a = predict_cli.answer_parser().parse_args(["--db-latency", "7", "--rate", "3000", "--cores", "4"])
-    q = predict_cli.question_of(a)
+    q = main.parse(["predict", "--db-latency", "7", "--rate", "3000", "--cores", "4"]).options
     assert q == Question(7.0, 3000.0, 4.0, "per-sale", None, False, None, None) and not q.saturation
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.rate = 1.0                                     # frozen: not changed after the edge
-    assert predict_cli.question_of(predict_cli.answer_parser().parse_args(["--db-latency", "0", "--saturation"])).saturation
-    with pytest.raises(SystemExit, match=r"./tradebench predict fit a b --out x$"):
-        predict_cli.main(["--fit", "a", "b", "--out", "x"])
-    with pytest.raises(SystemExit, match=r"./tradebench predict probe-fsync$"):
-        predict_cli.main(["--probe-fsync"])
+    assert main.parse(["predict", "--db-latency", "0", "--saturation"]).options.saturation
+    assert predict_cli.older_form(["--fit", "a", "b", "--out", "x"]).endswith("./tradebench predict fit a b --out x")
+    assert predict_cli.older_form(["--probe-fsync"]).endswith("./tradebench predict probe-fsync")
+    assert predict_cli.older_form(["--db-latency", "0", "--saturation"]) is None
 
 
 # --- intervals and coverage --------------------------------------------------------------------------------------

@@ -206,10 +206,6 @@ def cmd_test(ctx: Context, o: Test) -> int:
     return testrun.run(ctx, {o.tier} if o.tier else set(testrun.TIERS), o.tier or "all")
 
 
-def cmd_predict(ctx: Context, o: Given) -> int:
-    return predict.main(list(o.args), ctx.root)
-
-
 def cmd_site(ctx: Context, o: Site) -> int:
     """Every run of docs/results and of the user's results folders on one static site (site/writer.py)."""
     out = Path(o.out) if o.out else ctx.results / "site"
@@ -265,9 +261,7 @@ def add_commands(sub: Sub) -> dict[str, argparse.ArgumentParser]:
     sweeps = sweep.add(sub)
     measure.add_map(sub)
     measure.add_results(sub)
-    add(sub, "predict", cmd_predict, "which design carries a load behind a database, configured how, at what cost, "
-        "how sure, in seconds from measured parameters (docs/model.md): --db-latency MS --rate N|--saturation "
-        "[--cores C] [--persist M] [--db-cpu CORES] [--db-durable] | fit RUN... | check RUN | probe-fsync", raw="ARGS")
+    predict.add(sub, add)
     calibrate.add(sub, add)
     isolation.add(sub, add)
     ring.add(sub, add)
@@ -355,6 +349,8 @@ def parse(argv: list[str]) -> Parsed:
     command = commands.get(argv[0])
     if command is not None and command.get_default("raw"):
         return Parsed(argv[0], command.get_default("func"), Given(tuple(argv[1:])), False, False)
+    if argv[0] == "predict" and predict.older_form(argv[1:]):
+        refuse(str(predict.older_form(argv[1:])))
     if argv[0] == "sweep" and len(argv) > 1 and argv[1] not in sweeps and argv[1] not in ("-h", "--help"):
         try:
             rest, note = sweep.older_sweep(sweeps, argv[1:])
