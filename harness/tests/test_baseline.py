@@ -1,4 +1,4 @@
-"""compare --baseline REF: REF's variants come from a worktree of that commit and run from there, and the
+"""compare baseline REF: REF's variants come from a worktree of that commit and run from there, and the
 summary divides this tree's figures by the baseline's."""
 import subprocess
 from pathlib import Path

@@ -151,8 +151,9 @@ def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():
     (["bench", "java-threads", "--duration", "0"], "--duration 0: a window of at least one second"),
     (["bench", "java-threads", "--max-error-rate", "2"], "--max-error-rate 2: a share between 0 and 1"),
     (["bench", "java-threads", "--pin", "variant=4096"], "4096"),
-    (["compare", "--cases", "a"], "--cases names an experiment's cases"),
-    (["compare", "--fail-above", "5"], "--fail-above judges a row against its baseline"),
+    (["compare", "--experiment", "2014", "--cases", "a"], "compare --experiment is the older form: ./tradebench "
+                                                          "compare experiment 2014 --cases a"),
+    (["compare", "--duration", "5", "--baseline=main"], "./tradebench compare baseline main --duration 5"),
     (["fuzz", "--max-examples", "0"], "--max-examples 0"),
     (["calibrate", "--loads", "300"], "two light loads or more"),
     (["calibrate", "--far-load", "2000", "--far-latency", "1"], "the held-out window must differ"),
@@ -255,3 +256,20 @@ def test_a_command_whose_reader_stops_reading_ends_quietly_with_exit_0(argv):
     finally:
         os.close(write)
     assert r.returncode == 0 and "Error" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_each_job_of_compare_is_a_subcommand_that_takes_every_option_of_compare():
+    plain, before, after, exp = (main.parse(a) for a in (
+        ["compare"], ["compare", "--duration", "5", "baseline", "HEAD~1"],
+        ["compare", "baseline", "HEAD~1", "--duration", "5", "--fail-above", "3"],
+        ["compare", "experiment", "2014", "--cases", "x", "--fresh"]))
+    assert (plain.func, before.func, exp.func) == (measure.cmd_compare, measure.cmd_compare_baseline,
+                                                   measure.cmd_compare_experiment)
+    # compare's own defaults (8 s windows) stay, and an option given before the subcommand's word is kept
+    assert plain.options.duration == 8 and exp.options.duration == 8
+    assert before.options.duration == 5 and before.options.baseline == "HEAD~1" and before.options.fail_above is None
+    assert after.options.duration == 5 and after.options.fail_above == 3.0
+    assert exp.options.experiment == "2014" and exp.options.cases == "x" and exp.options.fresh
+    assert all(p.needs_loadclient for p in (plain, before, after, exp))
+    with pytest.raises(SystemExit):
+        main.parse(["compare", "--cases", "x"])          # an experiment's option, without the experiment

@@ -25,7 +25,7 @@ SHORT = ["--variants", "node-engine", "--repeat", "1", "--duration", "4", "--war
 def compare(ctx, root: Path, out: Path, *extra: str) -> tuple[int, dict, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
     env.update(DB_NAME=TEST_DB, TB_ROOT=str(root), TB_STATE=str(ctx.state), WORKERS="processes")
-    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--baseline", "HEAD", *SHORT, *extra,
+    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "baseline", "HEAD", *SHORT, *extra,
                         "--out", str(out)], env=env, capture_output=True, text=True, timeout=900)
     (out.parent / f"{out.name}.log").write_text(r.stdout + r.stderr)
     assert (out / "results.json").exists(), f"compare wrote no results:\n{(r.stdout + r.stderr)[-4000:]}"

@@ -6,7 +6,7 @@
   no interval (a row measured in fewer than two processes)   no verdict: the ratio of the medians is said,
                                        marked as unchecked
 
-A regression of this tree against a baseline (compare --baseline) is a detected difference in the worse
+A regression of this tree against a baseline (compare baseline) is a detected difference in the worse
 direction; `--fail-above PCT` fails the command when one is detected AND its point estimate (the ratio of the
 medians) is worse than the baseline's by more than PCT %.
 """

@@ -1,7 +1,8 @@
 """The options tables of the options pages (PAGES: every command's but sweep's in docs/harness-options.md, the
 sweeps' in docs/harness-options-sweep.md), made from the parser itself so that they cannot drift from it.
 
-A table sits between `<!-- options: COMMAND -->` (a sweep: `<!-- options: sweep KIND -->`) and `<!-- /options -->`;
+A table sits between `<!-- options: COMMAND -->` (a subcommand: `<!-- options: sweep KIND -->`, `<!-- options: compare
+baseline -->`) and `<!-- /options -->`;
 `python -m tradebench_harness.cli.docs` writes every such table of the pages again (given paths: of those files;
 harness/tests/test_docs.py fails while one differs from the parser)."""
 from __future__ import annotations
@@ -36,20 +37,26 @@ def _default(a: argparse.Action) -> str:
 
 
 def command_parser(command: str) -> argparse.ArgumentParser:
-    """COMMAND's parser: a command's (`map`), or a sweep's (`sweep latency`)."""
-    _, commands, sweeps = parser()
-    name, _, kind = command.partition(" ")
-    return sweeps[kind] if name == "sweep" and kind else commands[name]
+    """COMMAND's parser: a command's (`map`), or a subcommand's (`sweep latency`, `compare baseline`)."""
+    _, commands, _ = parser()
+    name, _, job = command.partition(" ")
+    p = commands[name]
+    if not job:
+        return p
+    (jobs,) = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+    chosen: argparse.ArgumentParser = jobs.choices[job]
+    return chosen
 
 
 def options_md(command: str) -> str:
-    """The Markdown table of COMMAND's options: flag, default, what it does (its help text)."""
+    """The Markdown table of COMMAND's options: flag, default, what it does (its help text). A subcommand that
+    takes its command's options too (compare's: their default left out, cli/measure.py) lists its own."""
     sub = command_parser(command)
     rows = ["| option | default | what |", "| --- | --- | --- |"]
     for a in sub._actions:
-        if isinstance(a, argparse._HelpAction):
+        if isinstance(a, (argparse._HelpAction, argparse._SubParsersAction)) or a.default is argparse.SUPPRESS:
             continue
-        name = ", ".join(a.option_strings) if a.option_strings else a.dest.upper()
+        name = ", ".join(a.option_strings) if a.option_strings else str(a.metavar or a.dest.upper())
         if a.option_strings and a.nargs != 0:
             name += " " + str(a.metavar or a.dest.upper())
         what = (a.help or "").replace("%%", "%").replace("|", "\\|")

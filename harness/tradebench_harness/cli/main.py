@@ -349,6 +349,8 @@ def parse(argv: list[str]) -> Parsed:
     command = commands.get(argv[0])
     if command is not None and command.get_default("raw"):
         return Parsed(argv[0], command.get_default("func"), Given(tuple(argv[1:])), False, False)
+    if argv[0] == "compare" and measure.older_compare(argv[1:]):
+        refuse(str(measure.older_compare(argv[1:])))
     if argv[0] == "predict" and predict.older_form(argv[1:]):
         refuse(str(predict.older_form(argv[1:])))
     if argv[0] == "sweep" and len(argv) > 1 and argv[1] not in sweeps and argv[1] not in ("-h", "--help"):

@@ -4,9 +4,9 @@
   ./tradebench compare [options]                each design's first row (--all-rows: every row) in fresh processes,
                                                 round-robin, until its sales/min interval is within --target or
                                                 --budget is spent (measure/adaptive.py)
-  ./tradebench compare --baseline REF           every row built from REF and from this tree, in turn: a verdict per
+  ./tradebench compare baseline REF            every row built from REF and from this tree, in turn: a verdict per
                                                 row (--fail-above PCT: exit 1 on a regression beyond PCT %)
-  ./tradebench compare --experiment NAME|FILE   the cases of an experiment file (harness/experiments/)
+  ./tradebench compare experiment NAME|FILE    the cases of an experiment file (harness/experiments/)
   ./tradebench sweep KIND VARIANT|all ...     one axis at a time (sweep.py: latency, rates, engines, in-flight, cores)
   ./tradebench map [--latencies L,..] [--loads R,..]   which design stores the most sales, per latency x load
   ./tradebench map --db-kind busy|durable       the same along the database's cores, or its commits synced or not
@@ -324,19 +324,16 @@ def cmd_profile(ctx: Context, o: Bench) -> int:
 def cmd_compare(ctx: Context, o: Compare) -> int:
     started = time.monotonic()        # the budget counts from here, builds included
     variants = select(ctx.root, o.variants)
-    if o.experiment:
-        return compare_experiment(ctx, variants, o)
-    if o.baseline:
-        return compare_baseline(ctx, variants, o, started)
     if o.fresh:
         return measure_cases(ctx, "compare", variants, [case_of(o)], o, fresh=True)
     rows = plan.rows_of(variants, [case_of(o)], ctx.env)
     return compare_adaptive(ctx, "compare", rows if o.all_rows else adaptive.first_rows(rows), o, started)[0]
 
 
-def compare_experiment(ctx: Context, variants: list[Variant], o: Compare) -> int:
-    """compare --experiment: its cases (--cases: those named), each row a process."""
+def cmd_compare_experiment(ctx: Context, o: Compare) -> int:
+    """compare experiment NAME|FILE: its cases (--cases: those named), each row a process."""
     assert o.experiment is not None
+    variants = select(ctx.root, o.variants)
     try:
         meta, cases = experiments.load(ctx, o.experiment, ctx.env)
     except experiments.ExperimentError as e:
@@ -368,15 +365,17 @@ def compare_adaptive(ctx: Context, command: str, rows: Rows, o: Compare, started
     return failed(doc), doc
 
 
-def compare_baseline(ctx: Context, variants: list[Variant], o: Compare, started: float) -> int:
-    """compare --baseline REF: every row built from REF and from this tree, the two back to back (REF first),
+def cmd_compare_baseline(ctx: Context, o: Compare) -> int:
+    """compare baseline REF: every row built from REF and from this tree, the two back to back (REF first),
     their cases named by commit, and a table of B ÷ A in the summary (report/tables.py)."""
     assert o.baseline is not None
+    started = time.monotonic()        # the budget counts from here, builds included
+    variants = select(ctx.root, o.variants)
     try:
         short, before = baseline.variants(ctx, o.baseline, [v.name for v in variants])
         now = baseline.this_tree(ctx.root)
     except baseline.BaselineError as e:
-        return say_error(f"--baseline {o.baseline}: {e}")
+        return say_error(f"baseline {o.baseline}: {e}")
     rows_a = plan.rows_of(before, [case_of(o, label=short)], ctx.env)
     rows_b = plan.rows_of(variants, [case_of(o, label=now)], ctx.env)
     if not o.all_rows:
@@ -387,7 +386,7 @@ def compare_baseline(ctx: Context, variants: list[Variant], o: Compare, started:
 
 
 def gate(doc: dict[str, Any], fail_above: float | None) -> int:
-    """compare --baseline: a verdict per row printed; with FAIL_ABOVE, 1 when a row's sales/min regression is
+    """compare baseline: a verdict per row printed; with FAIL_ABOVE, 1 when a row's sales/min regression is
     detected (the 95 % interval of this tree ÷ the baseline lies entirely below 1) and its point estimate (the
     ratio of the medians) is more than FAIL_ABOVE % below 1."""
     code = 0
@@ -508,10 +507,14 @@ def add_results(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=cmd_report, options=made(Run))
 
 
-def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("compare", help="the same load against each design's first row (--all-rows: every row), each "
-                                       "in fresh processes round-robin until its sales/min interval is within "
-                                       "--target or --budget is spent")
+#: compare's jobs besides its own (the same load against each design): its subcommands, each with its argument
+COMPARE_JOBS = {"experiment": "NAME|FILE", "baseline": "REF"}
+#: the flags that once chose those jobs, and the job that does it now
+OLDER_COMPARE_FLAGS = {"--experiment": "experiment", "--baseline": "baseline"}
+
+
+def compare_options(p: argparse.ArgumentParser) -> None:
+    """The options of compare and of each of its subcommands."""
     common(p, repeat=2)
     p.add_argument("--all-rows", action="store_true",
                    help="every row of every manifest (node-engine's WORKERS=threads, the Pekko builds, ...), not only "
@@ -525,24 +528,71 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="minutes from the command's start (builds included) after which no row gets another "
                         "process; the rows still outside --target are said to have stopped short (0: each row gets its "
                         "--processes and no more)")
-    p.add_argument("--fail-above", type=float, default=None, metavar="PCT",
-                   help="with --baseline: exit 1 when a row's sales/min regression is detected (the 95 %% interval "
-                        "of this tree ÷ the baseline lies entirely below 1) and its point estimate is more than PCT "
-                        "%% below the baseline's")
     p.add_argument("--variants", default=None, help="comma-separated names (default: every variant)")
-    p.add_argument("--experiment", default=None, help="NAME (harness/experiments/NAME.yaml) or FILE")
-    p.add_argument("--cases", default=None, help="with --experiment: only these cases (comma-separated labels)")
     p.add_argument("--fresh", action="store_true",
                    help="a fixed plan instead of the target: --repeat fresh processes of one window each per row, the "
                         "rows interleaved round-robin, every one verified")
     profile_option(p)
-    p.add_argument("--baseline", metavar="REF",
-                   help="each row also built from this commit (a git worktree), measured just before this tree's: "
-                        "the summary gives this tree's figures ÷ the baseline's")
+
+
+def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """compare, and its jobs as subcommands: `compare experiment NAME`, `compare baseline REF`. Each subcommand
+    takes every option of compare; given after the subcommand's word, an option is the subcommand's, and its
+    parser leaves out what is not given (compare_options_kept), so that an option given before the word and
+    compare's defaults are kept."""
+    p = sub.add_parser("compare", help="the same load against each design's first row (--all-rows: every row), each "
+                                       "in fresh processes round-robin until its sales/min interval is within "
+                                       "--target or --budget is spent; `compare experiment NAME`: an experiment "
+                                       "file's cases; `compare baseline REF`: each row from REF too, a verdict each")
+    compare_options(p)
     # the first answer in 12 minutes on a 2-core machine, builds included: two fresh processes of each of the five
     # designs, each two 8 s windows after at most 15 s of JIT warm-up, and a short calibration
     measuring(p, cmd_compare, Compare, duration=8, warmup="3", jit_warmup_max=15, calibration_duration=4,
               calibration_warmup="4")
+    jobs = p.add_subparsers(dest="job", metavar="SUBCOMMAND", required=False)
+    e = jobs.add_parser("experiment", help="the cases of an experiment file (harness/experiments/), each row a "
+                        "process", description="./tradebench compare experiment NAME|FILE [--cases A,B] [compare's "
+                        "options]")
+    e.add_argument("experiment", metavar="NAME|FILE", help="NAME (harness/experiments/NAME.yaml) or FILE")
+    e.add_argument("--cases", default=None, help="only these cases (comma-separated labels)")
+    compare_options_kept(e)
+    measuring(e, cmd_compare_experiment, Compare)
+    b = jobs.add_parser("baseline", help="each row also built from REF (a git worktree), measured just before this "
+                        "tree's: a verdict per row", description="./tradebench compare baseline REF [--fail-above PCT] "
+                        "[compare's options]")
+    b.add_argument("baseline", metavar="REF",
+                   help="the commit each row is also built from; the summary gives this tree's figures ÷ the "
+                        "baseline's")
+    b.add_argument("--fail-above", type=float, default=None, metavar="PCT",
+                   help="exit 1 when a row's sales/min regression is detected (the 95 %% interval of this tree ÷ the "
+                        "baseline lies entirely below 1) and its point estimate is more than PCT %% below the "
+                        "baseline's")
+    compare_options_kept(b)
+    measuring(b, cmd_compare_baseline, Compare)
+
+
+def compare_options_kept(p: argparse.ArgumentParser) -> None:
+    """Compare's options on a subcommand's parser P, each without a default of its own: argparse puts what a
+    subcommand's parser holds over what compare's parsed, so a default here would undo `compare --duration 5
+    baseline REF`'s 5 (compare's defaults, its timing's included, are in place before the subcommand is read)."""
+    own = {a.dest for a in p._actions}
+    compare_options(p)
+    for a in p._actions:
+        if a.dest not in own:
+            a.default = argparse.SUPPRESS
+
+
+def older_compare(argv: list[str]) -> str | None:
+    """What to say of a command line of compare in an older form (--experiment NAME, --baseline REF): the
+    subcommand that does it now; None for a command line of today."""
+    for flag, job in OLDER_COMPARE_FLAGS.items():
+        for k, a in enumerate(argv):
+            if a == flag or a.startswith(flag + "="):
+                value = a.split("=", 1)[1] if "=" in a else (argv[k + 1] if k + 1 < len(argv) else COMPARE_JOBS[job])
+                rest = argv[:k] + argv[k + (1 if "=" in a else 2):]
+                return (f"compare {flag} is the older form: ./tradebench compare {job} {value} "
+                        f"{' '.join(rest)}").rstrip()
+    return None
 
 
 def add_map(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,7 +1,7 @@
 """The commands' options, typed, every command's here: one frozen object per command, made from the parsed command line here
 (`of`), checked here (a value that cannot be measured is refused before anything starts: OptionsError, exit 2) and
 handed down as it is. Nothing below the command line changes it; what a command adds to the results' `options`
-(compare --baseline's two cases) it adds to a copy (`recorded`).
+(compare baseline's two cases) it adds to a copy (`recorded`).
 
 The field names are the options' (`--db-cpu` is `db_cpu`): they are the keys of the results' `options`.
 """
@@ -157,10 +157,6 @@ class Compare(Measure):
     baseline: str | None = None
 
     def refusal(self) -> str | None:
-        if self.cases and not self.experiment:
-            return "--cases names an experiment's cases: add --experiment NAME"
-        if self.fail_above is not None and not self.baseline:
-            return "--fail-above judges a row against its baseline: add --baseline REF"
         if self.target <= 0:
             return "--target: above 0"
         if self.budget < 0:       # 0: each row gets its --processes and no more

@@ -243,7 +243,7 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int, processes
 
 def builds_of(units: list[Unit]) -> list[Any]:
     """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
-    are two builds with two floors; compare --baseline runs a variant from two trees)."""
+    are two builds with two floors; compare baseline runs a variant from two trees)."""
     out: dict[tuple[Any, ...], Any] = {}
     for u in units:
         v = u.series.variant

@@ -288,7 +288,7 @@ def layout_lines(doc: dict[str, Any]) -> list[str]:
 
 
 def baseline_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """compare --baseline REF: per row, this tree ÷ the baseline of sales/min and of the variant's CPU µs per
+    """compare baseline REF: per row, this tree ÷ the baseline of sales/min and of the variant's CPU µs per
     order, each with its 95 % interval and verdict (analysis/verdict.py)."""
     cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
@@ -322,7 +322,7 @@ def baseline_verdict(x: dict[str, Any]) -> str:
 
 
 def baseline_md(doc: dict[str, Any]) -> list[str]:
-    """compare --baseline REF: each row at REF (A) and at this tree (B), measured in turn in this run."""
+    """compare baseline REF: each row at REF (A) and at this tree (B), measured in turn in this run."""
     cases = (doc.get("options") or {}).get("baseline_cases")
     if not cases:
         return []

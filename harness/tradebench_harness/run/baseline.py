@@ -1,4 +1,4 @@
-"""The variants as another commit has them: `compare --baseline REF` measures each row twice in one run, built
+"""The variants as another commit has them: `compare baseline REF` measures each row twice in one run, built
 from REF and from this tree, back to back, so that a change's effect is read in the same hour on the same
 machine instead of across two runs whose spread is as large as the change.
 
