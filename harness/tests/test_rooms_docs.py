@@ -58,3 +58,27 @@ def test_the_model_reads_nothing_of_run_or_measure():
     wrong = sorted(f"{mod} → {d}" for mod, deps in import_graph(PACKAGE).items() if mod.split(".")[0] == "model"
                    for d in deps if d.split(".")[0] in ("run", "measure"))
     assert not wrong, "model/ imports what starts or measures: " + "; ".join(wrong)
+
+
+#: a module of the package named by its room's path (`report/tables.py`), as the docs and the comments name them
+MODULE_PATH = re.compile(r"\b((?:" + "|".join(ROOMS) + r")/[a-z_]+\.py)\b")
+
+
+def named_modules(text: str) -> set[str]:
+    return set(MODULE_PATH.findall(text))
+
+
+def test_every_module_the_docs_and_the_code_name_exists():
+    """A comment, a docstring or a living doc that names a module names one that is there (the dated results
+    keep the names of their day)."""
+    package = ROOT / "harness" / "tradebench_harness"
+    sources = [*package.rglob("*.py"), *(ROOT / "harness" / "tests").glob("*.py"), ROOT / "README.md",
+               ROOT / "harness" / "README.md", *(ROOT / "docs").glob("*.md")]
+    missing = sorted(f"{src.relative_to(ROOT)}: {m}" for src in sources for m in named_modules(src.read_text())
+                     if not (package / m).is_file())
+    assert not missing, "modules named that do not exist: " + "; ".join(missing)
+
+
+def test_the_rule_above_reads_a_module_named_in_a_sentence():
+    assert named_modules("as report/tables.py draws it, and analysis/bounds.py's bound; not runs.csv") == {
+        "report/tables.py", "analysis/bounds.py"}
