@@ -101,6 +101,18 @@ def test_each_build_of_a_variant_brings_its_own_floor():
     assert floors["akka-http"].label == "" and floors["pekko-http"].label == "STACK=pekko"
 
 
+def test_a_unit_of_cluster_members_brings_the_members_build_into_the_plan():
+    """Every build a run needs is made before its first unit (a unit measures, it does not build): cluster
+    members run the manifest's cluster build, which the plan holds only for a unit that runs members."""
+    from tradebench_harness.measure import execute
+    alone = execute.builds_of(plan.window_units(rows(["java-spray-async"]), 1))
+    members = execute.builds_of(plan.window_units(rows(["java-spray-async"], nodes=3), 1))
+    spray = variants.by_name(ROOT, ["java-spray-async"])[0]
+    assert spray.cluster is not None and spray.cluster.build != spray.build
+    assert spray.cluster.build in [v.build for v in members]
+    assert spray.cluster.build not in [v.build for v in alone]
+
+
 def test_a_window_carries_its_own_database_and_names_it():
     far, busy, synced = Window(10, rate=500), Window(0, rate=500, db_cpu=0.25), Window(0, rate=500, db_durable=True)
     # the latency alone keys a far window's round trip as every folder before (cells.rttMs["10"])

@@ -319,7 +319,7 @@ def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[s
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None
 
     try:
-        v.ensure_built(ctx, log=open(out / "build.log", "ab"))
+        # built before the run's first unit (execute.py, plan.builds_of): a unit measures, it does not build
         with Instance(ctx, db, s, out, t.link or any(w.latency_ms for _, w in unit.windows), profiling) as inst:
             say("starting")
             inst.start()

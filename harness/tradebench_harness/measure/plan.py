@@ -243,11 +243,17 @@ def grid_units(series: list[Series], cells: list[Window], repeat: int, processes
 
 def builds_of(units: list[Unit]) -> list[Any]:
     """Every build the units run, once: by name, build and repository (java-spray-async's Akka and Pekko rows
-    are two builds with two floors; compare baseline runs a variant from two trees)."""
+    are two builds with two floors; compare baseline runs a variant from two trees), and the members' build of a
+    unit that runs cluster members. The measurement builds them before anything starts (execute.py), and
+    nothing after."""
     out: dict[tuple[Any, ...], Any] = {}
     for u in units:
         v = u.series.variant
         out.setdefault((v.name, v.label, v.root), v)
+        if u.series.nodes > 1 and v.cluster is not None:
+            for w in (v, *v.when.values()):
+                if w.cluster is not None:
+                    out.setdefault((w.cluster.name, "cluster " + w.cluster.label, w.cluster.root), w.cluster)
     return list(out.values())
 
 

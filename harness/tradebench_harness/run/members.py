@@ -112,10 +112,10 @@ def listening(logs: list[Path], seconds: float, procs: list[subprocess.Popen[byt
 
 def start(ctx: Context, variant: Variant, settings: Mapping[str, object], logs: list[Path], ports: list[int] | None = None,
           cluster_ports: list[int] | None = None, health_timeout: float = 150.0, append: bool = False) -> Members:
-    """Starts len(LOGS) members of VARIANT with SETTINGS (their build first, when stale), and waits until each
-    sees all of them Up."""
+    """Starts len(LOGS) members of VARIANT with SETTINGS, and waits until each sees all of them Up. Their build
+    (member(VARIANT)) is the caller's, before: a measurement's plan builds it with the rest (measure/plan.py
+    builds_of), the cluster suite before its scenarios."""
     m = member(variant)
-    m.ensure_built(ctx)
     n = len(logs)
     ports = ports or [process.free_port() for _ in range(n)]
     cluster_ports = cluster_ports or [process.free_port() for _ in range(n)]
