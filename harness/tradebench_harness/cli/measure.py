@@ -51,7 +51,7 @@ from .options import (
     Sweep,
     made,
 )
-from .validators import whole_not_negative
+from .validators import cores, cores_list, int_list, latency_list, pin, warmup, whole_not_negative
 
 Rows = list[tuple[Series, Window]]
 
@@ -68,62 +68,6 @@ def results_writer(ctx: Context) -> Write:
         results.link_latest(ctx.results, folder)
         return written
     return write
-
-def warmup(text: str) -> str:
-    if text == "auto":
-        return text
-    whole_not_negative(text)
-    return text
-
-
-def int_list(text: str) -> list[int]:
-    try:
-        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
-    if not vals or any(v <= 0 for v in vals):
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole_not_negative numbers (got {text!r})")
-    return vals
-
-
-def latency_list(text: str) -> list[int]:
-    try:
-        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})") from None
-    if not vals or any(v < 0 for v in vals):
-        raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
-    return sorted(set(vals))
-
-
-def cores_list(text: str) -> list[float]:
-    """A list of cores, from the least held to the most (the map's rows from the least slow database)."""
-    try:
-        vals = [cores(x) for x in text.replace(" ", ",").split(",") if x]
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0, e.g. 1,0.5,0.25 (got {text!r})") \
-            from None
-    if not vals:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0 (got {text!r})")
-    return sorted(set(vals), reverse=True)
-
-
-def cores(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of cores, e.g. 0.25 (got {text!r})") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"a number of cores above 0 (got {text!r})")
-    return v
-
-
-def pin(text: str) -> tuple[str, str]:
-    try:
-        return layout.pin_option(text)
-    except layout.LayoutError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
 
 # --- the options, in groups ---------------------------------------------------------------------------------------
 

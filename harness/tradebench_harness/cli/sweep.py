@@ -31,8 +31,6 @@ from .measure import (
     engines_option,
     error_rate_option,
     failed,
-    int_list,
-    latency_list,
     layout_options,
     load_options,
     measure_cases,
@@ -53,7 +51,7 @@ from .measure import (
     window_options,
 )
 from .options import SWEEPS, Sweep
-from .validators import whole_not_negative
+from .validators import int_list, latency_list, whole_not_negative
 
 
 def equal_in_flight(series: list[Series], env: dict[str, str], target: int | None) -> list[Series]:

@@ -6,6 +6,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from ..run import layout
+
 
 def whole_not_negative(text: str) -> int:
     """A whole number, 0 or more (a count or a duration where 0 means none)."""
@@ -44,3 +46,64 @@ def number_not_negative(what: str) -> Callable[[str], float]:
         return _number(text, 0.0, strict=False)
     parse.__name__ = what
     return parse
+
+
+def warmup(text: str) -> str:
+    """A warm-up: auto (until steady), or whole seconds."""
+    if text == "auto":
+        return text
+    whole_not_negative(text)
+    return text
+
+
+def int_list(text: str) -> list[int]:
+    """Whole numbers above 0, comma-separated (rates, engine counts, CPU counts)."""
+    try:
+        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
+    if not vals or any(v <= 0 for v in vals):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers above 0 (got {text!r})")
+    return vals
+
+
+def latency_list(text: str) -> list[int]:
+    """Whole milliseconds, 0 or more, comma-separated; each once, in order."""
+    try:
+        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})") from None
+    if not vals or any(v < 0 for v in vals):
+        raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
+    return sorted(set(vals))
+
+
+def cores_list(text: str) -> list[float]:
+    """A list of cores, from the least held to the most (the map's rows from the least slow database)."""
+    try:
+        vals = [cores(x) for x in text.replace(" ", ",").split(",") if x]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0, e.g. 1,0.5,0.25 (got {text!r})") \
+            from None
+    if not vals:
+        raise argparse.ArgumentTypeError(f"a comma-separated list of cores above 0 (got {text!r})")
+    return sorted(set(vals), reverse=True)
+
+
+def cores(text: str) -> float:
+    """A number of cores above 0 (0.25: a quarter of one)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of cores, e.g. 0.25 (got {text!r})") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"a number of cores above 0 (got {text!r})")
+    return v
+
+
+def pin(text: str) -> tuple[str, str]:
+    """PARTY=CPUS (--pin): a party and the CPUs it gets."""
+    try:
+        return layout.pin_option(text)
+    except layout.LayoutError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
