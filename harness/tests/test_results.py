@@ -65,12 +65,12 @@ def test_fractions_divide_by_the_runtime_and_persist_mode_ceilings():
     cal = {"http": {"java": {"ordersPerSecond": 1000.0}, "node": {"ordersPerSecond": 500.0}},
            "insert": {"8": {"singleRow": {"rowsPerSecond": 100.0}, "multiRow": {"rowsPerSecond": 1000.0}}}}
     j, n = run("j", 1, 600, ops=250), run("n", 1, 600, ops=250, runtime="node", persist="batch")
-    figures.attach_fractions(j, cal)
-    figures.attach_fractions(n, cal)
+    j.update(figures.fractions(j, cal))
+    n.update(figures.fractions(n, cal))
     assert j["httpCeilingFraction"] == 0.25 and n["httpCeilingFraction"] == 0.5
     assert j["insertCeilingFraction"] == 0.1 and n["insertCeilingFraction"] == 0.01
     other = run("o", 1, 600, conns=12)
-    figures.attach_fractions(other, cal)
+    other.update(figures.fractions(other, cal))
     assert other["insertCeilingFraction"] is None       # no ceiling measured at 12 connections
 
 
@@ -86,11 +86,11 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     n = run("n", 1, 600, runtime="node", **f)
     old = run("o", 1, 600, **f)
     for r, c in ((j, cal), (n, cal), (old, {"http": {"java": {"ordersPerSecond": 1.0}}})):
-        figures.attach_fractions(r, c)
+        r.update(figures.fractions(r, c))
     assert j["cpuPerOrderVsTrivial"] == 15.0 and n["cpuPerOrderVsTrivial"] == 5.0
     assert old["cpuPerOrderVsTrivial"] is None            # a calibration from before CPU was sampled
     j2 = run("j", 2, 600, **{**f, "cpuUsPerOrder": {"variant": 170.0}})
-    figures.attach_fractions(j2, cal)
+    j2.update(figures.fractions(j2, cal))
     row = stats.summarize([j, j2])[0]
     assert row["cpuUsPerOrderVariant"] == {"median": 160.0, "min": 150.0, "max": 170.0, "n": 2, "low": None,
                                            "high": None, "processes": 1}
@@ -101,8 +101,8 @@ def test_cpu_per_order_is_divided_by_the_trivial_servers_cost_of_its_runtime():
     # with its framework's floor (Tomcat at 50 µs): ×3, named; without a floor of its own, the runtime's server
     cal["floors"] = {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 50.0}}}
     t = run("t", 1, 600, floor="tomcat", **f)
-    figures.attach_fractions(t, cal)
-    figures.attach_fractions(n, cal)
+    t.update(figures.fractions(t, cal))
+    n.update(figures.fractions(n, cal))
     assert t["cpuPerOrderVsFloor"] == 3.0 and t["floorCpuUsPerRequest"] == 50.0
     assert n["cpuPerOrderVsFloor"] == 5.0 and n["floorCpuUsPerRequest"] == 30.0
     assert tables.cost_cell(stats.summarize([t])[0]) == "150.0 [no interval: 1 process] (×15.0; ×3.0 tomcat)"
@@ -116,13 +116,13 @@ def test_the_databases_cpu_per_sale_is_set_beside_its_cost_per_row_at_the_insert
                                         "multiRow": {"rowsPerSecond": 1000.0, "cpuUsPerRow": {"database": 4.0}}}}}
     per_sale, batch = run("p", 1, 600), run("b", 1, 600, persist="batch")
     for r in (per_sale, batch):
-        figures.attach_fractions(r, cal)
+        r.update(figures.fractions(r, cal))
     assert per_sale["dbCpuUsPerSale"] == 10_000.0 and per_sale["insertCeilingDbCpuUsPerRow"] == 40.0
     assert batch["insertCeilingDbCpuUsPerRow"] == 4.0
     assert tables.db_cost_cell(stats.summarize([per_sale])[0]) == "10000.0 (40.0)"
     assert "| 40.0 / – |" in tables.calibration_md(cal)
     bare = run("x", 1, 600)
-    figures.attach_fractions(bare, {})                  # --no-calibrate: the run's own figure, no ceiling beside it
+    bare.update(figures.fractions(bare, {}))                  # --no-calibrate: the run's own figure, no ceiling beside it
     assert tables.db_cost_cell(stats.summarize([bare])[0]) == "10000.0"
 
 
@@ -177,7 +177,7 @@ def test_the_report_draws_one_repeat_of_tiny_fractions(tmp_path):
            "insert": {"8": {"singleRow": {"rowsPerSecond": 7.0}, "multiRow": {"rowsPerSecond": 9.0}}}}
     runs = [run("a", 1, 0.1, ops=0.1 / 3), run("b", 1, 123.456, ops=1 / 7)]
     for r in runs:
-        figures.attach_fractions(r, cal)
+        r.update(figures.fractions(r, cal))
     doc = {"command": "bench", "runId": "t", "runs": runs, "environment": {}, "calibration": cal, "options": {},
            "experiment": None}
     doc = results.write_all(tmp_path, doc)
@@ -196,7 +196,7 @@ def test_the_cpu_budget_splits_an_order_into_floor_own_work_load_client_and_data
            "floors": {"tomcat": {"ordersPerSecond": 1.0, "cpuUsPerRequest": {"server": 10.0}}}, "insert": {}}
     r = run("t", 1, 600, ops=10_000.0, floor="tomcat",
             cpuUsPerOrder={"variant": 30.0, "loadclient": 10.0, "database": 20.0})
-    figures.attach_fractions(r, cal)
+    r.update(figures.fractions(r, cal))
     doc = {"command": "bench", "runId": "t", "runs": [r], "summary": stats.summarize([r]),
            "environment": {"cores": 2}, "calibration": cal}
     (b,) = stats.budget_rows(doc)

@@ -63,7 +63,7 @@ def _warmup_of(r: dict[str, Any]) -> dict[str, Any]:
 def http_ceiling(ctx: Context, runtime: str, out: Path, concurrency: int, wait_ms: int, duration: int, warmup: str,
                  warmup_max: int = 45) -> dict[str, Any]:
     """The trivial server's orders/s, and what one request costs it and the load client in CPU: a variant's
-    CPU per order divided by the server's (figures.attach_fractions) says how much more than a bare server of
+    CPU per order divided by the server's (figures.fractions) says how much more than a bare server of
     its runtime the variant spends on a request, on the same cores, in the same run."""
     port = process.free_port()
     if runtime == "java":

@@ -27,7 +27,7 @@ from ..run import db as dbmod
 from ..run import environment, layout, loadclient, slowdb, toxiproxy
 from ..run.context import Context
 from ..run.variants import ManifestError
-from . import calibrate, figures
+from . import calibrate
 from .instance import measure_unit
 from .plan import PROBE_SECONDS, Calibration, Timing, Unit, builds_of, databases, db_key, db_slug, db_text, estimate_seconds
 
@@ -233,19 +233,17 @@ def _measure(ctx: Context, db: dbmod.Database, env: record.Environment, units: l
         reps = sorted({rep for rep, _ in u.windows})
         out = folder / "runs" / (f"{i:02d}-{u.series.slug}" + (f"-r{reps[0]}" if len(u.windows) == 1 else ""))
 
-        def on_record(rec: dict[str, Any], name: str = name, unit_no: int = i) -> None:
-            # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable)
-            rec.setdefault("dbCpuCores", env.get("databaseCpuCores"))
-            rec.setdefault("dbDurable", env.get("databaseDurable"))
-            rec.setdefault("process", unit_no)     # the unit it was measured in: its process (analysis/intervals.py)
-            if not rec.get("error") and ceilings:
-                figures.attach_fractions(rec, cast(dict[str, Any], ceilings))
+        def measured(rec: dict[str, Any], name: str = name) -> None:
             say(f"{name} #{rec['repeat']}: {shown(rec)}")
 
         def said(m: str, name: str = name) -> None:
             say(f"{name}: {m}")
 
-        runs += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, say=said, on_record=on_record)
+        # a window without a database of its own had the run's (results-format.md: dbCpuCores, dbDurable); the
+        # unit it is measured in is its process (analysis/intervals.py)
+        of_run = {"dbCpuCores": env.get("databaseCpuCores"), "dbDurable": env.get("databaseDurable"), "process": i}
+        runs += measure_unit(ctx, db, u, u.timing or t, rtts, out, folder, of_run=of_run,
+                             ceilings=cast(dict[str, Any], ceilings), say=said, measured=measured)
         if i == len(units) and more:
             units += more.more(cast(list[Run], runs))
         elapsed = time.monotonic() - t0

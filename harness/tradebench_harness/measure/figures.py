@@ -100,24 +100,24 @@ def cpu_us_per_order(cpu: dict[str, Any], ops: float | None) -> dict[str, Any]:
     return out
 
 
-def attach_fractions(run: dict[str, Any], cal: dict[str, Any]) -> None:
-    """orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode; the variant's
-    CPU per order ÷ the trivial server's CPU per request (how many bare servers' worth of work an order is)."""
+def fractions(run: dict[str, Any], cal: dict[str, Any]) -> dict[str, Any]:
+    """A measured window's figures against this machine's ceilings CAL (the keys it adds to the window's record):
+    orders/s ÷ the runtime's HTTP ceiling; sales/s ÷ the insert ceiling of the persist mode; the variant's CPU per
+    order ÷ the trivial server's CPU per request (how many bare servers' worth of work an order is)."""
     http = ceilings.http_of(cal, run["runtime"])
     ins = ceilings.insert_of(cal, run["persist"], run["dbConnections"])
-    run["httpCeiling"] = http
-    run["insertCeiling"] = ins
     ops, sps = run.get("ordersPerSecond"), run.get("salesPerSecond")
-    run["httpCeilingFraction"] = round(ops / http, 6) if http and ops is not None else None
-    run["insertCeilingFraction"] = round(sps / ins, 6) if ins and sps is not None else None
     cost = ceilings.http_cost_of(cal, run["runtime"])
     mine = (run.get("cpuUsPerOrder") or {}).get("variant")
-    run["trivialServerCpuUsPerRequest"] = cost
-    run["cpuPerOrderVsTrivial"] = round(mine / cost, 3) if cost and mine is not None else None
     # the database's CPU per sale stored, beside what a row cost it at the insert ceiling of the same kind
     db_pct = ((run.get("cpu") or {}).get("database") or {}).get("cpuPercent")
-    run["dbCpuUsPerSale"] = calibrate.cpu_us_per(db_pct, sps)
-    run["insertCeilingDbCpuUsPerRow"] = ceilings.insert_cost_of(cal, run["persist"], run["dbConnections"])
     floor = ceilings.floor_cost_of(cal, run.get("floor"), run["runtime"])
-    run["floorCpuUsPerRequest"] = floor
-    run["cpuPerOrderVsFloor"] = round(mine / floor, 3) if floor and mine is not None else None
+    return {"httpCeiling": http, "insertCeiling": ins,
+            "httpCeilingFraction": round(ops / http, 6) if http and ops is not None else None,
+            "insertCeilingFraction": round(sps / ins, 6) if ins and sps is not None else None,
+            "trivialServerCpuUsPerRequest": cost,
+            "cpuPerOrderVsTrivial": round(mine / cost, 3) if cost and mine is not None else None,
+            "dbCpuUsPerSale": calibrate.cpu_us_per(db_pct, sps),
+            "insertCeilingDbCpuUsPerRow": ceilings.insert_cost_of(cal, run["persist"], run["dbConnections"]),
+            "floorCpuUsPerRequest": floor,
+            "cpuPerOrderVsFloor": round(mine / floor, 3) if floor and mine is not None else None}

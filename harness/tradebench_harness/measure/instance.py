@@ -294,10 +294,14 @@ def jit_window(windows: list[Window]) -> Window:
 
 
 def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[str, Any], out: Path, folder: Path,
+                 *, of_run: dict[str, Any] | None = None, ceilings: dict[str, Any] | None = None,
                  say: Callable[[str], None] = lambda m: None,
-                 on_record: Callable[[dict[str, Any]], None] = lambda r: None) -> list[dict[str, Any]]:
+                 measured: Callable[[dict[str, Any]], None] = lambda r: None) -> list[dict[str, Any]]:
     """Every window of UNIT on one process; a run record per window (an error record for each window that
-    could not be measured)."""
+    could not be measured), each whole when it is returned: OF_RUN's keys where the window has none of its own
+    (the run's database, the unit's process number), its figures against this machine's CEILINGS (a
+    calibration; None or {}: none). MEASURED is told of each window once its record is made."""
+    of_run = of_run or {}
     s = unit.series
     out.mkdir(parents=True, exist_ok=True)
     # the unit's own layout (the cores axis puts the variant on S.cores CPUs), the database moved onto it
@@ -337,23 +341,30 @@ def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[s
                 rec["startedAt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
                 wout = out / (f"r{rep}-{i:02d}-{w.db_slug}" if len(unit.windows) > 1 else "window")
                 _measure_window(inst, db, t, w, t.warmup if i == 1 else str(t.settle), rec, wout, folder, flight)
+                rec = _whole(rec, of_run, ceilings)
                 records.append(rec)
-                on_record(rec)
+                measured(rec)
         if profiling:     # after the variant stopped: a Node process writes its profile when it exits
             profiling.finish(records, folder)
     except (RunFailed, process.NotHealthy, toxiproxy.ToxiproxyError, DbError, ManifestError, OSError, ValueError) as e:
         for rep, w in unit.windows[len(records):]:
-            rec = {**_window_record(base, rtts, rep, w), "error": str(e), "cpu": {}}
+            rec = _whole({**_window_record(base, rtts, rep, w), "error": str(e), "cpu": {}}, of_run, None)
             records.append(rec)
-            on_record(rec)
+            measured(rec)
     return records
+
+
+def _whole(rec: dict[str, Any], of_run: dict[str, Any], ceilings: dict[str, Any] | None) -> dict[str, Any]:
+    """A window's record made whole: OF_RUN's keys it has none of, then its figures against CEILINGS."""
+    rec = {**rec, **{k: v for k, v in of_run.items() if k not in rec}}
+    return {**rec, **figures.fractions(rec, ceilings)} if ceilings and not rec.get("error") else rec
 
 
 def _window_record(base: dict[str, Any], rtts: dict[str, Any], rep: int, w: Window) -> dict[str, Any]:
     """Window W's record of repeat REP: the unit's BASE, the window's settings, its round trip from RTTS."""
     rec = {**base, "repeat": rep, "dbLatencyMs": w.latency_ms, "rate": w.rate, "concurrency": w.concurrency,
            "waitMs": None if w.rate else w.wait_ms, "rttMs": rtts.get(w.db_key)}
-    # the window's own database; a window without one has the run's (execute.py records that)
+    # the window's own database; a window without one has the run's (measure_unit's OF_RUN)
     if w.db_cpu is not None:
         rec["dbCpuCores"] = w.db_cpu
     if w.db_durable is not None:

@@ -148,7 +148,7 @@ class Layout(TypedDict):
 
 
 class Window(TypedDict):
-    """The figures of one measured window (measure/figures.py `run_figures`, `attach_fractions`). A failed window
+    """The figures of one measured window (measure/figures.py `run_figures`, `fractions`). A failed window
     (`Run.error`) has none of them; a successful one has all but those its calibration or link did not give."""
     salesPerMinute: NotRequired[float]
     salesPerSecond: NotRequired[float]
@@ -179,7 +179,7 @@ class Window(TypedDict):
     samples: NotRequired[dict[str, list[Sample]]]
     latencyPercentiles: NotRequired[list[list[float]] | None]
     load: NotRequired[Blob]
-    # the calibration this window is divided by (attach_fractions)
+    # the calibration this window is divided by (measure/figures.py `fractions`)
     httpCeiling: NotRequired[float | None]
     insertCeiling: NotRequired[float | None]
     httpCeilingFraction: NotRequired[float | None]
@@ -267,8 +267,9 @@ def per_order(run: Run, group: str) -> float | None:
 
 def process_number(run: Run) -> int:
     """The number of the process RUN's window was measured in, counted from 1 within its results folder
-    (measure/execute.py writes it into every record); 0 in a folder written before the number was kept, whose
-    windows this number cannot tell apart (analysis/stats.py `process_of` falls back to their pids)."""
+    (measure/execute.py numbers the units, measure/instance.py writes it into each window's record); 0 in a folder
+    written before the number was kept, whose windows this number cannot tell apart (analysis/stats.py
+    `process_of` falls back to their pids)."""
     return run.get("process", 0)
 
 
