@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
+from tests.commands import predict as predict_main
 from tradebench_harness.cli import predict_answers as answers
-from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import here
 from tradebench_harness.model.designs import all_designs
 

@@ -3,8 +3,8 @@ import math
 
 import pytest
 
+from tests.commands import predict as predict_main
 from tests.test_model import results_doc, run
-from tradebench_harness.cli.predict import main as predict_main
 from tradebench_harness.model import fit, repeatability
 
 
