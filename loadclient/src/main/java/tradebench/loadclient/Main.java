@@ -3,6 +3,7 @@ package tradebench.loadclient;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.File;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -48,10 +49,16 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.in, System.out, System.err));
     }
 
+    /** {@link #run(String[], InputStream, PrintStream, PrintStream)} with nothing on stdin. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, InputStream.nullInputStream(), out, err);
+    }
+
+    /** Runs the command {@code args} name; {@code in} is the reliability phases' stdin (what the launcher says). */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         CommandLine cl = CommandOptions.commandLine(new Commands());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -77,7 +84,7 @@ public final class Main {
                 case LoadOptions o -> load(o, out);
                 case CeilingOptions o -> insertCeiling(o, out);
                 case VerifyOptions o -> new Verifier(o, out).run().isEmpty() ? 0 : 1;
-                case RelOptions o -> Reliability.run(o, out);
+                case RelOptions o -> Reliability.run(o, in, out);
                 default -> throw new IllegalStateException("no runner for " + command.getClass());
             };
         } catch (Exception e) {

@@ -3,8 +3,6 @@ package tradebench.loadclient.reliability;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -19,9 +17,9 @@ import tradebench.loadclient.verify.SentOrder;
 /**
  * Database crash: a closed-loop load while the launcher kills the database
  * server with SIGKILL (no shutdown: InnoDB recovers from its redo log when it
- * starts again) and starts it 10 s later. The launcher writes the wall-clock ms
- * of the kill into {@code --db-killed-file} and, once the server accepts
- * connections again, of that moment into {@code --db-back-file}.
+ * starts again) and starts it 10 s later. The launcher says so on the load
+ * client's stdin ({@link DbEvents}): {@code db-killed <ms>} at the kill and,
+ * once the server accepts connections again, {@code db-back <ms>}.
  * <ul>
  * <li>every order answer is a 202 or a well-formed 503 within {@code --request-timeout}
  *     ms: no order hangs, none is refused another way, the service never stops answering;</li>
@@ -44,14 +42,15 @@ final class DbCrashPhase extends Phase {
     private static final long REFERENCE_MS = 2_000;
     private static final int VIEWS = 200;
 
-    DbCrashPhase(RelOptions options, PrintStream out) {
+    private final DbEvents events;
+
+    DbCrashPhase(RelOptions options, PrintStream out, DbEvents events) {
         super(options, out);
+        this.events = events;
     }
 
     @Override
     void run() throws Exception {
-        Path killedFile = Path.of(options.dbKilledFile());
-        Path backFile = Path.of(options.dbBackFile());
         double duration = options.duration();
         double recovery = options.recovery();
         int requestTimeoutMs = options.requestTimeoutMs();
@@ -70,8 +69,8 @@ final class DbCrashPhase extends Phase {
         String perSecond = "";
         SalesTable sales = null;
         try {
-            killedAt = waitForStamp(killedFile, end);
-            backAt = killedAt < 0 ? -1 : waitForStamp(backFile, end);
+            killedAt = events.await(DbEvents.KILLED, end);
+            backAt = killedAt < 0 ? -1 : events.await(DbEvents.BACK, end);
             if (backAt >= 0) {
                 // opened once the server is back (a connection opened before died with it); CREATED is the
                 // service's clock, on this machine; the sales before the kill are counted as they survived it
@@ -99,8 +98,9 @@ final class DbCrashPhase extends Phase {
             long refused = LoadDriver.total(load.overloaded, killSec, backSec);
             final long killed = killedAt, back = backAt;
             long acceptedDown = load.orders.stream().filter(o -> inOutage(load, o, killed, back)).count();
-            report.expect(killedAt >= 0, "dbcrash-killed", "the launcher never said the database was killed (" + killedFile + ")");
-            report.expect(backAt >= 0, "dbcrash-back", "the launcher never said the database is back (" + backFile + ")");
+            report.expect(killedAt >= 0, "dbcrash-killed", "the launcher never said " + DbEvents.KILLED + " on stdin");
+            report.expect(backAt >= 0, "dbcrash-back", "the launcher never said " + DbEvents.BACK + " on stdin");
+            report.expect(events.malformed().isEmpty(), "db-events", "lines on stdin that say no database event: " + events.malformed());
             report.expect(load.timeouts.get() == 0, "dbcrash-hang", load.timeouts.get() + " orders without an answer within "
                     + requestTimeoutMs + " ms: " + load.problems);
             report.expect(load.ioErrors.get() == 0, "load-answers", load.ioErrors.get() + " orders without an answer: " + load.problems);
@@ -155,18 +155,6 @@ final class DbCrashPhase extends Phase {
     private static boolean inOutage(LoadDriver load, SentOrder o, long killedAt, long backAt) {
         Long t = load.sentWallMs.get(o.id());
         return t != null && killedAt >= 0 && t >= killedAt && (backAt < 0 || t < backAt);
-    }
-
-    /** Polls for the launcher's file holding a wall-clock ms; -1 when it did not come by {@code endMs}. */
-    private static long waitForStamp(Path file, long endMs) throws IOException {
-        while (System.currentTimeMillis() < endMs) {
-            if (Files.exists(file)) {
-                String s = Files.readString(file).trim();
-                if (!s.isEmpty()) return Long.parseLong(s);
-            }
-            LoadDriver.sleepMs(50);
-        }
-        return -1;
     }
 
     /**

@@ -2,8 +2,6 @@ package tradebench.loadclient.reliability;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,8 +12,8 @@ import tradebench.loadclient.verify.SentOrder;
 
 /**
  * Database outage: load plus a /health probe every 200 ms while the launcher
- * stops the database for 10 s and starts it again (it creates
- * {@code --db-back-file} when the database answers again); the load goes on
+ * stops the database for 10 s and starts it again (it says {@code db-back <ms>}
+ * on the load client's stdin when the database answers again, {@link DbEvents}); the load goes on
  * 4 s after that ({@code --duration}: at most). /health must say
  * 503 meanwhile and 200 after, every order answer is a 202 or a 503, the
  * service never stops answering, and trading resumes. Then the audit over
@@ -28,13 +26,15 @@ final class OutagePhase extends Phase {
 
     private static final long AFTER_BACK_MS = 4_000;
 
-    OutagePhase(RelOptions options, PrintStream out) {
+    private final DbEvents events;
+
+    OutagePhase(RelOptions options, PrintStream out, DbEvents events) {
         super(options, out);
+        this.events = events;
     }
 
     @Override
     void run() throws Exception {
-        String backFile = options.dbBackFile();
         double duration = options.duration();
         LoadDriver load = new LoadDriver(options.url(), options.products(), options.prefix(), options.seed());
         List<Probe> probes = Collections.synchronizedList(new ArrayList<>());
@@ -51,8 +51,8 @@ final class OutagePhase extends Phase {
         long end = t0 + (long) (duration * 1000);
         while (System.currentTimeMillis() < end) {
             probes.add(probe(t0));
-            if (backAt[0] < 0 && Files.exists(Path.of(backFile))) {
-                backAt[0] = System.currentTimeMillis() - t0;
+            if (backAt[0] < 0 && events.at(DbEvents.BACK) >= 0) {
+                backAt[0] = events.at(DbEvents.BACK) - t0;
                 end = Math.min(end, System.currentTimeMillis() + AFTER_BACK_MS);
             }
             LoadDriver.sleepMs(200);
@@ -82,7 +82,8 @@ final class OutagePhase extends Phase {
                 report.fail("outage-health", "503 without {\"status\": \"down\"}: " + p.body());
             }
         }
-        report.expect(backAt[0] >= 0, "outage-db-back", "the launcher never said the database is back (" + backFile + ")");
+        report.expect(backAt[0] >= 0, "outage-db-back", "the launcher never said " + DbEvents.BACK + " on stdin");
+        report.expect(events.malformed().isEmpty(), "db-events", "lines on stdin that say no database event: " + events.malformed());
         report.expect(firstDown >= 0, "outage-health", "GET /health never answered 503 while the database was stopped");
         report.expect(healthyAt >= 0, "outage-health", "GET /health not 200 again after the database came back");
         report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
