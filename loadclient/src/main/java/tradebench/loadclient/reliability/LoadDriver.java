@@ -72,6 +72,17 @@ final class LoadDriver {
         closedLoop(connections, waitMs, Math.max(waitMs, 10), seconds);
     }
 
+    /** {@link #closedLoop(int, int, double)} on a thread of its own, for a phase that acts while the load runs. */
+    Thread closedLoopInBackground(int connections, int waitMs, double seconds) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                closedLoop(connections, waitMs, seconds);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
     /** Closed loop with its own pause after a 503 (the saturating loop: no pause after a 202, a short one after a 503). */
     void closedLoop(int connections, int waitMs, int waitAfter503Ms, double seconds) throws InterruptedException {
         long end = System.nanoTime() + (long) (seconds * 1e9);

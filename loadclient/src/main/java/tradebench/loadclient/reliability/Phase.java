@@ -80,6 +80,12 @@ abstract class Phase {
         }
     }
 
+    /** Every answer of LOAD a 202 or a well-formed 503 (Retry-After, JSON). */
+    void checkLoadAnswers(LoadDriver load) {
+        report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
+        report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
+    }
+
     JsonNode stats() {
         return getJson("/stats");
     }
