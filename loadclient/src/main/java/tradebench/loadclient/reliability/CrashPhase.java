@@ -3,10 +3,11 @@ package tradebench.loadclient.reliability;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
 
 /**
  * Crash isolation: during load, {@code POST /faults/crash-engine?engine=N}

@@ -10,10 +10,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
 
 /**
  * Database crash: a closed-loop load while the launcher kills the database

@@ -12,9 +12,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import tradebench.loadclient.OrderMix;
+import tradebench.loadclient.audit.SentOrder;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
-import tradebench.loadclient.verify.SentOrder;
 
 /**
  * The suite's load: the orders of contract section 6 ({@link OrderMix}) on blocking keep-alive

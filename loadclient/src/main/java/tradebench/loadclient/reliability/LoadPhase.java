@@ -1,6 +1,7 @@
 package tradebench.loadclient.reliability;
 
 import java.io.PrintStream;
+import tradebench.loadclient.audit.OrderLog;
 
 /**
  * Plain load that keeps its accepted orders: the launcher sends SIGTERM to the

@@ -4,10 +4,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
 
 /**
  * Database outage: load plus a /health probe every 200 ms while the launcher

@@ -5,8 +5,9 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * Overload: measure the variant's capacity (accepted orders/s of a saturating

@@ -7,16 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import tradebench.loadclient.http.HttpConnection;
-import tradebench.loadclient.http.HttpResponse;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import tradebench.loadclient.verify.Report;
-import tradebench.loadclient.verify.SalesAudit;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.Report;
+import tradebench.loadclient.audit.SalesAudit;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
+import tradebench.loadclient.http.HttpConnection;
+import tradebench.loadclient.http.HttpResponse;
 
 /** What every phase shares: options, the report (ok/FAIL lines), figures (printed and written as JSON). */
 abstract class Phase {
