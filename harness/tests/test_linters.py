@@ -1,6 +1,7 @@
 """The unit tier's linters reach every file they are for, and a finding fails the step: ESLint over every
 JavaScript file of the repository that no variant lints itself, ShellCheck over the shell scripts, mypy (strict)
-over the harness package."""
+over the harness package, and the Java size rules (Checkstyle in every module's build) catch a method too long or
+too complex."""
 import os
 import re
 import shutil
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tradebench_harness.run import context
+from tradebench_harness.run import build, context
 from tradebench_harness.suites import testrun
 from tradebench_harness.suites.steps import Steps
 
@@ -72,6 +73,45 @@ def test_shellcheck_fails_on_a_finding_in_a_script_under_scripts(tmp_path, body,
     steps = Steps()
     testrun.shellcheck(context.from_env({**os.environ, "TB_ROOT": str(tmp_path)}), steps)
     assert (steps.passed, len(steps.failed)) == ((1, 0) if clean else (0, 1))
+
+
+def java_method(name: str, lines: int = 3, decisions: int = 0) -> str:
+    """A Java method of LINES statements and DECISIONS if-statements (each one more path through it)."""
+    body = [f"        x += {i};" for i in range(lines)] + [f"        if (x == {i}) x++;" for i in range(decisions)]
+    return f"    static int {name}(int x) {{\n" + "\n".join(body) + "\n        return x;\n    }\n"
+
+
+def checkstyle_build(tmp_path: Path, methods: str) -> subprocess.CompletedProcess:
+    """`mvn validate` of a module of its own whose parent is the repository's pom, with METHODS in its one class:
+    the size rules as every module's build runs them (the root pom's checkstyle plugin, scripts/checkstyle.xml)."""
+    parent = os.path.relpath(ROOT / "pom.xml", tmp_path)
+    (tmp_path / "pom.xml").write_text(
+        '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+        f'<parent><groupId>tradebench</groupId><artifactId>tradebench</artifactId><version>1.0.0-SNAPSHOT</version>'
+        f'<relativePath>{parent}</relativePath></parent><artifactId>sizes-probe</artifactId></project>\n')
+    (tmp_path / "src" / "main" / "java" / "probe").mkdir(parents=True)
+    (tmp_path / "src" / "main" / "java" / "probe" / "Sizes.java").write_text(
+        "package probe;\n\nfinal class Sizes {\n" + methods + "}\n")
+    ctx = context.from_env({**os.environ, "TB_ROOT": str(ROOT)})
+    with open(tmp_path / "mvn.log", "wb") as log:
+        rc = build.command(ctx, ["mvn", *build.MVN, "validate", f"-Dtradebench.root={ROOT}"], cwd=tmp_path, log=log)
+    return subprocess.CompletedProcess([], rc, (tmp_path / "mvn.log").read_text(errors="replace"))
+
+
+def test_the_java_size_rules_pass_methods_within_eslints_limits(tmp_path):
+    # 80 lines (blank and comment lines not counted) and 12 paths (11 ifs): ESLint's limits, met exactly
+    longest = java_method("longest", lines=77).replace("{\n", "{\n\n        // not counted\n", 1)
+    r = checkstyle_build(tmp_path, longest + java_method("busiest", decisions=11))
+    assert r.returncode == 0, r.stdout
+
+
+def test_the_java_size_rules_fail_the_build_on_a_too_long_and_a_too_complex_method(tmp_path):
+    too_long = java_method("tooLong", lines=79)
+    r = checkstyle_build(tmp_path, too_long + java_method("tooComplex", decisions=12))
+    complex_at = 4 + too_long.count("\n")       # the class's first method is on line 4, the second right after it
+    assert r.returncode != 0
+    assert re.search(r"Sizes\.java:\[?4[,:]\d+.*MethodLength", r.stdout), r.stdout
+    assert re.search(rf"Sizes\.java:\[?{complex_at}[,:]\d+.*CyclomaticComplexity", r.stdout), r.stdout
 
 
 def mypy(*targets: str) -> subprocess.CompletedProcess:

@@ -33,6 +33,26 @@ def test_stop_reports_a_clean_exit_code(tmp_path):
     assert r.exit_ms is not None and r.exit_ms < 10000
 
 
+def test_say_writes_lines_to_the_stdin_of_a_process_started_with_one(tmp_path):
+    # the process echoes what it reads: each line said arrives at once, in order, and stop() closes its stdin
+    r = process.start("echo", [sys.executable, "-u", "-c", "import sys\nfor l in sys.stdin: print('got', l.strip())"],
+                      tmp_path / "echo.log", stdin=True)
+    r.say("db-killed 17")
+    r.say("db-back 42")
+    deadline = time.monotonic() + 30
+    while "got db-back 42" not in (tmp_path / "echo.log").read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (tmp_path / "echo.log").read_text().splitlines() == ["got db-killed 17", "got db-back 42"]
+    r.stop(timeout=5)
+    r.say("after the end")   # a process gone misses the line, the caller goes on
+    quiet = process.start("quiet", ["sleep", "60"], tmp_path / "quiet.log")
+    try:
+        with pytest.raises(ValueError):
+            quiet.say("nobody reads this")
+    finally:
+        quiet.stop(timeout=2)
+
+
 def sample_beside(tmp_path, second: list[str], groups: tuple[str, ...], machine: bool = False):
     """A busy loop ("busy") and SECOND ("other") started, GROUPS of them sampled every 0.5 s for 3 s (and the
     machine, with MACHINE): (the samples, the % of a core the kernel gave the busy loop meanwhile)."""

@@ -16,8 +16,8 @@ from . import tools
 from .context import Context
 
 MVN = ["-B", "-q", "-Dstyle.color=never"]
-#: the shared Java modules every Java module builds on
-SHARED_INPUTS = ["engine-*/src/main", "engine-*/pom.xml", "pom.xml"]
+#: the shared Java modules every Java module builds on, and the size rules every build checks
+SHARED_INPUTS = ["engine-*/src/main", "engine-*/pom.xml", "pom.xml", "scripts/checkstyle*.xml"]
 
 
 class BuildError(Exception):

@@ -33,9 +33,10 @@ def run(ctx: Context, sub: str, *args: object, log: Path, timeout: float | None 
             return 124
 
 
-def start(ctx: Context, sub: str, *args: object, log: Path) -> process.Running:
-    """Starts `loadclient SUB ARGS` in the background."""
-    r = process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root)
+def start(ctx: Context, sub: str, *args: object, log: Path, stdin: bool = False) -> process.Running:
+    """Starts `loadclient SUB ARGS` in the background; with STDIN the caller talks to it with .say(line)
+    (the reliability phases that wait on what the harness did to the database)."""
+    r = process.start(f"loadclient {sub}", argv(ctx, sub, *args), log, cwd=ctx.root, stdin=stdin)
     if ctx.layout is not None and ctx.layout.load_yields:
         layout.yield_group(r.pid)     # its session is its own scheduling group where the kernel's autogroup is on
     return r

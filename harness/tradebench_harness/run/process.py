@@ -94,6 +94,18 @@ class Running:
     def alive(self) -> bool:
         return self.popen.poll() is None
 
+    def say(self, line: str) -> None:
+        """Writes LINE to the process's stdin (started with stdin=True): how the harness tells a process it
+        started what it did meanwhile, with no file between them. A process already gone misses the line; its
+        exit code tells the rest."""
+        if self.popen.stdin is None:
+            raise ValueError(f"{self.name} was started without a stdin to write to")
+        try:
+            self.popen.stdin.write(line.encode() + b"\n")
+            self.popen.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
     def tree(self) -> list[psutil.Process]:
         return tree_of(self.pid)
 
@@ -121,6 +133,11 @@ class Running:
             pass
         if self.popen.poll() is None:
             self.popen.wait(5)
+        if self.popen.stdin is not None:
+            try:
+                self.popen.stdin.close()
+            except BrokenPipeError:
+                pass
         self.exit_ms = int((time.monotonic() - t0) * 1000)
         if self._log_fh:
             self._log_fh.close()
@@ -147,13 +164,14 @@ def kill_all(procs: list[psutil.Process]) -> None:
 
 
 def start(name: str, argv: list[str], log: Path, env: Mapping[str, object] | None = None, cwd: Path | None = None,
-          port: int | None = None, append: bool = False) -> Running:
-    """Starts ARGV in the background, in a session of its own, output in LOG."""
+          port: int | None = None, append: bool = False, stdin: bool = False) -> Running:
+    """Starts ARGV in the background, in a session of its own, output in LOG; with STDIN its stdin is a pipe
+    that Running.say writes to (otherwise empty)."""
     log.parent.mkdir(parents=True, exist_ok=True)
     fh = open(log, "ab" if append else "wb")
     full_env = dict(os.environ)
     full_env.update({k: str(v) for k, v in (env or {}).items()})
-    popen = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    popen = subprocess.Popen(argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                              env=full_env, cwd=cwd, start_new_session=True)
     return Running(name=name, popen=popen, log=log, port=port, _log_fh=fh)
 

@@ -186,12 +186,10 @@ class Suite:
     def outage(self, r: process.Running, d: Path, common: list[str], name: str) -> None:
         """The database stopped 2 s after the load's first stored sale, started again 10 s later; the load ends
         4 s after: the load client's outage checks hold and the variant lives."""
-        back = d / "db-back"
-        back.unlink(missing_ok=True)
         bg = loadclient.start(self.ctx, "reliability", "outage", *common, "--duration", 40, "--connections", 16,
-                              "--wait", 5, "--seed", 7, "--db-back-file", back,
+                              "--wait", 5, "--seed", 7,
                               "--orders", d / "orders-bad-input.tsv", "--orders-out", d / "orders-outage.tsv",
-                              "--json", d / "outage.json", log=d / "outage.log")
+                              "--json", d / "outage.json", log=d / "outage.log", stdin=True)
         try:
             self.under_way(bg)
             time.sleep(2)
@@ -200,7 +198,7 @@ class Suite:
                 down = time.monotonic()
                 time.sleep(10)
                 dbmod.start_private(self.ctx, self.db_dir, self.db_port)
-                back.touch()
+                bg.say(f"db-back {int(time.time() * 1000)}")
                 f.write(f"database down for {int((time.monotonic() - down) * 1000)} ms\n")
             rc = bg.popen.wait()
         finally:
@@ -232,42 +230,40 @@ class Suite:
                       d / "audit-a.log", "audit", *common, "--orders", orders,
                       "--expect-sales", counts[1], "--expect-accepted", counts[0], "--json", d / "audit-a.json")
 
-    def kill_db(self, stamp: Path) -> int:
+    def kill_db(self, load: process.Running) -> int:
         """SIGKILL of the database server process (no shutdown: InnoDB recovers from its redo log at the next
-        start); STAMP gets the wall-clock ms of the signal. Returns its pid once it is gone."""
+        start); LOAD, the load client's dbcrash phase, is told the wall-clock ms of the signal on its stdin.
+        Returns the server's pid once it is gone."""
         pid = self.db.pid()
         if not pid or not psutil.pid_exists(pid):
             raise dbmod.DbError(f"no database server process (pid file {self.db.pid_file})")
         p = psutil.Process(pid)
         at = int(time.time() * 1000)
         p.send_signal(signal.SIGKILL)
-        stamp.write_text(str(at))   # written at once: the dying server may take a while to be gone
+        load.say(f"db-killed {at}")   # said at once: the dying server may take a while to be gone
         p.wait(10)
         return pid
 
     def db_crash(self, v: Variant, r: process.Running, d: Path, common: list[str], name: str) -> None:
         """The database server killed with SIGKILL 3 s after the load's first stored sale, started again 10 s later; the load goes on until
         the sales rate is back (at most REL_DBCRASH_RECOVERY_S s after the database accepts connections)."""
-        killed, back = d / "db-killed", d / "db-back-crash"
-        killed.unlink(missing_ok=True)
-        back.unlink(missing_ok=True)
         flush = self.db.scalar("SELECT @@innodb_flush_log_at_trx_commit")
         bg = loadclient.start(self.ctx, "reliability", "dbcrash", *common, "--duration", 60, "--connections", 16,
                               "--wait", 5, "--seed", 11, "--request-timeout", self.request_timeout_ms,
-                              "--recovery", self.crash_recovery_s, "--db-killed-file", killed, "--db-back-file", back,
+                              "--recovery", self.crash_recovery_s,
                               "--orders", f"{d / 'orders-bad-input.tsv'},{d / 'orders-outage.tsv'}",
                               "--orders-out", d / "orders-dbcrash.tsv", "--json", d / "dbcrash.json",
-                              log=d / "dbcrash.log")
+                              log=d / "dbcrash.log", stdin=True)
         try:
             self.under_way(bg)
             time.sleep(3)
             with open(d / "db.log", "a") as f:
-                pid = self.kill_db(killed)
+                pid = self.kill_db(bg)
                 down = time.monotonic()
                 f.write(f"database server pid {pid} killed with SIGKILL (innodb_flush_log_at_trx_commit={flush})\n")
                 time.sleep(10)
                 dbmod.start_private(self.ctx, self.db_dir, self.db_port)
-                back.write_text(str(int(time.time() * 1000)))
+                bg.say(f"db-back {int(time.time() * 1000)}")
                 f.write(f"database accepting connections again {int((time.monotonic() - down) * 1000)} ms after the kill\n")
             rc = bg.popen.wait(timeout=180)
         except (dbmod.DbError, psutil.Error, subprocess.TimeoutExpired) as e:

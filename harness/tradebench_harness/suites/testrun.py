@@ -12,7 +12,8 @@
  7. the static check of docker-compose.yml and the Dockerfiles (compose_check.py, the official Compose CLI),
  8. the harness's own tests (pytest, harness/tests), among them the compose check's test on broken copies
     of the tree and a short real compare of two variants, its report.html looked at in headless Chromium,
- 9. the linters, with no finding allowed: javac -Xlint:all -Werror (in 1), ruff over the harness, ESLint
+ 9. the linters, with no finding allowed: javac -Xlint:all -Werror and Checkstyle's size rules (in 1, every
+    module's build: scripts/checkstyle.xml), ruff over the harness, ESLint
     over each Node.js variant that has an `npm run lint` and over every other JavaScript file, ShellCheck over
     the launcher, CI's script and scripts/.
 

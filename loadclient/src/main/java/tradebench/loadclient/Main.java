@@ -1,8 +1,6 @@
 package tradebench.loadclient;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import java.io.File;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -13,23 +11,24 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 import tradebench.loadclient.ceiling.CeilingOptions;
-import tradebench.loadclient.ceiling.InsertCeiling;
+import tradebench.loadclient.ceiling.Ceiling;
+import tradebench.loadclient.load.Load;
 import tradebench.loadclient.load.LoadOptions;
-import tradebench.loadclient.load.LoadResult;
-import tradebench.loadclient.load.LoadRun;
 import tradebench.loadclient.reliability.RelOptions;
 import tradebench.loadclient.reliability.Reliability;
 import tradebench.loadclient.verify.VerifyOptions;
-import tradebench.loadclient.verify.Verifier;
+import tradebench.loadclient.verify.Verify;
 
 /**
  * {@code loadclient load ...}, {@code loadclient insert-ceiling ...}, {@code loadclient verify ...} and
  * {@code loadclient reliability PHASE ...}. Exit codes: 0 ok, 1 failures, 2 usage, 3 load: too many errors.
+ * Main only parses the command line and hands it to the part's entry point ({@link Load}, {@link Ceiling},
+ * {@link Verify}, {@link Reliability}); the parts share only this package, {@code http} and {@code audit}.
  */
 public final class Main {
 
     /** Exit code of {@code load} when the answers other than 202/503 plus I/O errors exceed {@code --max-error-rate}. */
-    public static final int TOO_MANY_ERRORS = 3;
+    public static final int TOO_MANY_ERRORS = Load.TOO_MANY_ERRORS;
 
     /** Exit code of a mistake on the command line: the run never starts. */
     public static final int USAGE = 2;
@@ -48,10 +47,16 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.in, System.out, System.err));
     }
 
+    /** {@link #run(String[], InputStream, PrintStream, PrintStream)} with nothing on stdin. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, InputStream.nullInputStream(), out, err);
+    }
+
+    /** Runs the command {@code args} name; {@code in} is the reliability phases' stdin (what the launcher says). */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         CommandLine cl = CommandOptions.commandLine(new Commands());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -74,43 +79,15 @@ public final class Main {
         }
         try {
             return switch (command) {
-                case LoadOptions o -> load(o, out);
-                case CeilingOptions o -> insertCeiling(o, out);
-                case VerifyOptions o -> new Verifier(o, out).run().isEmpty() ? 0 : 1;
-                case RelOptions o -> Reliability.run(o, out);
+                case LoadOptions o -> Load.run(o, out);
+                case CeilingOptions o -> Ceiling.run(o, out);
+                case VerifyOptions o -> Verify.run(o, out);
+                case RelOptions o -> Reliability.run(o, in, out);
                 default -> throw new IllegalStateException("no runner for " + command.getClass());
             };
         } catch (Exception e) {
             err.println("loadclient: " + e);
             return 1;
         }
-    }
-
-    private static int load(LoadOptions options, PrintStream out) throws Exception {
-        LoadResult result = new LoadRun(options, out).run();
-        out.print(result.summary());
-        if (options.jsonFile() != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new File(options.jsonFile()), result.toJson());
-            out.println("json written to " + options.jsonFile());
-        }
-        if (result.histogramFile() != null) out.println("histogram written to " + result.histogramFile());
-        if (result.tooManyErrors()) {
-            out.printf("loadclient: error rate %.4f > --max-error-rate %s: %d of %d requests were neither 202 nor 503"
-                    + " (other 4xx, other 5xx, other statuses, I/O errors)%n",
-                    result.errorRate(), options.maxErrorRate(), result.errors(), result.requests());
-            return TOO_MANY_ERRORS;
-        }
-        return 0;
-    }
-
-    private static int insertCeiling(CeilingOptions options, PrintStream out) throws Exception {
-        InsertCeiling ceiling = new InsertCeiling(options, out);
-        InsertCeiling.Result result = ceiling.run();
-        out.print(ceiling.summary(result));
-        if (options.jsonFile() != null) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new File(options.jsonFile()), result.json());
-            out.println("json written to " + options.jsonFile());
-        }
-        return 0;
     }
 }

@@ -232,11 +232,13 @@ class FlagsAndMixTest {
         Outcome noDb = main("reliability", "audit", "--orders", "a.tsv");
         assertEquals(2, noDb.code());
         assertTrue(noDb.err().contains("reliability audit: --db-url is required"), noDb.err());
-        Outcome noKill = main("reliability", "dbcrash", "--db-url", "j", "--orders-out", "o.tsv", "--db-back-file", "b");
-        assertEquals(2, noKill.code());
-        assertTrue(noKill.err().contains("reliability dbcrash: --db-killed-file is required"), noKill.err());
-        Outcome timeout = main("reliability", "dbcrash", "--db-url", "j", "--orders-out", "o.tsv", "--db-back-file", "b",
-                "--db-killed-file", "k", "--request-timeout", "50");
+        Outcome noOrdersOutCrash = main("reliability", "dbcrash", "--db-url", "j");
+        assertEquals(2, noOrdersOutCrash.code());
+        assertTrue(noOrdersOutCrash.err().contains("reliability dbcrash: --orders-out is required"), noOrdersOutCrash.err());
+        Outcome fileFlag = main("reliability", "dbcrash", "--db-url", "j", "--orders-out", "o.tsv", "--db-killed-file", "k");
+        assertEquals(2, fileFlag.code(), "the launcher says db-killed on stdin, a file flag is no option");
+        assertTrue(fileFlag.err().contains("--db-killed-file"), fileFlag.err());
+        Outcome timeout = main("reliability", "dbcrash", "--db-url", "j", "--orders-out", "o.tsv", "--request-timeout", "50");
         assertEquals(2, timeout.code());
         assertTrue(timeout.err().contains("--request-timeout"), timeout.err());
         Outcome victim = main("reliability", "crash", "--db-url", "j", "--orders-out", "o.tsv", "--engines", "2", "--engine", "2");

@@ -24,8 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tradebench.loadclient.reliability.OrderLog;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * {@code load --view-clients}: orders and order views in one run, through {@code Main.run} and its JSON as the

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import tradebench.loadclient.reliability.OrderLog;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * One {@code load} run: starts the workers, prints a progress line every few

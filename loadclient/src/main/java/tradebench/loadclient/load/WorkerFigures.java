@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import tradebench.loadclient.OrderMix;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * What one worker (one connection) measured: its own histograms and counts,

@@ -3,8 +3,9 @@ package tradebench.loadclient.reliability;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.OrderLog;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * The audit after a variant stopped: every order file of the run against SALES,

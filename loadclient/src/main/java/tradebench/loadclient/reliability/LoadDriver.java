@@ -12,9 +12,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import tradebench.loadclient.OrderMix;
+import tradebench.loadclient.audit.SentOrder;
 import tradebench.loadclient.http.HttpConnection;
 import tradebench.loadclient.http.HttpResponse;
-import tradebench.loadclient.verify.SentOrder;
 
 /**
  * The suite's load: the orders of contract section 6 ({@link OrderMix}) on blocking keep-alive
@@ -70,6 +70,17 @@ final class LoadDriver {
     /** Closed loop for {@code seconds}: each connection sends, reads, pauses {@code waitMs}. Blocks until done. */
     void closedLoop(int connections, int waitMs, double seconds) throws InterruptedException {
         closedLoop(connections, waitMs, Math.max(waitMs, 10), seconds);
+    }
+
+    /** {@link #closedLoop(int, int, double)} on a thread of its own, for a phase that acts while the load runs. */
+    Thread closedLoopInBackground(int connections, int waitMs, double seconds) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                closedLoop(connections, waitMs, seconds);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     /** Closed loop with its own pause after a 503 (the saturating loop: no pause after a 202, a short one after a 503). */

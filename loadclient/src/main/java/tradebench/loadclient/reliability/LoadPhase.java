@@ -1,6 +1,7 @@
 package tradebench.loadclient.reliability;
 
 import java.io.PrintStream;
+import tradebench.loadclient.audit.OrderLog;
 
 /**
  * Plain load that keeps its accepted orders: the launcher sends SIGTERM to the
@@ -19,8 +20,7 @@ final class LoadPhase extends Phase {
         load.closedLoop(options.connections(), options.waitMs(), options.duration());
         OrderLog.write(options.ordersOut(), load.orders);
         out.println("load: " + load.summary());
-        report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
-        report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
+        checkLoadAnswers(load);
         if (report.failures().isEmpty()) report.ok("load", load.summary());
         figures.put("accepted", load.total(load.accepted));
         figures.put("overloaded", load.total(load.overloaded));

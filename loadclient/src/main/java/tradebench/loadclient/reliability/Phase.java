@@ -7,16 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import tradebench.loadclient.http.HttpConnection;
-import tradebench.loadclient.http.HttpResponse;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import tradebench.loadclient.verify.Report;
-import tradebench.loadclient.verify.SalesAudit;
-import tradebench.loadclient.verify.SalesTable;
-import tradebench.loadclient.verify.SentOrder;
+import tradebench.loadclient.audit.Report;
+import tradebench.loadclient.audit.SalesAudit;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
+import tradebench.loadclient.http.HttpConnection;
+import tradebench.loadclient.http.HttpResponse;
 
 /** What every phase shares: options, the report (ok/FAIL lines), figures (printed and written as JSON). */
 abstract class Phase {
@@ -78,6 +78,12 @@ abstract class Phase {
         } catch (IOException e) {
             return -1;
         }
+    }
+
+    /** Every answer of LOAD a 202 or a well-formed 503 (Retry-After, JSON). */
+    void checkLoadAnswers(LoadDriver load) {
+        report.expect(load.unexpected() == 0, "load-answers", load.unexpected() + " answers neither 202 nor 503: " + load.problems);
+        report.expect(load.bad503.get() == 0, "overload-answer", "503 without Retry-After/JSON: " + load.problems);
     }
 
     JsonNode stats() {

@@ -15,7 +15,9 @@ import tradebench.loadclient.Variant;
  * it needs; the flags a phase cannot run without are required for that phase.
  */
 @Command(name = "reliability", sortOptions = false, showDefaultValues = true,
-        description = "the reliability suite's phases (run by ./tradebench reliability and ./tradebench test)")
+        description = {"the reliability suite's phases (run by ./tradebench reliability and ./tradebench test)",
+                "outage, dbcrash: the launcher says what it did to the database on stdin, a line each:"
+                        + " 'db-killed <epoch-ms>' (dbcrash), 'db-back <epoch-ms>'"})
 public final class RelOptions extends CommandOptions {
 
     /** The phases, in the order the suite runs them. */
@@ -52,13 +54,6 @@ public final class RelOptions extends CommandOptions {
     @Option(names = "--engine", paramLabel = "N", defaultValue = "1", description = "crash: the engine to crash") private int engine;
 
     @Option(names = "--crash-at", paramLabel = "S", defaultValue = "3", description = "crash: seconds into the load") private double crashAt;
-
-    @Option(names = "--db-back-file", paramLabel = "FILE", description = "outage: the launcher creates this file when the database is back;"
-            + " dbcrash: it writes the wall-clock ms the database accepted connections again into it")
-    private String dbBackFile;
-
-    @Option(names = "--db-killed-file", paramLabel = "FILE", description = "dbcrash: the launcher writes the wall-clock ms of its"
-            + " SIGKILL of the database server into this file") private String dbKilledFile;
 
     @Option(names = "--request-timeout", paramLabel = "MS", defaultValue = "30000",
             description = "ms an order may wait for its answer (dbcrash: longer is a hang)") private int requestTimeoutMs;
@@ -110,8 +105,6 @@ public final class RelOptions extends CommandOptions {
                 case "--db-url" -> dbUrl;
                 case "--orders-out" -> ordersOut;
                 case "--orders" -> orders;
-                case "--db-back-file" -> dbBackFile;
-                case "--db-killed-file" -> dbKilledFile;
                 default -> throw new IllegalStateException(flag);
             };
             if (value == null || value.isEmpty()) throw usage("reliability " + phase + ": " + flag + " is required");
@@ -123,9 +116,7 @@ public final class RelOptions extends CommandOptions {
     private List<String> required() {
         return switch (phase) {
             case "bad-input" -> List.of("--db-url");
-            case "crash", "overload" -> List.of("--db-url", "--orders-out");
-            case "outage" -> List.of("--db-url", "--orders-out", "--db-back-file");
-            case "dbcrash" -> List.of("--db-url", "--orders-out", "--db-killed-file", "--db-back-file");
+            case "crash", "overload", "outage", "dbcrash" -> List.of("--db-url", "--orders-out");
             case "load" -> List.of("--orders-out");
             case "audit" -> List.of("--db-url", "--orders");
             default -> List.of();
@@ -202,14 +193,6 @@ public final class RelOptions extends CommandOptions {
 
     double crashAt() {
         return crashAt;
-    }
-
-    String dbBackFile() {
-        return dbBackFile;
-    }
-
-    String dbKilledFile() {
-        return dbKilledFile;
     }
 
     int requestTimeoutMs() {

@@ -1,5 +1,6 @@
 package tradebench.loadclient.reliability;
 
+import java.io.InputStream;
 import java.io.PrintStream;
 
 /**
@@ -12,13 +13,16 @@ public final class Reliability {
 
     private Reliability() {}
 
-    /** Runs the phase {@code options} name; 0 when every check passed. */
-    public static int run(RelOptions options, PrintStream out) {
+    /**
+     * Runs the phase {@code options} name; 0 when every check passed. {@code in} is where the launcher says
+     * what it did to the database ({@link DbEvents}); only the phases around a database outage read it.
+     */
+    public static int run(RelOptions options, InputStream in, PrintStream out) {
         Phase p = switch (options.phase()) {
             case "bad-input" -> new BadInputPhase(options, out);
             case "crash" -> new CrashPhase(options, out);
-            case "outage" -> new OutagePhase(options, out);
-            case "dbcrash" -> new DbCrashPhase(options, out);
+            case "outage" -> new OutagePhase(options, out, DbEvents.listen(in));
+            case "dbcrash" -> new DbCrashPhase(options, out, DbEvents.listen(in));
             case "load" -> new LoadPhase(options, out);
             case "overload" -> new OverloadPhase(options, out);
             case "audit" -> new AuditPhase(options, out);

@@ -17,7 +17,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import tradebench.loadclient.OrderMix;
-import tradebench.loadclient.verify.Report.Failure;
+import tradebench.loadclient.audit.Report.Failure;
+import tradebench.loadclient.audit.Report;
+import tradebench.loadclient.audit.SalesAudit;
+import tradebench.loadclient.audit.SalesTable;
+import tradebench.loadclient.audit.SentOrder;
 
 /**
  * {@code loadclient verify}: checks a running variant against contract sections

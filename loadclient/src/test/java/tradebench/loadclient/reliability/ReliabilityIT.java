@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,6 +63,10 @@ class ReliabilityIT {
     }
 
     private Outcome run(String... args) throws Exception {
+        return run(InputStream.nullInputStream(), args);
+    }
+
+    private Outcome run(InputStream stdin, String... args) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
         Path json = tmp.resolve("figures-" + System.nanoTime() + ".json");
@@ -66,7 +74,7 @@ class ReliabilityIT {
         all.addAll(List.of(args));
         all.addAll(List.of("--db-url", jdbcUrl, "--sales-table", TABLE, "--products", Integer.toString(PRODUCTS),
                 "--json", json.toString(), "--quiet-timeout", "10"));
-        int code = Main.run(all.toArray(String[]::new), out, out);
+        int code = Main.run(all.toArray(String[]::new), stdin, out, out);
         String text = buf.toString(StandardCharsets.UTF_8);
         JsonNode figures = Files.exists(json) ? new ObjectMapper().readTree(json.toFile()) : null;
         return new Outcome(code, text, figures);
@@ -185,29 +193,29 @@ class ReliabilityIT {
     }
 
     /**
-     * The dbcrash phase against the fake market, the launcher's part played here: the kill stamped
-     * once the load has stored sales (the phase's reference rate is read from the ones before it),
+     * The dbcrash phase against the fake market, the launcher's part played here on the phase's stdin: the kill
+     * said once the load has stored sales (the phase's reference rate is read from the ones before it),
      * the return once the market has accepted orders since (the load went on through the "outage";
      * no database is killed: the fake keeps storing, so its rate is back at once); {@code during}
      * runs between the two.
      */
     private Outcome dbCrash(FakeMarket m, Runnable during) throws Exception {
-        Path killed = tmp.resolve("killed"), back = tmp.resolve("back");
+        PipedOutputStream launcherSays = new PipedOutputStream();
+        PipedInputStream stdin = new PipedInputStream(launcherSays);
         Thread launcher = Thread.ofPlatform().start(() -> {
-            try {
+            try (PrintStream say = new PrintStream(launcherSays, true, StandardCharsets.UTF_8)) {
                 Wait.until(() -> count() >= 20, "the load's first sales stored");
-                Files.writeString(killed, Long.toString(System.currentTimeMillis()));
+                say.println("db-killed " + System.currentTimeMillis());
                 during.run();
                 long acceptedAtKill = m.accepted();
                 Wait.until(() -> m.accepted() > acceptedAtKill, "orders accepted after the kill");
-                Files.writeString(back, Long.toString(System.currentTimeMillis()));
+                say.println("db-back " + System.currentTimeMillis());
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-        Outcome o = run("dbcrash", "--url", m.url().toString(), "--duration", "20", "--connections", "4", "--wait", "2",
-                "--request-timeout", "1000", "--recovery", "5", "--db-killed-file", killed.toString(),
-                "--db-back-file", back.toString(), "--orders-out", tmp.resolve("dbcrash.tsv").toString());
+        Outcome o = run(stdin, "dbcrash", "--url", m.url().toString(), "--duration", "20", "--connections", "4", "--wait", "2",
+                "--request-timeout", "1000", "--recovery", "5", "--orders-out", tmp.resolve("dbcrash.tsv").toString());
         launcher.join();
         return o;
     }
@@ -238,6 +246,20 @@ class ReliabilityIT {
             Outcome o = dbCrash(m, () -> {});
             assertEquals(1, o.code());
             assertTrue(o.failed("dbcrash-stored"), o.output());
+        }
+    }
+
+    @Test
+    void dbCrashFailsAtOnceWhenTheLauncherNeverSaysTheKill() throws Exception {
+        try (FakeMarket m = new FakeMarket(PRODUCTS, jdbcUrl, TABLE)) {
+            InputStream stdin = new ByteArrayInputStream("db-killed-file k\n".getBytes(StandardCharsets.UTF_8));
+            long t0 = System.currentTimeMillis();
+            Outcome o = run(stdin, "dbcrash", "--url", m.url().toString(), "--duration", "60", "--connections", "2",
+                    "--orders-out", tmp.resolve("dbcrash.tsv").toString());
+            assertEquals(1, o.code());
+            assertTrue(o.failed("dbcrash-killed"), o.output());
+            assertTrue(o.failed("db-events"), o.output());
+            assertTrue(System.currentTimeMillis() - t0 < 30_000, "the end of stdin ends the wait, not --duration");
         }
     }
 

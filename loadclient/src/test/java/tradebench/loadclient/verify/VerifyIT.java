@@ -16,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tradebench.loadclient.Main;
 import tradebench.loadclient.TestDb;
+import tradebench.loadclient.audit.Report.Failure;
 import tradebench.loadclient.verify.FakeMarket.Breakage;
-import tradebench.loadclient.verify.Report.Failure;
 
 /**
  * {@code verify} against a fake market that keeps the rules, then against

@@ -1,4 +1,4 @@
-package tradebench.loadclient.verify;
+package tradebench.loadclient.audit;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -36,7 +36,7 @@ public final class SalesTable implements AutoCloseable {
     }
 
     /** Rows of an order, either side. */
-    List<Row> ofOrder(long orderId) throws SQLException {
+    public List<Row> ofOrder(long orderId) throws SQLException {
         return query("SELECT " + COLUMNS + " FROM " + table + " WHERE PO_ID = ? UNION ALL SELECT " + COLUMNS + " FROM "
                 + table + " WHERE SO_ID = ? AND PO_ID <> ? ORDER BY ID", orderId, orderId, orderId);
     }

@@ -1,4 +1,4 @@
-package tradebench.loadclient.verify;
+package tradebench.loadclient.audit;
 
 import java.math.BigDecimal;
 

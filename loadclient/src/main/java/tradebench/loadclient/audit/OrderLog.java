@@ -1,4 +1,4 @@
-package tradebench.loadclient.reliability;
+package tradebench.loadclient.audit;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import tradebench.loadclient.verify.SentOrder;
 
 /** The accepted orders of a phase, one per line: {@code id buy|sell userId productId quantity price|-}. */
 public final class OrderLog {
