@@ -1,47 +1,23 @@
 """The bench/compare end-to-end check: a short real compare of two variants
-(two fresh processes of each, one short fixed window each, no further round)
-against the project's private database;
-its results folder; its report.html opened in headless Chromium."""
+(two fresh processes of each, one short fixed window each, no further round, each row profiled)
+against the project's private database (the session's `compared` fixture, conftest.py, whose folder the
+profile's test reads too); its results folder; its report.html opened in headless Chromium."""
 import csv
 import io
-import os
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import psutil
 import pytest
 from PIL import Image
 
-from tradebench_harness.report import diff, results
+from tradebench_harness.report import diff
 from tradebench_harness.run import db as dbmod
 
 pytestmark = pytest.mark.system   # a real compare of two variants on the private database
 
-ROOT = Path(__file__).resolve().parents[2]
-VARIANTS = ["java-threads", "node-engine"]
-TEST_DB = "TRADER_HARNESS_TEST"
-
-
-@pytest.fixture(scope="module")
-def compared(ctx, tmp_path_factory):
-    out = tmp_path_factory.mktemp("compare") / "run"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}   # the private database, sampled too
-    dbmod.start_private(ctx)
-    dbmod.create(ctx, TEST_DB)
-    # node-engine once (its WORKERS=processes row): its WORKERS=threads row runs in the map's test
-    env.update(DB_NAME=TEST_DB, TB_ROOT=str(ctx.root), WORKERS="processes")
-    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "compare", "--variants", ",".join(VARIANTS),
-                        "--processes", "2", "--repeat", "1", "--budget", "0",
-                        "--duration", "3", "--warmup", "1", "--concurrency", "16",
-                        "--calibration-duration", "2", "--calibration-warmup", "auto", "--calibration-warmup-max", "6",
-                        "--jit-warmup-max", "6",
-                        "--out", str(out)],
-                       env=env, capture_output=True, text=True, timeout=1200)
-    (out.parent / "compare.log").write_text(r.stdout + r.stderr)
-    assert r.returncode == 0, f"compare failed:\n{(r.stdout + r.stderr)[-4000:]}"
-    return out, results.load(str(out), out.parent), r.stdout
+VARIANTS = ["java-threads", "node-engine"]     # conftest.py's COMPARED
+TEST_DB = "TRADER_COMPARE_TEST"                # conftest.py's COMPARE_DB
 
 
 def test_the_results_folder_holds_every_file(compared):

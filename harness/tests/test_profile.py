@@ -1,5 +1,6 @@
 """The CPU profile's breakdown: the stack-frame rules (analysis/profile_rules.py) on recorded profiles, the
-arithmetic of µs per order, the cut of Node's samples to a window; and one short real `./tradebench profile`.
+arithmetic of µs per order, the cut of Node's samples to a window; and the real profile of each row of one short
+compare (conftest.py's `compared`).
 
 The fixtures are real collapsed stacks, trimmed to their heaviest stacks plus a few of every part:
 fixtures/profiles/java-threads.collapsed.gz (async-profiler, event cpu, 1 ms, the measured window of
@@ -8,6 +9,7 @@ java-threads at saturation, per-sale, 4 engines, 64 clients) and fixtures/profil
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -17,9 +19,10 @@ import pytest
 
 from tradebench_harness.analysis import profile_rules
 from tradebench_harness.analysis import stacks as stack_parts
-from tradebench_harness.report import breakdown, results
+from tradebench_harness.report import breakdown
 from tradebench_harness.run import profiler
 
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).parent / "fixtures" / "profiles"
 
 
@@ -273,41 +276,44 @@ def test_a_cpuprofile_is_cut_to_the_window_by_its_timestamps(tmp_path):
                for s in profiler.cpuprofile_stacks(worker, 0, 1e15, offset, 4242))
 
 
-# --- one short real profile -----------------------------------------------------------------------------------
+# --- the real profile of each row of a short compare -----------------------------------------------------------
 
 @pytest.mark.system
-@pytest.mark.parametrize("variant,row,own", [
-    ("java-threads", "java-threads", "tradebench/"),
-    # node-engine's worker threads: every thread's --cpu-prof, cut to the window
-    ("node-engine", "node-engine", "node-engine/src/"),
+@pytest.mark.parametrize("row,own", [
+    ("java-threads", "tradebench/"),
+    # node-engine's child processes (its WORKERS=processes row): every process's --cpu-prof, cut to the window
+    ("node-engine", "node-engine/src/"),
 ])
-def test_profile_writes_a_flame_graph_and_a_breakdown(ctx, tmp_path, variant, row, own):
-    out = tmp_path / "run"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
-    env.update(TB_ROOT=str(ctx.root))
-    if variant == "node-engine":
-        env.update(WORKERS="threads")
-    r = subprocess.run([sys.executable, "-m", "tradebench_harness", "profile", variant, "--duration", "3",
-                        "--warmup", "2", "--jit-warmup-max", "10", "--concurrency", "16", "--no-verify",
-                        "--out", str(out)], env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    html = out / "profile" / f"{row}.html"
+def test_profile_writes_a_flame_graph_and_a_breakdown(compared, tmp_path, row, own):
+    """The session's compare (conftest.py) profiled each row over its windows, as ./tradebench profile does its
+    one (the profile command is bench with --profile: the last test here)."""
+    folder, doc, _ = compared
+    html = folder / "profile" / f"{row}.html"
     assert html.is_file() and html.stat().st_size > 10_000
-    stacks = stack_parts.read_collapsed(out / "profile" / f"{row}.collapsed.gz")
+    stacks = stack_parts.read_collapsed(folder / "profile" / f"{row}.collapsed.gz")
     assert any(own in s for s in stacks), "no frame of the variant's own code in its profile"
-    doc = json.loads((out / "results.json").read_text())
-    (run,) = doc["runs"]
-    # the window is 3 s of a process group using at least a tenth of a core: hundreds of 1 ms samples
-    assert run["profile"]["samples"] > 300
-    doc = results.load(str(out), out)
-    (prof,) = doc["profiles"]
+    runs = [r for r in json.loads((folder / "results.json").read_text())["runs"] if r["series"] == row]
+    assert len(runs) == 2
+    for run in runs:
+        # the window is 3 s of a process group using at least a tenth of a core: hundreds of 1 ms samples
+        assert run["profile"]["samples"] > 300, run["profile"]
+    (prof,) = [p for p in doc["profiles"] if p["series"] == row]
     assert prof["unclaimedShare"] < 0.15
-    assert sum(prof["usPerOrder"].values()) == pytest.approx(run["cpuUsPerOrder"]["variant"])
-    assert "Where the CPU goes" in (out / "summary.md").read_text()
-    assert (out / "breakdown.png").read_bytes()[:4] == b"\x89PNG"
-    assert f'href="profile/{row}.html"' in (out / "report.html").read_text()
-    # a folder as committed keeps the pruned stacks, not the page: the report draws the page again
+    # the row's CPU per order is the median of its windows' (here two: their mean), and the parts add up to it
+    cpu = sorted(r["cpuUsPerOrder"]["variant"] for r in runs)
+    assert prof["cpuUsPerOrder"] == pytest.approx(sum(cpu) / 2)
+    assert sum(prof["usPerOrder"].values()) == pytest.approx(prof["cpuUsPerOrder"])
+    assert "Where the CPU goes" in (folder / "summary.md").read_text()
+    assert (folder / "breakdown.png").read_bytes()[:4] == b"\x89PNG"
+    assert f'href="profile/{row}.html"' in (folder / "report.html").read_text()
+    # a folder as committed keeps the pruned stacks, not the page: the report draws the page again (on a copy:
+    # the compare's other tests read the folder)
+    out = tmp_path / "run"
+    shutil.copytree(folder, out)
+    html = out / "profile" / f"{row}.html"
     html.unlink()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    env.update(TB_ROOT=str(ROOT))
     r = subprocess.run([sys.executable, "-m", "tradebench_harness", "report", str(out)], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
