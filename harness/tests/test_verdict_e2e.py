@@ -1,4 +1,4 @@
-"""Verdicts from real measurements: `compare --baseline HEAD` of node-engine from the same code must say "no
+"""Verdicts from real measurements: `compare baseline HEAD` of node-engine from the same code must say "no
 difference detected", and from a tree whose node-engine spends 100 µs of CPU more on every order (its test
 knob TEST_WORK_US, set in that tree's manifest) it must detect the regression, and `--fail-above 5` must then
 fail the command. Short windows, fresh processes, no calibration and no warm-up before the measured load (both
