@@ -159,6 +159,8 @@ def test_each_sweep_kind_runs_its_own_sweep_and_lists_only_its_options():
     (["calibrate", "--far-load", "2000", "--far-latency", "1"], "the held-out window must differ"),
     (["calibrate", "--waiting-load", "2000", "--waiting-latency", "1"], "the held-out window must differ"),
     (["calibrate", "--waiting-latency", "-1"], "positive loads"),
+    (["calibrate", "--busy-load", "2000", "--busy-latency", "1"], "the held-out window must differ"),
+    (["calibrate", "--busy-latency", "-1"], "positive loads"),
     (["map", "--db-kind", "busy", "--latencies", "0,10"], "--latencies is the far map's axis"),
     (["map", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
     (["map", "--db-kind", "durable", "--db-cpus", "0.5"], "--db-cpus is the busy map's axis"),
@@ -204,12 +206,12 @@ def test_the_map_is_drawn_along_the_kind_of_slow_database_asked_for():
     assert [(w.latency_ms, w.db_cpu, w.db_durable) for w in grid] == [(0, None, False), (0, None, True)]
 
 
-def test_calibrate_fits_light_loads_next_door_one_far_away_and_one_waiting_scores_its_held_out_window_and_saturates_last():
+def test_calibrate_fits_light_loads_next_door_one_far_away_one_waiting_and_one_busy_scores_its_held_out_window_and_saturates_last():
     from tradebench_harness.cli import calibrate
     o = main.parse(["calibrate"]).options
     cells = [(w.latency_ms, w.rate) for w in calibrate.windows(o)]
-    assert cells == [(0, 300), (0, 1000), (0, 3000), (5, 300), (25, 1800), (1, 2000), (0, None)]
-    near = main.parse(["calibrate", "--far-latency", "0", "--waiting-latency", "0"]).options
+    assert cells == [(0, 300), (0, 1000), (0, 3000), (5, 300), (25, 1800), (3, 3500), (1, 2000), (0, None)]
+    near = main.parse(["calibrate", "--far-latency", "0", "--waiting-latency", "0", "--busy-latency", "0"]).options
     assert [(w.latency_ms, w.rate) for w in calibrate.windows(near)] == [(0, 300), (0, 1000), (0, 3000), (1, 2000),
                                                                           (0, None)]
 
@@ -218,7 +220,7 @@ def test_the_jit_is_warmed_at_the_heaviest_open_loop_window_where_a_unit_has_one
     from tradebench_harness.cli import calibrate
     from tradebench_harness.measure.instance import jit_window
     from tradebench_harness.measure.plan import Window
-    assert jit_window(calibrate.windows(main.parse(["calibrate"]).options)) == Window(0, rate=3000)
+    assert jit_window(calibrate.windows(main.parse(["calibrate"]).options)) == Window(3, rate=3500)
     # closed loops only (a compare): the heaviest of them
     assert jit_window([Window(0, wait_ms=10), Window(0, concurrency=128)]) == Window(0, concurrency=128)
 

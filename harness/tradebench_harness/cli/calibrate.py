@@ -14,6 +14,8 @@ from ..measure.execute import execute
 from ..measure.plan import Series, Timing, Window
 from ..model import calibrate as model_calibrate
 from ..model.calibrate import (
+    BUSY_LATENCY,
+    BUSY_LOAD,
     FAR_LATENCY,
     FAR_LOAD,
     HELD_OUT_LATENCY,
@@ -37,15 +39,15 @@ CEILINGS = plan.Calibration(duration=4, warmup="4", warmup_max=45)
 
 
 def windows(o: CalibrateOptions) -> list[Window]:
-    """The light loads next door, the far one, the waiting one, the held-out window, the closed loop with no pause
-    last."""
+    """The light loads next door, the far one, the waiting one, the busy one, the held-out window, the closed loop
+    with no pause last."""
     return fitted(o) + [Window(o.held_out_latency, rate=o.held_out_load), Window(0)]
 
 
 def fitted(o: CalibrateOptions) -> list[Window]:
-    """The open-loop windows the set is fitted from: the light loads next door, the far one and the waiting one
-    (each of the last two where its latency is not 0)."""
-    away = [(o.far_latency, o.far_load), (o.waiting_latency, o.waiting_load)]
+    """The open-loop windows the set is fitted from: the light loads next door, the far one, the waiting one and
+    the busy one (each of the last three where its latency is not 0)."""
+    away = [(o.far_latency, o.far_load), (o.waiting_latency, o.waiting_load), (o.busy_latency, o.busy_load)]
     return [Window(0, rate=r) for r in o.loads] + [Window(ms, rate=r) for ms, r in away if ms]
 
 
@@ -101,6 +103,11 @@ def options(p: argparse.ArgumentParser) -> None:
                         "in flight (what an order waiting in an inbox costs)")
     p.add_argument("--waiting-latency", type=int, default=WAITING_LATENCY, metavar="MS",
                    help="ms added to that load's round trip (0: no such window)")
+    p.add_argument("--busy-load", type=int, default=BUSY_LOAD, metavar="R",
+                   help="orders/s of the load behind --busy-latency: a second rate past the bound of a design with "
+                        "few inserts in flight, near the database's for one with many")
+    p.add_argument("--busy-latency", type=int, default=BUSY_LATENCY, metavar="MS",
+                   help="ms added to that load's round trip (0: no such window)")
     p.add_argument("--held-out-load", type=int, default=HELD_OUT_LOAD, metavar="R",
                    help="orders/s of the window the set is scored on and not fitted from")
     p.add_argument("--held-out-latency", type=int, default=HELD_OUT_LATENCY, metavar="MS",
@@ -122,13 +129,13 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
         loads = tuple(int(x) for x in str(a.loads).split(",") if x)
     except ValueError:
         raise OptionsError(f"--loads: whole orders/s, comma-separated (got {a.loads!r})") from None
-    numbers = [*loads, a.far_load, a.waiting_load, a.held_out_load, a.window]
+    numbers = [*loads, a.far_load, a.waiting_load, a.busy_load, a.held_out_load, a.window]
     if len(set(loads)) < 2 or any(x <= 0 for x in numbers) or a.held_out_latency < 0 or a.far_latency < 0 \
-            or a.waiting_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
+            or a.waiting_latency < 0 or a.busy_latency < 0 or a.settle < 0 or a.jit_warmup_max < 0:
         raise OptionsError("calibrate needs two light loads or more, and positive loads and window")
     o = CalibrateOptions(a.variants, loads, a.far_load, a.far_latency, a.held_out_load, a.held_out_latency,
                          a.window, a.settle, a.jit_warmup_max, a.out, a.refit, a.waiting_load, a.waiting_latency,
-                         a.remeasure)
+                         a.remeasure, a.busy_load, a.busy_latency)
     if Window(o.held_out_latency, rate=o.held_out_load) in fitted(o):
         raise OptionsError("the held-out window must differ from the fit's cells (its load or latency)")
     return o

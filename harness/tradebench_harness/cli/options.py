@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from ..analysis.crowded import REMEASURE
-from ..model.calibrate import WAITING_LATENCY, WAITING_LOAD, HeldOut
+from ..model.calibrate import BUSY_LATENCY, BUSY_LOAD, WAITING_LATENCY, WAITING_LOAD, HeldOut
 from ..run.layout import Layout, LayoutError, available
 from ..run.layout import build as build_layout
 
@@ -299,6 +299,8 @@ class CalibrateOptions:
     waiting_load: int = WAITING_LOAD
     waiting_latency: int = WAITING_LATENCY     # 0: no waiting window (a calibration made before it had one)
     remeasure: int = REMEASURE      # a crowded window measured again at most this many times
+    busy_load: int = BUSY_LOAD
+    busy_latency: int = BUSY_LATENCY           # 0: no busy window (a calibration made before it had one)
 
     @property
     def held(self) -> HeldOut:

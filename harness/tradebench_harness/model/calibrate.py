@@ -14,6 +14,12 @@ windows on one path with the map (measure.execute, through the link, no verify):
                 many in flight carries this load, and the window is one more light load far away, the one with
                 many inserts in flight: its answers' tail there is the p99's term per insert in flight, which grows
                 with the rate's square (latency.py)
+  busy          BUSY_LOAD orders/s behind BUSY_LATENCY ms: a second rate past the bound of a design with few inserts
+                in flight, at a shorter round trip than the waiting window's (what its waiting and refused orders cost
+                is fitted from both, not from one mix of them), and for a design with many in flight a load near the
+                database's bound behind a latency, where the link and the database spend more on a sale than next
+                door (the figures beside the database are read from the busiest runs: fit.beside_the_database); a
+                window past that bound stores less than its load and draws no latency line (fit.latency_curve)
   held out      HELD_OUT_LOAD orders/s behind HELD_OUT_LATENCY ms: a rate and round trip the fit does not see, below
                 every design's bound;
                 the set is scored on it and never fitted from it
@@ -54,6 +60,8 @@ FAR_LOAD = 300
 FAR_LATENCY = 5
 WAITING_LOAD = 1800
 WAITING_LATENCY = 25
+BUSY_LOAD = 3500
+BUSY_LATENCY = 3
 HELD_OUT_LOAD = 2000
 HELD_OUT_LATENCY = 1
 WINDOW = 7
