@@ -28,7 +28,6 @@ from ..model.calibrate import (
     WINDOW,
 )
 from ..report import results
-from ..run import layout
 from ..run.context import Context
 from ..run.variants import select
 from .measure import remeasure_option, results_writer
@@ -62,7 +61,7 @@ def cmd_calibrate(ctx: Context, o: CalibrateOptions) -> int:
     # measured as every command measures: each party on CPUs of its own (the set records its layout); no live heap
     # after each window (the model's memory is the sampled RSS, and a JVM's read costs a second of each window)
     t = Timing(window=o.window, warmup=str(o.settle), settle=o.settle, verify=False, jit_warmup_max=o.jit_warmup_max,
-               link=True, layout=layout.build("isolated"), remeasure=o.remeasure, live_heap=False)
+               link=True, remeasure=o.remeasure, live_heap=False)
     grid = {"kind": "map", "latencies": sorted({c.latency_ms for c in cells}),
             "loads": list(dict.fromkeys(c.load_text for c in cells)), "axis": "far"}
     # this machine's ceilings first, as a compare measures them: predict scales the set's per-order costs by them

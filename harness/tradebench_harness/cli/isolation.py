@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -38,14 +37,15 @@ def experiment_of(ctx: Context, o: Isolation) -> isolation.Experiment:
         raise OptionsError(str(e)) from e
 
 
-def measure(ctx: Context, exp: isolation.Experiment, folder: Path, lay: layout.Layout) -> dict[str, Any]:
-    """Every row measured and the document written (isolation.json.gz, summary.md, the charts); returns it."""
+def measure(ctx: Context, exp: isolation.Experiment, folder: Path) -> dict[str, Any]:
+    """Every row measured on CTX's layout and the document written (isolation.json.gz, summary.md, the charts);
+    returns it."""
     folder.mkdir(parents=True, exist_ok=True)
-    ctx = dataclasses.replace(ctx, layout=lay)
+    lay = ctx.layout or layout.Layout("shared")
     db = dbmod.open_db(ctx, isolation.DATABASE)
     started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     env = {**environment.collect(ctx, db), "layout": lay.record()}
-    with placed(db, lay):
+    with placed(db, ctx.layout):
         rows = isolation.run(ctx, exp, folder)
     doc: dict[str, Any] = {"command": "isolation", "startedAt": started_at, "environment": env,
                            "experiment": experiment_record(exp), "rows": [r.record() for r in rows],
@@ -68,13 +68,13 @@ def experiment_record(exp: isolation.Experiment) -> dict[str, Any]:
 
 def cmd_isolation(ctx: Context, o: Isolation) -> int:
     exp = experiment_of(ctx, o)
-    lay = layout.build(o.layout)
+    lay = ctx.layout or layout.Layout("shared")
     folder = Path(o.out) if o.out else ctx.results / new_run_id("isolation")
     print(f"tradebench: isolation: {len(exp.rows)} row(s), each {len(exp.phases)} phases in a window of "
           f"{exp.window_s():g} s: about {human(exp.estimate_s())} (builds not counted); results in {folder}",
           file=sys.stderr, flush=True)
     print(f"tradebench: CPU layout: {layout.describe(lay.record())}", file=sys.stderr, flush=True)
-    doc = measure(ctx, exp, folder, lay)
+    doc = measure(ctx, exp, folder)
     print((folder / "summary.md").read_text(), flush=True)
     failed = [r["label"] for r in doc["rows"] if r.get("error") or not (r.get("audit") or {}).get("ok")]
     if failed:

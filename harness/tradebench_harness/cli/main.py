@@ -12,6 +12,7 @@ database, Maven, the other tools, the tests) is the harness's.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import signal
 import subprocess
@@ -38,6 +39,7 @@ from .options import (
     Given,
     Nothing,
     OptionsError,
+    Placed,
     Reliability,
     Serve,
     Site,
@@ -381,6 +383,9 @@ def main(argv: list[str]) -> int:
     ctx = context.from_env()
     try:
         c = parse(argv)
+        if isinstance(c.options, Placed):
+            # the layout made once, here: every process of the command starts from this context
+            ctx = dataclasses.replace(ctx, layout=c.options.layout_built())
         if not c.owns_db:
             return c.func(ctx, c.options) or 0
         if c.needs_loadclient:

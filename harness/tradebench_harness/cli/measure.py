@@ -205,15 +205,14 @@ def profile_option(p: argparse.ArgumentParser) -> None:
 
 def timing_of(o: Measure) -> Timing:
     return Timing(window=o.duration, warmup=o.warmup, warmup_max=o.warmup_max, verify=not o.no_verify,
-                  max_error_rate=o.max_error_rate, jit_warmup_max=o.jit_warmup_max, profile=o.profile,
-                  layout=o.layout_built())
+                  max_error_rate=o.max_error_rate, jit_warmup_max=o.jit_warmup_max, profile=o.profile)
 
 
 def grid_timing(o: Map | Sweep) -> Timing:
     """The latency sweep's and the map's: each cell settles for --settle seconds, through the link."""
     return Timing(window=o.duration, warmup=str(o.settle), settle=o.settle, verify=not o.no_verify,
                   max_error_rate=o.max_error_rate, jit_warmup_max=o.jit_warmup_max, link=True,
-                  layout=o.layout_built(), remeasure=o.remeasure)
+                  remeasure=o.remeasure)
 
 
 def case_of(o: Measure, **over: Any) -> Case:

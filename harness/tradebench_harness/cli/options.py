@@ -11,7 +11,7 @@ import argparse
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..analysis.crowded import REMEASURE
 from ..model.calibrate import BUSY_LATENCY, BUSY_LOAD, WAITING_LATENCY, WAITING_LOAD, HeldOut
@@ -51,6 +51,14 @@ def made(cls: type[O]) -> Callable[[argparse.Namespace], O]:
     def of(ns: argparse.Namespace) -> O:
         return cls(**{f.name: _frozen(getattr(ns, f.name)) for f in fields(cls)})  # type: ignore[arg-type]
     return of
+
+
+@runtime_checkable
+class Placed(Protocol):
+    """Options of a command that measures: the CPU layout it asks for, built once at the edge (cli/main.py puts it
+    in the context every process of the command is started from)."""
+
+    def layout_built(self) -> Layout: ...
 
 
 @dataclass(frozen=True)
@@ -307,6 +315,10 @@ class CalibrateOptions:
         """The cell the set is scored on and not fitted from."""
         return HeldOut(self.held_out_load, self.held_out_latency)
 
+    def layout_built(self) -> Layout:
+        """Each party on CPUs of its own, as every measuring command measures: the set records its layout."""
+        return build_layout("isolated")
+
 
 @dataclass(frozen=True)
 class Isolation:
@@ -315,6 +327,10 @@ class Isolation:
     phase_seconds: float | None
     out: str | None
     layout: str
+
+    def layout_built(self) -> Layout:
+        """The layout asked for (--layout) on this machine's CPUs."""
+        return build_layout(self.layout)
 
     def __post_init__(self) -> None:
         if self.phase_seconds is not None and self.phase_seconds < 2:

@@ -56,12 +56,18 @@ def warmup(text: str) -> str:
     return text
 
 
-def int_list(text: str) -> list[int]:
-    """Whole numbers above 0, comma-separated (rates, engine counts, CPU counts)."""
+def _whole_numbers(text: str, what: str) -> list[int]:
+    """TEXT's comma- or space-separated whole numbers; ArgumentTypeError naming WHAT when one is not."""
     try:
         vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers (got {text!r})") from None
+        raise argparse.ArgumentTypeError(f"a comma-separated list of {what} (got {text!r})") from None
+    return vals
+
+
+def int_list(text: str) -> list[int]:
+    """Whole numbers above 0, comma-separated (rates, engine counts, CPU counts)."""
+    vals = _whole_numbers(text, "whole numbers")
     if not vals or any(v <= 0 for v in vals):
         raise argparse.ArgumentTypeError(f"a comma-separated list of whole numbers above 0 (got {text!r})")
     return vals
@@ -69,10 +75,7 @@ def int_list(text: str) -> list[int]:
 
 def latency_list(text: str) -> list[int]:
     """Whole milliseconds, 0 or more, comma-separated; each once, in order."""
-    try:
-        vals = [int(x) for x in text.replace(" ", ",").split(",") if x]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a comma-separated list of whole milliseconds (got {text!r})") from None
+    vals = _whole_numbers(text, "whole milliseconds")
     if not vals or any(v < 0 for v in vals):
         raise argparse.ArgumentTypeError(f"a comma-separated list of milliseconds >= 0 (got {text!r})")
     return sorted(set(vals))

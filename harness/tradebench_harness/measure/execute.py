@@ -9,7 +9,6 @@
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import sys
@@ -154,10 +153,9 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
     started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     collected = environment.collect(ctx, db)
-    lay = t.layout or layout.Layout("shared")
+    lay = ctx.layout or layout.Layout("shared")
     say(f"CPU layout: {layout.describe(lay.record())}")
-    ctx = dataclasses.replace(ctx, layout=t.layout)
-    with slowdb.slowed(db, db_cpu, db_durable), placed(db, t.layout):
+    with slowdb.slowed(db, db_cpu, db_durable), placed(db, ctx.layout):
         env = cast(record.Environment, {
             **collected, "layout": lay.record(), "databaseCpuCores": db_cpu,
             "databaseDurable": db.scalar("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == "1"})

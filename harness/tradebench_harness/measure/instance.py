@@ -305,7 +305,7 @@ def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[s
     s = unit.series
     out.mkdir(parents=True, exist_ok=True)
     # the unit's own layout (the cores axis puts the variant on S.cores CPUs), the database moved onto it
-    lay = t.layout.with_variant_cpus(s.cores) if t.layout is not None and s.cores else t.layout
+    lay = ctx.layout.with_variant_cpus(s.cores) if ctx.layout is not None and s.cores else ctx.layout
     ctx = dataclasses.replace(ctx, layout=lay)
     db_pid = db.pid()
     if lay is not None and lay.database and db_pid:

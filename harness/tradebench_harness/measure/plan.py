@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import bounds
-from ..run.layout import Layout
 from ..run.variants import Variant, row_label
 
 #: seconds of each round-trip probe (one connection, single rows, through the link at one latency): 40 inserts
@@ -142,7 +141,6 @@ class Timing:
     max_error_rate: float | None = None
     link: bool = False                # Toxiproxy in the path at every window, +0 ms included (sweep, map)
     profile: bool = False             # a CPU profile of the variant over every measured window (measure/profile.py)
-    layout: Layout | None = None      # where the variant, the database and the load client run (run/layout.py)
     remeasure: int = 0                # a window others crowded measured again, at most this many times
     live_heap: bool = True            # each window's live heap read after it (a JVM: a full collection, 1 s or so)
 

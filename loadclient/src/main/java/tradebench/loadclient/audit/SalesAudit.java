@@ -33,27 +33,39 @@ public final class SalesAudit {
         Set<String> pairs = new HashSet<>();
         List<SalesTable.Row> concerned = new ArrayList<>();
         for (SalesTable.Row r : rows) {
-            if (r.buyer() == null || r.buyer().isEmpty() || r.seller() == null || r.seller().isEmpty()) {
+            if (blank(r.buyer()) || blank(r.seller())) {
                 // An empty name can only come from an order with an empty userId, which must have been refused.
                 report.fail("sale-empty-name", "a sale with an empty user name: " + r);
             }
             SentOrder po = ours.get(r.poId());
             SentOrder so = ours.get(r.soId());
-            boolean namesRun = r.buyer() != null && r.buyer().startsWith(prefix)
-                    || r.seller() != null && r.seller().startsWith(prefix);
-            if (po == null && so == null && !namesRun) continue;
+            if (po == null && so == null && !namesRun(r)) continue;
             concerned.add(r);
             if (!pairs.add(r.poId() + "/" + r.soId())) {
                 report.fail("sale-duplicate-pair", "(PO " + r.poId() + ", SO " + r.soId() + ") stored more than once: " + r);
             }
-            checkUnacceptedOrder(r, po, so);
-            if (r.quantity() < 1) report.fail("sale-quantity", "quantity below 1: " + r);
-            if (r.price() == null || r.price().signum() <= 0) report.fail("sale-price", "price not > 0: " + r);
-            if (po != null) checkBuySide(r, po);
-            if (so != null) checkSellSide(r, so);
+            checkRow(r, po, so);
         }
         checkOverfill();
         return concerned;
+    }
+
+    private static boolean blank(String name) {
+        return name == null || name.isEmpty();
+    }
+
+    /** A row whose buyer or seller is one of this run's users. */
+    private boolean namesRun(SalesTable.Row r) {
+        return r.buyer() != null && r.buyer().startsWith(prefix) || r.seller() != null && r.seller().startsWith(prefix);
+    }
+
+    /** The rules of one row of the run: its orders accepted, its quantity and price, each side against its order. */
+    private void checkRow(SalesTable.Row r, SentOrder po, SentOrder so) {
+        checkUnacceptedOrder(r, po, so);
+        if (r.quantity() < 1) report.fail("sale-quantity", "quantity below 1: " + r);
+        if (r.price() == null || r.price().signum() <= 0) report.fail("sale-price", "price not > 0: " + r);
+        if (po != null) checkBuySide(r, po);
+        if (so != null) checkSellSide(r, so);
     }
 
     /** A run user's name on a row whose id on that side the run never got a 202 for: a refused order traded. */

@@ -110,6 +110,7 @@ public final class InsertCeiling {
         }
     }
 
+    /** The ceiling in its steps: the inserting threads started, watched until they stop, their rows deleted. */
     private Result measure(List<Connection> connections, long leftOver) throws SQLException, InterruptedException {
         long startNs = System.nanoTime();
         long startEpochMs = System.currentTimeMillis(); // the window in epoch ms: the harness samples the database's CPU in it
@@ -123,6 +124,29 @@ public final class InsertCeiling {
             threads.add(Thread.ofPlatform().name("insert-" + i).start(l));
         }
         SteadyWatch steady = options.window().warmupAuto() ? new SteadyWatch(startNs) : null;
+        watch(threads, steady, startNs);
+        long windowStart = windowStartNs;
+        long windowEnd = windowEndNs;
+        for (Thread t : threads) t.join();
+        long deleted;
+        try (Connection c = DriverManager.getConnection(options.dbUrl())) {
+            deleted = deleteOwnRows(c);
+        }
+        if (failure.get() != null) throw failure.get();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("connections", options.connections());
+        json.put("batchRows", options.batchRows());
+        json.put("durationS", options.window().durationS());
+        json.put("warmupS", round1((windowStart - startNs) / 1e9));
+        json.put("warmup", steady != null ? steady.json(windowStart - startNs)
+                : Map.of("mode", "fixed", "seconds", options.window().warmupS()));
+        json.put("windowStartMs", startEpochMs + (windowStart - startNs) / 1_000_000);
+        json.put("windowEndMs", startEpochMs + (windowEnd - startNs) / 1_000_000);
+        return counted(json, loopers, (windowEnd - windowStart) / 1e9, leftOver, deleted);
+    }
+
+    /** A progress line every --progress seconds until the inserting threads stop, the steady watch checked between. */
+    private void watch(List<Thread> threads, SteadyWatch steady, long startNs) throws InterruptedException {
         long step = (long) (options.window().progressS() * 1e9);
         long next = startNs + step;
         long lastRows = 0;
@@ -140,37 +164,22 @@ public final class InsertCeiling {
                 lastNs = now;
                 next += step;
             }
+            // the steady watch's next check, while the window is not open yet (the check above may have opened it)
             long wake = steady != null && windowStartNs == Long.MAX_VALUE ? Math.min(next, steady.nextCheckNs()) : next;
             TimeUnit.MILLISECONDS.sleep(Math.max(1, Math.min(100, (wake - now) / 1_000_000)));
         }
-        long windowStart = windowStartNs;
-        long windowEnd = windowEndNs;
-        for (Thread t : threads) t.join();
-        long deleted;
-        try (Connection c = DriverManager.getConnection(options.dbUrl())) {
-            deleted = deleteOwnRows(c);
-        }
-        if (failure.get() != null) throw failure.get();
+    }
 
+    /** The window's rows, statements and statement latency, merged from the threads, added to JSON. */
+    private Result counted(Map<String, Object> json, List<Looper> loopers, double seconds, long leftOver, long deleted) {
         Histogram latency = new Histogram(1, 10_000_000, 3);
         latency.setAutoResize(true);
-        long rows = 0;
         long statements = 0;
         for (Looper l : loopers) {
             latency.add(l.latency);
             statements += l.statements;
         }
-        rows = statements * options.batchRows();
-        double seconds = (windowEnd - windowStart) / 1e9;
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("connections", options.connections());
-        json.put("batchRows", options.batchRows());
-        json.put("durationS", options.window().durationS());
-        json.put("warmupS", round1((windowStart - startNs) / 1e9));
-        json.put("warmup", steady != null ? steady.json(windowStart - startNs)
-                : Map.of("mode", "fixed", "seconds", options.window().warmupS()));
-        json.put("windowStartMs", startEpochMs + (windowStart - startNs) / 1_000_000);
-        json.put("windowEndMs", startEpochMs + (windowEnd - startNs) / 1_000_000);
+        long rows = statements * options.batchRows();
         json.put("rows", rows);
         json.put("statements", statements);
         json.put("rowsPerSecond", round1(rows / seconds));

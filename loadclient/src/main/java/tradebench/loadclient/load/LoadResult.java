@@ -186,9 +186,26 @@ public final class LoadResult {
         return Math.round(d * 1000) / 1000.0;
     }
 
-    /** The human summary printed at the end of a run. */
+    /** The human summary printed at the end of a run: what was run, what was answered, what the database stored. */
     public String summary() {
         StringBuilder sb = new StringBuilder();
+        runLines(sb);
+        answerLines(sb);
+        if (db != null) {
+            sb.append(String.format("db sales in window=%s salesPerMinute=%s byMinute=%s%n",
+                    db.get("sales"), db.get("salesPerMinute"), db.get("salesByMinute")));
+            sb.append("db counters (window deltas) ").append(db.get("counters")).append('\n');
+        }
+        if (types != null) typeLines(sb);
+        if (ordersWritten >= 0) sb.append("orders written to ").append(options.ordersOut()).append(": ").append(ordersWritten).append('\n');
+        if (acceptedWithoutId > 0) {
+            sb.append("WARNING ").append(acceptedWithoutId).append(" orders answered 202 without an id in the body: not viewed, not in the order file\n");
+        }
+        return sb.toString();
+    }
+
+    /** The run's mode, its warm-up and the window's halves. */
+    private void runLines(StringBuilder sb) {
         sb.append(String.format("summary mode=%s url=%s concurrency=%d %s duration=%.1fs warmup=%.1fs%n",
                 options.fixedRate() ? "rate" : "closed", options.urlText(), options.concurrency(),
                 options.fixedRate() ? "rate=" + options.rate() + "/s" : "wait=" + options.waitMs() + "ms",
@@ -203,6 +220,10 @@ public final class LoadResult {
                     halves.containsKey("firstSalesPerMinute") ? " sales/min first=" + halves.get("firstSalesPerMinute")
                             + " second=" + halves.get("secondSalesPerMinute") : ""));
         }
+    }
+
+    /** The orders/s, the answers by status and the latency (and, at a fixed rate, the uncorrected one). */
+    private void answerLines(StringBuilder sb) {
         sb.append(String.format("orders/s %.1f (requests %d in %.1f s; accepted/s %.1f)%n",
                 requestsPerSecond(), requests(), measuredSeconds, status(202) / measuredSeconds));
         sb.append(String.format("answers 202=%d 503=%d other4xx=%d other5xx=%d other=%d ioErrors=%d%n",
@@ -213,24 +234,16 @@ public final class LoadResult {
             sb.append(latencyLine("latency uncorrected (from actual send)", uncorrected));
             sb.append("not sent (run ended behind schedule): ").append(notSent).append('\n');
         }
-        if (db != null) {
-            sb.append(String.format("db sales in window=%s salesPerMinute=%s byMinute=%s%n",
-                    db.get("sales"), db.get("salesPerMinute"), db.get("salesByMinute")));
-            sb.append("db counters (window deltas) ").append(db.get("counters")).append('\n');
+    }
+
+    /** The view clients' set-up, then each request type's figures. */
+    private void typeLines(StringBuilder sb) {
+        if (options.viewClients() > 0) {
+            sb.append(String.format("views: %d clients, %s, timeout %d ms (never judged by --max-error-rate)%n",
+                    options.viewClients(), options.viewFixedRate() ? "rate=" + options.viewRate() + "/s"
+                            : "pause=" + options.viewPauseMinMs() + "-" + options.viewPauseMaxMs() + "ms", options.viewTimeoutMs()));
         }
-        if (types != null) {
-            if (options.viewClients() > 0) {
-                sb.append(String.format("views: %d clients, %s, timeout %d ms (never judged by --max-error-rate)%n",
-                        options.viewClients(), options.viewFixedRate() ? "rate=" + options.viewRate() + "/s"
-                                : "pause=" + options.viewPauseMinMs() + "-" + options.viewPauseMaxMs() + "ms", options.viewTimeoutMs()));
-            }
-            for (TypeFigures t : types.values()) sb.append(t.summary());
-        }
-        if (ordersWritten >= 0) sb.append("orders written to ").append(options.ordersOut()).append(": ").append(ordersWritten).append('\n');
-        if (acceptedWithoutId > 0) {
-            sb.append("WARNING ").append(acceptedWithoutId).append(" orders answered 202 without an id in the body: not viewed, not in the order file\n");
-        }
-        return sb.toString();
+        for (TypeFigures t : types.values()) sb.append(t.summary());
     }
 
     private static String latencyLine(String label, Histogram h) {

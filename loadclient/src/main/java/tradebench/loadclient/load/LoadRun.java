@@ -49,30 +49,14 @@ public final class LoadRun {
         }
     }
 
+    /** The run in its steps: start the clients, measure the window, merge what they counted, read the database. */
     private LoadResult runWith(DbFigures db) throws SQLException, InterruptedException, IOException {
         Progress progress = new Progress();
-        long t0 = System.nanoTime();
-        long wall0 = System.currentTimeMillis();
-        Timeline tl = timeline(t0, wall0);
+        Timeline tl = timeline(System.nanoTime(), System.currentTimeMillis());
         IdReservoir ids = options.viewClients() > 0 ? new IdReservoir() : null;
         List<WorkerFigures> workers = new ArrayList<>(options.concurrency());
         List<Thread> threads = new ArrayList<>();
-        if (options.nioClient()) {
-            // One event loop per core (never more loops than connections); connection i goes to loop i mod loops.
-            int loops = Math.min(options.concurrency(), Runtime.getRuntime().availableProcessors());
-            List<NioLoop> nio = new ArrayList<>();
-            for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl, ids));
-            for (int i = 0; i < options.concurrency(); i++) workers.add(nio.get(i % loops).add(i, progress));
-            for (int l = 0; l < loops; l++) threads.add(Thread.ofPlatform().name("loop-" + l).start(nio.get(l)));
-        } else {
-            Thread.Builder builder = options.virtualThreads() ? Thread.ofVirtual().name("worker-", 0)
-                    : Thread.ofPlatform().daemon(true).stackSize(256 * 1024).name("worker-", 0);
-            for (int i = 0; i < options.concurrency(); i++) {
-                LoadWorker w = new LoadWorker(i, options, tl, progress, ids);
-                workers.add(w);
-                threads.add(builder.start(w));
-            }
-        }
+        startOrders(tl, ids, progress, workers, threads);
         Progress viewProgress = new Progress();
         List<WorkerFigures> views = startViews(tl, ids, viewProgress, threads);
         Thread reporter = Thread.ofPlatform().daemon(true).name("progress")
@@ -90,63 +74,103 @@ public final class LoadRun {
         reporter.interrupt();
         reporter.join(1000);
 
+        LoadResult result = merged(workers, tl);
+        result.warmup = warmup;
+        if (options.detailed()) result.types = types(workers, views, tl);
+        keepPlacedOrders(workers, result);
+        result.halves = halves(workers, tl);
+        writeHistogram(result);
+        if (db != null) readDatabase(db, before, result);
+        return result;
+    }
+
+    /** The order clients: event loops (--nio) or one thread per connection, each started. */
+    private void startOrders(Timeline tl, IdReservoir ids, Progress progress, List<WorkerFigures> workers,
+                             List<Thread> threads) {
+        if (options.nioClient()) {
+            // One event loop per core (never more loops than connections); connection i goes to loop i mod loops.
+            int loops = Math.min(options.concurrency(), Runtime.getRuntime().availableProcessors());
+            List<NioLoop> nio = new ArrayList<>();
+            for (int l = 0; l < loops; l++) nio.add(new NioLoop(options, tl, ids));
+            for (int i = 0; i < options.concurrency(); i++) workers.add(nio.get(i % loops).add(i, progress));
+            for (int l = 0; l < loops; l++) threads.add(Thread.ofPlatform().name("loop-" + l).start(nio.get(l)));
+            return;
+        }
+        Thread.Builder builder = options.virtualThreads() ? Thread.ofVirtual().name("worker-", 0)
+                : Thread.ofPlatform().daemon(true).stackSize(256 * 1024).name("worker-", 0);
+        for (int i = 0; i < options.concurrency(); i++) {
+            LoadWorker w = new LoadWorker(i, options, tl, progress, ids);
+            workers.add(w);
+            threads.add(builder.start(w));
+        }
+    }
+
+    /** The orders' histograms and counts over the window, merged once every client has stopped. */
+    private LoadResult merged(List<WorkerFigures> workers, Timeline tl) {
         Histogram latency = WorkerFigures.newHistogram();
         Histogram uncorrected = WorkerFigures.newHistogram();
         StatusCounts counts = new StatusCounts();
         long notSent = 0;
-        long firstHalf = 0;
-        long secondHalf = 0;
         for (WorkerFigures w : workers) {
             latency.add(w.latency);
             uncorrected.add(w.uncorrected);
             counts.addAll(w.counts);
             notSent += w.notSent;
+        }
+        Timeline.Window window = tl.window();
+        return new LoadResult(options, latency, uncorrected, counts, notSent,
+                tl.wallMs(window.startNs()), tl.wallMs(window.endNs()), tl.measuredSeconds());
+    }
+
+    /** The orders/s of the window's two halves and their drift (the database's halves are added by readDatabase). */
+    private static Map<String, Object> halves(List<WorkerFigures> workers, Timeline tl) {
+        long firstHalf = 0;
+        long secondHalf = 0;
+        for (WorkerFigures w : workers) {
             firstHalf += w.firstHalf;
             secondHalf += w.secondHalf;
         }
         Timeline.Window window = tl.window();
-        LoadResult result = new LoadResult(options, latency, uncorrected, counts, notSent,
-                tl.wallMs(window.startNs()), tl.wallMs(window.endNs()), tl.measuredSeconds());
-        result.warmup = warmup;
-        if (options.detailed()) result.types = types(workers, views, tl);
-        keepPlacedOrders(workers, result);
-        double halfSeconds = (window.midNs() - window.startNs()) / 1e9;
-        Map<String, Object> halves = new LinkedHashMap<>();
-        double first = firstHalf / halfSeconds;
+        double first = firstHalf / ((window.midNs() - window.startNs()) / 1e9);
         double second = secondHalf / ((window.endNs() - window.midNs()) / 1e9);
+        Map<String, Object> halves = new LinkedHashMap<>();
         halves.put("firstOrdersPerSecond", DbFigures.round1(first));
         halves.put("secondOrdersPerSecond", DbFigures.round1(second));
         halves.put("drift", first > 0 ? LoadResult.round3((second - first) / first) : null);
-        result.halves = halves;
-        if (options.histogramFile() != null) {
-            try (PrintStream h = new PrintStream(new FileOutputStream(options.histogramFile()), false, StandardCharsets.UTF_8)) {
-                // Recorded in µs; the file is in ms.
-                latency.outputPercentileDistribution(h, 1000.0);
-            }
-            result.histogramFile = options.histogramFile();
+        return halves;
+    }
+
+    /** {@code --histogram-file}: the window's latency distribution, recorded in µs, written in ms. */
+    private void writeHistogram(LoadResult result) throws IOException {
+        if (options.histogramFile() == null) return;
+        try (PrintStream h = new PrintStream(new FileOutputStream(options.histogramFile()), false, StandardCharsets.UTF_8)) {
+            result.latency.outputPercentileDistribution(h, 1000.0);
         }
-        if (db != null) {
-            // A sale made just before the window's end may still be in flight to the table.
-            settle(db, result.windowStartMs, result.windowEndMs);
-            // The end snapshot is taken with the count, after the settle: the counters then
-            // cover every insert the count can see (and a little more).
-            DbFigures.Snapshot after = db.snapshot();
-            long afterMs = System.currentTimeMillis();
-            Map<String, Object> figures = new LinkedHashMap<>(db.salesInWindow(result.windowStartMs, result.windowEndMs));
-            Map<String, Object> counters = new LinkedHashMap<>(DbFigures.deltas(before, after));
-            counters.put("fromMs", result.windowStartMs);
-            counters.put("toMs", afterMs);
-            figures.put("counters", counters);
-            result.db = figures;
-            // The halves of the window in wall-clock ms (SALES.CREATED), split at the middle millisecond.
-            long midMs = result.windowStartMs + (result.windowEndMs - result.windowStartMs) / 2;
-            halves.put("midMs", midMs);
-            halves.put("firstSalesPerMinute", DbFigures.round1(
-                    db.salesBetween(result.windowStartMs, midMs) * 60_000.0 / (midMs - result.windowStartMs)));
-            halves.put("secondSalesPerMinute", DbFigures.round1(
-                    db.salesBetween(midMs, result.windowEndMs) * 60_000.0 / (result.windowEndMs - midMs)));
-        }
-        return result;
+        result.histogramFile = options.histogramFile();
+    }
+
+    /** The window's sales and the database's counters over it, and the sales of each half (SALES.CREATED). */
+    private static void readDatabase(DbFigures db, DbFigures.Snapshot before, LoadResult result)
+            throws SQLException, InterruptedException {
+        // A sale made just before the window's end may still be in flight to the table.
+        settle(db, result.windowStartMs, result.windowEndMs);
+        // The end snapshot is taken with the count, after the settle: the counters then
+        // cover every insert the count can see (and a little more).
+        DbFigures.Snapshot after = db.snapshot();
+        long afterMs = System.currentTimeMillis();
+        Map<String, Object> figures = new LinkedHashMap<>(db.salesInWindow(result.windowStartMs, result.windowEndMs));
+        Map<String, Object> counters = new LinkedHashMap<>(DbFigures.deltas(before, after));
+        counters.put("fromMs", result.windowStartMs);
+        counters.put("toMs", afterMs);
+        figures.put("counters", counters);
+        result.db = figures;
+        // The halves of the window in wall-clock ms, split at the middle millisecond.
+        long midMs = result.windowStartMs + (result.windowEndMs - result.windowStartMs) / 2;
+        result.halves.put("midMs", midMs);
+        result.halves.put("firstSalesPerMinute", DbFigures.round1(
+                db.salesBetween(result.windowStartMs, midMs) * 60_000.0 / (midMs - result.windowStartMs)));
+        result.halves.put("secondSalesPerMinute", DbFigures.round1(
+                db.salesBetween(midMs, result.windowEndMs) * 60_000.0 / (result.windowEndMs - midMs)));
     }
 
     /** The run's instants: the window after a fixed warm-up, at {@code --window-at}, or once the load is steady. */

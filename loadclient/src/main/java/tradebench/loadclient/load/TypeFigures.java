@@ -64,12 +64,16 @@ final class TypeFigures {
         this.fixedRate = fixedRate;
         this.seconds = windowMs / 1000.0;
         long missed = 0;
-        int n = 0;
-        for (WorkerFigures w : workers) {
-            n += w.samples.size();
-            missed += w.notSent;
-        }
+        for (WorkerFigures w : workers) missed += w.notSent;
         this.notSent = missed;
+        for (Phase ph : phaseList) phases.add(new Part(ph.name(), windowStartMs + ph.startMs(), windowStartMs + ph.endMs()));
+        count(sortedSamples(workers), windowStartMs, windowMs);
+    }
+
+    /** Every client's samples in one array, by their time in the window; the uncorrected latencies recorded. */
+    private long[] sortedSamples(List<WorkerFigures> workers) {
+        int n = 0;
+        for (WorkerFigures w : workers) n += w.samples.size();
         long[] all = new long[n];
         int at = 0;
         for (WorkerFigures w : workers) {
@@ -81,7 +85,11 @@ final class TypeFigures {
             }
         }
         Arrays.sort(all);
-        for (Phase ph : phaseList) phases.add(new Part(ph.name(), windowStartMs + ph.startMs(), windowStartMs + ph.endMs()));
+        return all;
+    }
+
+    /** Each sample counted in the window's whole, in its phase and in its second. */
+    private void count(long[] all, long windowStartMs, long windowMs) {
         int phase = 0;
         Part second = null;
         for (long p : all) {

@@ -201,21 +201,11 @@ public final class Verifier {
     private SentOrder accepted(Answer a, String check, boolean buy, String user, int product, int quantity,
                                String price, long t0, long t1, long wallUs) {
         if (a.status() == 503) {
-            overloaded.incrementAndGet();
-            if (!isJson(a) || !a.isJsonObject() || !a.json().path("error").isTextual()
-                    || a.response().header("retry-after") == null) {
-                report.fail("overload-answer", "a 503 needs {\"error\": ...} and Retry-After: " + a.describe());
-            }
+            checkOverloadAnswer(a);
             return null;
         }
-        String side = buy ? "buy" : "sell";
-        JsonNode id = a.isJsonObject() ? a.json().path("id") : null;
-        if (a.status() != 202 || !isJson(a) || id == null || !id.isIntegralNumber() || !id.canConvertToLong()
-                || !side.equals(a.json().path("side").asText(null)) || !"accepted".equals(a.json().path("status").asText(null))) {
-            report.fail(check, "expected 202 {\"id\": N, \"side\": \"" + side + "\", \"status\": \"accepted\"}: " + a.describe());
-            return null;
-        }
-        long n = id.asLong();
+        Long n = acceptedId(a, check, buy);
+        if (n == null) return null;
         if (n <= 0 || n > MAX_SAFE_ID) report.fail("ids", "id " + n + " is not in 1..2^53-1: " + a.describe());
         if (n < wallUs - CLOCK_SLACK_US) {
             report.fail("ids", "id " + n + " is below the clock in microseconds (" + wallUs + ") at sending: " + a.describe());
@@ -224,6 +214,28 @@ public final class Verifier {
                 price == null ? null : new BigDecimal(price), t0, t1);
         sent.add(o);
         return o;
+    }
+
+    /** A 503, counted: its body {"error": ...} and its Retry-After, as the contract's overload answer. */
+    private void checkOverloadAnswer(Answer a) {
+        overloaded.incrementAndGet();
+        if (!isJson(a) || !a.isJsonObject() || !a.json().path("error").isTextual()
+                || a.response().header("retry-after") == null) {
+            report.fail("overload-answer", "a 503 needs {\"error\": ...} and Retry-After: " + a.describe());
+        }
+    }
+
+    /** The id of a well-formed 202 of the side asked; null (and CHECK failed) for any other answer. */
+    private Long acceptedId(Answer a, String check, boolean buy) {
+        String side = buy ? "buy" : "sell";
+        JsonNode id = a.isJsonObject() ? a.json().path("id") : null;
+        boolean wellFormed = a.status() == 202 && isJson(a) && id != null && id.isIntegralNumber() && id.canConvertToLong()
+                && side.equals(a.json().path("side").asText(null)) && "accepted".equals(a.json().path("status").asText(null));
+        if (!wellFormed) {
+            report.fail(check, "expected 202 {\"id\": N, \"side\": \"" + side + "\", \"status\": \"accepted\"}: " + a.describe());
+            return null;
+        }
+        return id.asLong();
     }
 
     /**
@@ -310,8 +322,7 @@ public final class Verifier {
      */
     private void checkSellThenBuy(MarketClient c, SalesTable sales) throws IOException, SQLException, InterruptedException {
         int product = options.exactProduct();
-        String seller = prefix + "es";
-        SentOrder sell = place(c, "sale-exact", "POST", false, seller, product, 5, "0.01", "");
+        SentOrder sell = place(c, "sale-exact", "POST", false, prefix + "es", product, 5, "0.01", "");
         if (sell == null) return;
         Answer view = c.get("/orders/" + sell.id());
         checkOrderView(view, sell, "open", 5, 0);
@@ -319,22 +330,7 @@ public final class Verifier {
         if (buy == null) return;
         Answer filled = pollStatus(c, buy.id(), "filled");
         if (filled == null) return;
-        boolean ok = checkOrderView(filled, buy, "filled", 0, 1);
-        List<SalesTable.Row> rows = sales.ofOrder(buy.id());
-        if (rows.size() != 1) {
-            report.fail("sale-exact", "buy " + buy.id() + " is filled but has " + rows.size() + " SALES rows: " + rows);
-            return;
-        }
-        SalesTable.Row r = rows.get(0);
-        ok &= report.expect(r.buyer().equals(buy.userId()) && r.seller().equals(seller) && r.productId().equals(sell.productId())
-                        && r.price().compareTo(new BigDecimal("0.01")) == 0 && r.quantity() == 3
-                        && r.poId() == buy.id() && r.soId() == sell.id(), "sale-exact",
-                "expected buyer " + buy.userId() + " seller " + seller + " product " + product + " price 0.01 quantity 3 PO "
-                        + buy.id() + " SO " + sell.id() + ", got " + r);
-        ok &= checkFillMatches(filled.json().path("fills").path(0), r, "buy " + buy.id());
-        Answer sellView = c.get("/orders/" + sell.id());
-        ok &= checkOrderView(sellView, sell, "open", 2, 1);
-        if (ok) report.ok("sale-exact", "sell 5 @ 0.01 then buy 3: one SALES row with the exact names, product, price, quantity and ids; /orders shows filled / open");
+        if (!checkExactSale(c, sales, sell, buy, filled)) return;
 
         SentOrder rest = placeForm(c, "form-body", true, prefix + "eb2", product, 2, "0.01");
         if (rest == null) return;
@@ -342,6 +338,31 @@ public final class Verifier {
         if (sellFilled != null && checkOrderView(sellFilled, sell, "filled", 0, 2)) {
             report.ok("form-body", "a POST with a form body is read; the sell is filled by it");
         }
+    }
+
+    /**
+     * The buy of 3 FILLED against the sell of 5: one SALES row with the exact names, product, price, quantity and
+     * ids, its fill in the buy's view, the sell open with 2 left. False when the buy has not exactly one row.
+     */
+    private boolean checkExactSale(MarketClient c, SalesTable sales, SentOrder sell, SentOrder buy, Answer filled)
+            throws IOException, SQLException {
+        boolean ok = checkOrderView(filled, buy, "filled", 0, 1);
+        List<SalesTable.Row> rows = sales.ofOrder(buy.id());
+        if (rows.size() != 1) {
+            report.fail("sale-exact", "buy " + buy.id() + " is filled but has " + rows.size() + " SALES rows: " + rows);
+            return false;
+        }
+        SalesTable.Row r = rows.get(0);
+        ok &= report.expect(r.buyer().equals(buy.userId()) && r.seller().equals(sell.userId()) && r.productId().equals(sell.productId())
+                        && r.price().compareTo(new BigDecimal("0.01")) == 0 && r.quantity() == 3
+                        && r.poId() == buy.id() && r.soId() == sell.id(), "sale-exact",
+                "expected buyer " + buy.userId() + " seller " + sell.userId() + " product " + sell.productId()
+                        + " price 0.01 quantity 3 PO " + buy.id() + " SO " + sell.id() + ", got " + r);
+        ok &= checkFillMatches(filled.json().path("fills").path(0), r, "buy " + buy.id());
+        Answer sellView = c.get("/orders/" + sell.id());
+        ok &= checkOrderView(sellView, sell, "open", 2, 1);
+        if (ok) report.ok("sale-exact", "sell 5 @ 0.01 then buy 3: one SALES row with the exact names, product, price, quantity and ids; /orders shows filled / open");
+        return true;
     }
 
     /** Polls GET /orders/{id} until the status is reached; null (and a failure) after --poll-timeout. */
@@ -510,6 +531,14 @@ public final class Verifier {
                 report.fail("ids", "id " + o.id() + " given to two orders");
             }
         }
+        int violations = outOfOrder(all);
+        if (duplicates == 0 && violations == 0 && report.failureCount("ids") == 0) {
+            report.ok("ids", all.size() + " ids unique, increasing in the order of acceptance, >= the clock in microseconds");
+        }
+    }
+
+    /** The orders of ALL whose id is not above every id accepted before they were sent, each failed; their count. */
+    private int outOfOrder(List<SentOrder> all) {
         List<SentOrder> byAnswer = new ArrayList<>(all);
         byAnswer.sort(Comparator.comparingLong(SentOrder::answeredNs));
         long[] answered = new long[byAnswer.size()];
@@ -521,28 +550,31 @@ public final class Verifier {
         }
         int violations = 0;
         for (SentOrder o : all) {
-            // the last order answered strictly before o was sent
-            int lo = 0;
-            int hi = answered.length - 1;
-            int found = -1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (answered[mid] < o.sentNs()) {
-                    found = mid;
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
+            int found = lastBefore(answered, o.sentNs());
             if (found >= 0 && maxSoFar[found].id() >= o.id()) {
                 violations++;
                 report.fail("ids", "order " + o.id() + " was sent after order " + maxSoFar[found].id()
                         + " had been accepted, yet its id is not larger");
             }
         }
-        if (duplicates == 0 && violations == 0 && report.failureCount("ids") == 0) {
-            report.ok("ids", all.size() + " ids unique, increasing in the order of acceptance, >= the clock in microseconds");
+        return violations;
+    }
+
+    /** The index of the last of the sorted ANSWERED instants strictly before NS; -1 when none is. */
+    static int lastBefore(long[] answered, long ns) {
+        int lo = 0;
+        int hi = answered.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (answered[mid] < ns) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
         }
+        return found;
     }
 
     // ---- helpers ----
