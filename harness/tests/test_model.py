@@ -416,6 +416,34 @@ def test_the_latency_curve_is_a_line_through_the_uncrowded_windows_that_one_stra
     assert lat["p99PerInFlightMs"] is None         # no window with many inserts in flight: no term
 
 
+def test_a_window_queued_at_a_busy_database_draws_neither_the_lines_nor_the_tail(ctx):
+    from tradebench_harness.analysis.crowded import database_busy
+    designs = all_designs(ctx.root)
+    isolated = {"kind": "isolated", "cpus": {"variant": [1], "database": [0], "load": [0]}}
+
+    def cell(rate, rtt, p99, db, link, load):
+        r = run("java-virtual", rate=rate, dbLatencyMs=round(rtt), rttMs=rtt, salesPerMinute=rate * 60,
+                salesPerSecond=rate, ordersPerSecond=rate, acceptedPerSecond=rate, p50Ms=0.8, p99Ms=p99,
+                boundFraction=0.3, layout=isolated)
+        r["cpu"] = {**r["cpu"], "database": {"cpuPercent": db}, "link": {"cpuPercent": link},
+                    "loadclient": {"cpuPercent": load}}
+        return r
+    near = [cell(300, 0.2, 2.3, 5, 5, 5), cell(1000, 0.2, 3.0, 12, 12, 12), cell(3000, 0.2, 5.0, 25, 25, 20)]
+    far = cell(2000, 20.0, 8.0, 20, 20, 15)
+    # the database, the link and the load client beside them used 94 % of the database's one CPU: its queue
+    queued = cell(3500, 4.0, 534.0, 45, 30, 19)
+    assert database_busy(queued) and not database_busy(far)
+    # the load client elsewhere is no part of the database's CPUs
+    assert not database_busy({**queued, "layout": {"kind": "isolated", "cpus": {"database": [0], "load": [1]}}})
+    assert not database_busy({**queued, "layout": {"kind": "shared", "cpus": {}}})      # no CPUs of its own
+    with_it = fit.latency_curve([fit._Folder({"startedAt": "2026-12-04T00:00:00Z", "runs": [*near, far, queued]},
+                                             "f", designs)], "java-virtual", "per-sale")
+    without = fit.latency_curve([fit._Folder({"startedAt": "2026-12-04T00:00:00Z", "runs": [*near, far]}, "g",
+                                             designs)], "java-virtual", "per-sale")
+    assert with_it["p99PerInFlightMs"] == without["p99PerInFlightMs"] == pytest.approx(0.025)
+    assert [p[0] for p in with_it["points"]] == [300, 1000, 2000, 3000]
+
+
 def test_the_tail_grows_by_a_term_per_insert_in_flight_and_the_rates_square_measured_far_away_leaving_the_lines(ctx):
     designs = all_designs(ctx.root)
 

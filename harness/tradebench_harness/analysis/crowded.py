@@ -46,3 +46,26 @@ def crowded(run: Mapping[str, Any]) -> bool:
 #: or so on the project's Xeon, and a window left out instead took a design's light-load terms with it
 #: (node-engine kept 2 of its 5 light windows on 2026-11-28 evening, its CPU then predicted 37-67 % low)
 REMEASURE = 2
+
+
+#: the database's CPUs were this busy (%, of all of them) with the database, the link and a load client sharing them:
+#: a window's answers then wait in the database's queue. On the project's AMD EPYC (2026-12-04, the database, the link
+#: and the load client on CPU 0) java-spray-async answered 3,000 orders/s next door with a p99 of 179 ms at 85 %,
+#: and 3,500/s behind +3 ms with 534 ms at 94 %, where at 72 % java-virtual's p99 read 25 ms
+DATABASE_BUSY_PERCENT = 80.0
+
+
+def database_busy(run: Mapping[str, Any]) -> bool:
+    """RUN's database CPUs (a layout that gives it CPUs of its own) were DATABASE_BUSY_PERCENT busy or more with
+    the database, the link and the load client where it shares them: its latency is the database's queue, not the
+    design's (False: no such layout, or not sampled)."""
+    cpus = ((run.get("layout") or {}).get("cpus") or {})
+    db, load = set(cpus.get("database") or ()), set(cpus.get("load") or ())
+    groups = run.get("cpu") or {}
+    if not db or "database" not in groups:
+        return False
+    parties = ["database", "link"] + (["loadclient"] if db & load else [])
+    figures = [(groups.get(p) or {}).get("cpuPercent") for p in parties]
+    # a party not sampled (no link next door without one) spent nothing on the database's CPUs
+    used = sum(float(x) for x in figures if x is not None)
+    return used >= DATABASE_BUSY_PERCENT * len(db)

@@ -142,7 +142,7 @@ def options_of(a: argparse.Namespace) -> CalibrateOptions:
 
 def add(sub: Any, add_command: Callable[..., argparse.ArgumentParser]) -> None:
     """The command on the parser (ADD_COMMAND: cli.main's way of adding one)."""
-    p = add_command(sub, "calibrate", cmd_calibrate, "this machine's model parameters in about 10 minutes (five "
+    p = add_command(sub, "calibrate", cmd_calibrate, "this machine's model parameters in 10-15 minutes (five "
                     "designs: light loads, a held-out window, saturation), scored on the window it did not fit; "
                     "predict then uses them", options_of)
     options(p)

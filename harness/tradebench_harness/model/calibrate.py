@@ -32,8 +32,9 @@ parameter set of the run without its held-out cells, fills what the run did not 
 INSERT's round trip, each design's saturation), not by the CPU's name. The set is written to
 .tradebench/model-parameters.json (replacing an earlier calibration), where `predict` finds it first and says so.
 
-At the defaults, five designs take 9-10 minutes beside the build (9 min 9 s on the project's AMD EPYC): per design
-its start, a JIT warm-up of at most JIT_WARMUP_MAX s and seven windows of SETTLE + WINDOW s, each followed by a drain
+At the defaults, five designs take 10-15 minutes beside the build (14 min 57 s on the project's AMD EPYC on
+2026-12-04, 9 min 9 s with a window fewer on a faster one of the kind): per design
+its start, a JIT warm-up of at most JIT_WARMUP_MAX s and eight windows of SETTLE + WINDOW s, each followed by a drain
 of what waits in the inboxes (next door, half a second where nothing waits) and about two seconds of starting a
 load client and counting its sales. Shorter windows cost CPU: the first seconds after a
 change of load spend more per order (java-virtual at 1,000/s: 17.3 % of its CPU in 6 s after 2 s of settling,
