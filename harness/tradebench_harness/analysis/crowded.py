@@ -6,7 +6,9 @@ too much, and how often a crowded window is measured again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
+
+from ..record import Run, group_figure
 
 #: other processes took more than this share of a core (%) in a window: its figures are a crowded machine's
 CROWDED_PERCENT = 10.0
@@ -61,11 +63,10 @@ def database_busy(run: Mapping[str, Any]) -> bool:
     design's (False: no such layout, or not sampled)."""
     cpus = ((run.get("layout") or {}).get("cpus") or {})
     db, load = set(cpus.get("database") or ()), set(cpus.get("load") or ())
-    groups = run.get("cpu") or {}
-    if not db or "database" not in groups:
+    if not db or group_figure(cast(Run, run), "database", "cpuPercent") is None:
         return False
     parties = ["database", "link"] + (["loadclient"] if db & load else [])
-    figures = [(groups.get(p) or {}).get("cpuPercent") for p in parties]
+    figures = [group_figure(cast(Run, run), p, "cpuPercent") for p in parties]
     # a party not sampled (no link next door without one) spent nothing on the database's CPUs
-    used = sum(float(x) for x in figures if x is not None)
+    used = sum(x for x in figures if x is not None)
     return used >= DATABASE_BUSY_PERCENT * len(db)

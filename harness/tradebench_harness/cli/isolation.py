@@ -41,10 +41,9 @@ def measure(ctx: Context, exp: isolation.Experiment, folder: Path) -> dict[str, 
     """Every row measured on CTX's layout and the document written (isolation.json.gz, summary.md, the charts);
     returns it."""
     folder.mkdir(parents=True, exist_ok=True)
-    lay = ctx.layout or layout.Layout("shared")
     db = dbmod.open_db(ctx, isolation.DATABASE)
     started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    env = {**environment.collect(ctx, db), "layout": lay.record()}
+    env = {**environment.collect(ctx, db), "layout": ctx.laid_out.record()}
     with placed(db, ctx.layout):
         rows = isolation.run(ctx, exp, folder)
     doc: dict[str, Any] = {"command": "isolation", "startedAt": started_at, "environment": env,
@@ -68,12 +67,11 @@ def experiment_record(exp: isolation.Experiment) -> dict[str, Any]:
 
 def cmd_isolation(ctx: Context, o: Isolation) -> int:
     exp = experiment_of(ctx, o)
-    lay = ctx.layout or layout.Layout("shared")
     folder = Path(o.out) if o.out else ctx.results / new_run_id("isolation")
     print(f"tradebench: isolation: {len(exp.rows)} row(s), each {len(exp.phases)} phases in a window of "
           f"{exp.window_s():g} s: about {human(exp.estimate_s())} (builds not counted); results in {folder}",
           file=sys.stderr, flush=True)
-    print(f"tradebench: CPU layout: {layout.describe(lay.record())}", file=sys.stderr, flush=True)
+    print(f"tradebench: CPU layout: {layout.describe(ctx.laid_out.record())}", file=sys.stderr, flush=True)
     doc = measure(ctx, exp, folder)
     print((folder / "summary.md").read_text(), flush=True)
     failed = [r["label"] for r in doc["rows"] if r.get("error") or not (r.get("audit") or {}).get("ok")]

@@ -153,7 +153,7 @@ def execute(ctx: Context, command: str, units: list[Unit], t: Timing, options: d
         f"{' + calibration' if calibration else ''}: about {human(est)}; results in {folder}")
     started_at = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     collected = environment.collect(ctx, db)
-    lay = ctx.layout or layout.Layout("shared")
+    lay = ctx.laid_out
     say(f"CPU layout: {layout.describe(lay.record())}")
     with slowdb.slowed(db, db_cpu, db_durable), placed(db, ctx.layout):
         env = cast(record.Environment, {

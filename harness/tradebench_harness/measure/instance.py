@@ -317,7 +317,7 @@ def measure_unit(ctx: Context, db: Database, unit: Unit, t: Timing, rtts: dict[s
             "engines": s.engines, "persist": s.persist, "settings": settings,
             "dbConnections": v.db_connection_count(settings) * s.nodes, "nodes": s.nodes,
             "floor": v.floor["name"] if v.floor else None, "inFlight": flight,
-            "layout": (lay or layout.Layout("shared")).record(),
+            "layout": ctx.laid_out.record(),
             "variantCpus": len(lay.variant) if lay is not None and lay.variant else len(layout.available())}
     records: list[dict[str, Any]] = []
     profiling = Profiling(ctx, v.runtime, out, s.slug, say) if t.profile else None

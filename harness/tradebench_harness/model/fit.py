@@ -225,8 +225,8 @@ def margins(own: list[_Folder], shape: list[_Folder], keys: list[str], sales_per
 
 def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, Any] | None:
     """KEY's p50 and p99 (ms) per offered rate: the lines (latency.py) through its open-loop windows that stored
-    their load and were not crowded, nor queued at a busy database (analysis.crowded.database_busy), in the newest folder with two rates or more, and the p99's ms per insert in
-    flight at 1,000 orders/s and the power of the rate it grows by (latency.tail): {"points": [[rate, p50, p99]],
+    their load and were not crowded, nor queued at a busy database (analysis.crowded.database_busy), in the newest
+    folder with two rates or more, and the p99's ms per insert in flight at 1,000 orders/s and the power of the rate it grows by (latency.tail): {"points": [[rate, p50, p99]],
     "p99PerInFlightMs": ms or None, "p99TailRatePower", "from"}."""
     for f in folders:                                   # newest first
         windows = [(float(r["rate"]), float(r["p50Ms"]), float(r["p99Ms"]), _in_flight(r)) for k, r in f.runs
@@ -242,8 +242,8 @@ def latency_curve(folders: list[_Folder], key: str, persist: str) -> dict[str, A
             return {"points": pts, "p99PerInFlightMs": per,
                     "p99TailRatePower": latency.TAIL_RATE_POWER if per is not None else None,
                     "from": f"{f.name}: lines in the rate through its {len(windows) - many} open-loop windows that "
-                            f"stored their load, uncrowded, the database's CPUs not busy (the median of the slopes between every two, "
-                            f"latency.py)"
+                            f"stored their load, uncrowded, the database's CPUs not busy (the median of the slopes "
+                            f"between every two, latency.py)"
                             f"{tail}"}
     return None
 

@@ -54,6 +54,11 @@ class Context:
     #: where a measurement's processes run (run/layout.py); None: wherever the kernel puts them
     layout: Layout | None = None
 
+    @property
+    def laid_out(self) -> Layout:
+        """The layout the processes run in, as recorded: the context's, else every process on every CPU."""
+        return self.layout or Layout("shared")
+
     def placed(self, party: str, argv: list[str]) -> list[str]:
         """ARGV started on PARTY's CPUs (variant, database or load) when a layout pins them."""
         return (self.layout.taskset(party) if self.layout else []) + argv
